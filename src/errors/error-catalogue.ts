@@ -1,0 +1,129 @@
+import type { Localized } from '../domain/localized.js';
+
+/**
+ * The one catalogue of errors (DESIGN §4). Each internal code maps to exactly one HTTP status,
+ * the Berlin Group `tppMessages[].code` a TPP branches on, and a text in English and Bokmål.
+ * Internal codes are unique; the wire code may be shared where the Berlin Group uses one code for
+ * several conditions (RESOURCE_UNKNOWN for an unknown path and an unknown id).
+ *
+ * Adding a code: add it here; `satisfies` makes the compiler refuse an unmapped one, and
+ * `docs/errors.md` is generated from this table (`npm run docs:errors`).
+ */
+export const ERROR_CATALOGUE = {
+  FORMAT_ERROR: {
+    status: 400,
+    tppCode: 'FORMAT_ERROR',
+    text: { en: 'The request is not well formed', nb: 'Forespørselen har feil format' },
+  },
+  TIMESTAMP_INVALID: {
+    status: 400,
+    tppCode: 'TIMESTAMP_INVALID',
+    text: {
+      en: 'The Date header is outside the accepted time window',
+      nb: 'Date-headeren er utenfor det godtatte tidsvinduet',
+    },
+  },
+  SIGNATURE_MISSING: {
+    status: 401,
+    tppCode: 'SIGNATURE_MISSING',
+    text: { en: 'The request is not signed: the Signature header is missing', nb: 'Forespørselen er ikke signert: Signature-headeren mangler' },
+  },
+  SIGNATURE_INVALID: {
+    status: 401,
+    tppCode: 'SIGNATURE_INVALID',
+    text: { en: 'The request signature is not valid', nb: 'Signaturen på forespørselen er ikke gyldig' },
+  },
+  CERTIFICATE_MISSING: {
+    status: 401,
+    tppCode: 'CERTIFICATE_MISSING',
+    text: {
+      en: 'The signing certificate is missing: send it in TPP-Signature-Certificate',
+      nb: 'Signeringssertifikatet mangler: send det i TPP-Signature-Certificate',
+    },
+  },
+  CERTIFICATE_INVALID: {
+    status: 401,
+    tppCode: 'CERTIFICATE_INVALID',
+    text: { en: 'The signing certificate is not valid', nb: 'Signeringssertifikatet er ikke gyldig' },
+  },
+  CERTIFICATE_EXPIRED: {
+    status: 401,
+    tppCode: 'CERTIFICATE_EXPIRED',
+    text: { en: 'The signing certificate has expired', nb: 'Signeringssertifikatet er utløpt' },
+  },
+  CERTIFICATE_BLOCKED: {
+    status: 401,
+    tppCode: 'CERTIFICATE_BLOCKED',
+    text: { en: 'The signing certificate is blocked by the bank', nb: 'Signeringssertifikatet er sperret av banken' },
+  },
+  CERTIFICATE_REVOKED: {
+    status: 401,
+    tppCode: 'CERTIFICATE_REVOKED',
+    text: { en: 'The signing certificate has been revoked by its issuer', nb: 'Signeringssertifikatet er trukket tilbake av utstederen' },
+  },
+  ROLE_INVALID: {
+    status: 401,
+    tppCode: 'ROLE_INVALID',
+    text: {
+      en: 'The certificate does not carry the PSD2 role this service needs',
+      nb: 'Sertifikatet har ikke PSD2-rollen denne tjenesten krever',
+    },
+  },
+  RESOURCE_UNKNOWN: {
+    status: 404,
+    tppCode: 'RESOURCE_UNKNOWN',
+    text: { en: 'The addressed resource is unknown', nb: 'Ressursen finnes ikke' },
+  },
+  ROUTE_UNKNOWN: {
+    status: 404,
+    tppCode: 'RESOURCE_UNKNOWN',
+    text: { en: 'There is no operation at this path', nb: 'Det finnes ingen operasjon på denne adressen' },
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    tppCode: 'SERVICE_INVALID',
+    text: { en: 'This HTTP method is not allowed at this path', nb: 'Denne HTTP-metoden er ikke tillatt på denne adressen' },
+  },
+  ACCEPT_UNSUPPORTED: {
+    status: 406,
+    tppCode: 'REQUESTED_FORMATS_INVALID',
+    text: {
+      en: 'The Accept header must allow application/json',
+      nb: 'Accept-headeren må tillate application/json',
+    },
+  },
+  REQUEST_ID_REUSED: {
+    status: 409,
+    tppCode: 'REQUEST_ID_REUSED',
+    text: {
+      en: 'This X-Request-ID was already used for a different request',
+      nb: 'Denne X-Request-ID er allerede brukt til en annen forespørsel',
+    },
+  },
+  REQUEST_IN_PROGRESS: {
+    status: 409,
+    tppCode: 'REQUEST_IN_PROGRESS',
+    text: {
+      en: 'A request with this X-Request-ID is still being processed',
+      nb: 'En forespørsel med denne X-Request-ID er fortsatt under behandling',
+    },
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    tppCode: 'PAYLOAD_TOO_LARGE',
+    text: { en: 'The request body is larger than 1 MiB', nb: 'Forespørselen er større enn 1 MiB' },
+  },
+  CONTENT_TYPE_UNSUPPORTED: {
+    status: 415,
+    tppCode: 'UNSUPPORTED_MEDIA_TYPE',
+    text: { en: 'The request body must be application/json', nb: 'Forespørselen må være application/json' },
+  },
+  SYSTEM_ERROR: {
+    status: 500,
+    tppCode: 'SYSTEM_ERROR',
+    text: { en: 'Internal error', nb: 'Intern feil' },
+  },
+} as const satisfies Record<string, { status: number; tppCode: string; text: Localized }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type ErrorEntry = (typeof ERROR_CATALOGUE)[ErrorCode];

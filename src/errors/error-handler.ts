@@ -1,0 +1,98 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { AppError } from './app-error.js';
+import { errorBody } from './error-body.js';
+import { ERROR_CATALOGUE } from './error-catalogue.js';
+import { languageOf } from '../http/request-context.js';
+
+/**
+ * The one place that turns a thrown error into an HTTP answer. Services throw {@link AppError};
+ * Fastify's own errors (schema validation, body limits, content types) are translated here; any
+ * other error is a bug: it is logged with an occurrence id and answered as a bare 500.
+ */
+export function installErrorHandler(app: FastifyInstance, system: string): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const appError = toAppError(error);
+    return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), system, appError ? undefined : error);
+  });
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+  system: string,
+  cause?: unknown,
+): FastifyReply {
+  const id = randomUUID();
+  const body = errorBody(error, { id, system, language: languageOf(request) });
+  if (cause !== undefined) {
+    request.log.error({ err: cause, errorId: id }, 'unexpected error');
+  } else if (body.status === 401) {
+    request.log.info({ errorId: id, code: error.code }, 'request refused');
+  }
+  return reply.code(body.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Maps the errors a request can legitimately cause; `undefined` means "a bug". */
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) {
+    return error;
+  }
+  if (!isFastifyError(error)) {
+    return undefined;
+  }
+  if (error.validation) {
+    const first = error.validation[0];
+    const path = first ? validationPath(error.validationContext, first) : undefined;
+    const message = first?.message ?? 'is not valid';
+    return new AppError('FORMAT_ERROR', {
+      detail: path ? `${path} ${message}` : message,
+      ...(path ? { path } : {}),
+    });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('CONTENT_TYPE_UNSUPPORTED');
+    default:
+      break;
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Malformed framing (bad Content-Length, empty JSON body, bad URL encoding, …).
+    return new AppError('FORMAT_ERROR', { detail: error.message });
+  }
+  return undefined;
+}
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function validationPath(context: string | undefined, issue: ValidationIssue): string {
+  const segments = issue.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const extra = issue.params['missingProperty'] ?? issue.params['additionalProperty'];
+  if (typeof extra === 'string') {
+    segments.push(extra);
+  }
+  const path = segments.reduce((acc, segment) => (/^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment), '');
+  if (context === 'headers' || context === 'params' || context === 'querystring') {
+    return path || context;
+  }
+  return path || 'body';
+}
+
+function isFastifyError(error: unknown): error is FastifyError & { validation?: ValidationIssue[]; validationContext?: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}
+
+/** The statuses the catalogue can answer; used by route schemas to document error responses. */
+export const ERROR_STATUSES = [...new Set(Object.values(ERROR_CATALOGUE).map((entry) => entry.status))].sort();

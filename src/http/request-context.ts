@@ -1,0 +1,66 @@
+import type { FastifyRequest } from 'fastify';
+import type { Language } from '../domain/localized.js';
+import type { RequestHeaders } from './headers/request-headers.js';
+import type { TppIdentity } from '../security/tpp-identity.js';
+import { pickLanguage } from './content-negotiation.js';
+
+/**
+ * What the front door learned about a request, for the handlers behind it: who sent it (from the
+ * verified certificate), its X-Request-ID, its validated Berlin Group headers and the raw body
+ * bytes that the Digest covered.
+ */
+export interface RequestContext {
+  language: Language;
+  /** A valid X-Request-ID, once checked; echoed on the response. */
+  requestId: string | undefined;
+  /** The calling TPP, set by the signature check on `/v1` routes. */
+  tpp: TppIdentity | undefined;
+  /** The validated PSU-/TPP- headers, set on API routes after the signature check. */
+  headers: RequestHeaders | undefined;
+  /** The body exactly as received (the Digest is computed over these bytes). */
+  rawBody: Buffer | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** Berlin Group operationId, for logs and metrics. */
+    operationId?: string;
+    /** The PSD2 role the route needs (DESIGN §5): PIS needs PSP_PI. */
+    requiredRole?: import('../security/tpp-identity.js').Psd2Role;
+  }
+}
+
+export function newRequestContext(request: FastifyRequest): RequestContext {
+  return {
+    language: pickLanguage(request.headers['accept-language']),
+    requestId: undefined,
+    tpp: undefined,
+    headers: undefined,
+    rawBody: undefined,
+  };
+}
+
+/** The language for a request's texts, also when the error struck before the context existed. */
+export function languageOf(request: FastifyRequest): Language {
+  return (request.ctx as RequestContext | undefined)?.language ?? pickLanguage(request.headers['accept-language']);
+}
+
+/** The verified TPP of a `/v1` request; the front door guarantees it is there. */
+export function tppOf(request: FastifyRequest): TppIdentity {
+  const tpp = request.ctx.tpp;
+  if (!tpp) {
+    throw new Error('tppOf() called on a route outside the signed /v1 scope');
+  }
+  return tpp;
+}
+
+export function headersOf(request: FastifyRequest): RequestHeaders {
+  const headers = request.ctx.headers;
+  if (!headers) {
+    throw new Error('headersOf() called on a route outside the API scope');
+  }
+  return headers;
+}

@@ -1,0 +1,102 @@
+import { AppError } from '../../errors/app-error.js';
+import { decodeCertificateHeader, readTppCertificate, type TppCertificate } from './tpp-certificate.js';
+import type { TrustStore } from './trust-store.js';
+
+/** How many distinct certificates are kept parsed; a TPP population is small, so this is ample. */
+const CACHE_SIZE = 1_000;
+
+interface CacheEntry {
+  readonly certificate: TppCertificate | undefined;
+  /** The part of the verdict that does not depend on the time: parse, profile, block, revocation. */
+  readonly standingError: AppError | undefined;
+}
+
+/**
+ * Checks TPP-Signature-Certificate values (DESIGN §5, research/signing.md §3.3): a parseable
+ * X.509 certificate that is a PSD2 QSealC, issued by a trusted CA, valid now, neither blocked by
+ * the bank nor revoked by its issuer. Parsing is done once per certificate (it costs ~140 µs);
+ * the cache is keyed by the header text, so a repeat costs one map look-up.
+ */
+export class CertificateVerifier {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly trustStore: TrustStore,
+    private readonly blockedFingerprints: ReadonlySet<string> = new Set(),
+  ) {}
+
+  verify(headerValue: string, now: Date): TppCertificate {
+    const entry = this.lookup(headerValue, now);
+    if (entry.standingError || !entry.certificate) {
+      throw entry.standingError ?? new AppError('CERTIFICATE_INVALID');
+    }
+    const certificate = entry.certificate;
+    if (now > certificate.notAfter) {
+      throw new AppError('CERTIFICATE_EXPIRED', {
+        detail: { en: `it expired on ${certificate.notAfter.toISOString()}`, nb: `det utløp ${certificate.notAfter.toISOString()}` },
+      });
+    }
+    if (now < certificate.notBefore) {
+      throw new AppError('CERTIFICATE_INVALID', {
+        detail: { en: `it is not valid before ${certificate.notBefore.toISOString()}`, nb: `det er ikke gyldig før ${certificate.notBefore.toISOString()}` },
+      });
+    }
+    if (!this.trustStore.issuerOf(certificate.node, now)) {
+      throw untrusted(certificate);
+    }
+    return certificate;
+  }
+
+  private lookup(headerValue: string, now: Date): CacheEntry {
+    const cached = this.cache.get(headerValue);
+    if (cached) {
+      return cached;
+    }
+    const entry = this.analyse(headerValue, now);
+    if (this.cache.size >= CACHE_SIZE) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) {
+        this.cache.delete(oldest.value);
+      }
+    }
+    this.cache.set(headerValue, entry);
+    return entry;
+  }
+
+  private analyse(headerValue: string, now: Date): CacheEntry {
+    const der = decodeCertificateHeader(headerValue);
+    const certificate = der ? readTppCertificate(der) : undefined;
+    if (!certificate) {
+      return {
+        certificate: undefined,
+        standingError: new AppError('CERTIFICATE_INVALID', {
+          detail: {
+            en: 'TPP-Signature-Certificate is not a base64 DER or PEM X.509 certificate',
+            nb: 'TPP-Signature-Certificate er ikke et X.509-sertifikat i base64 DER eller PEM',
+          },
+          path: 'TPP-Signature-Certificate',
+        }),
+      };
+    }
+    if (certificate.profileProblems.length > 0) {
+      const problems = certificate.profileProblems.join('; ');
+      return { certificate, standingError: new AppError('CERTIFICATE_INVALID', { detail: { en: problems, nb: problems } }) };
+    }
+    if (this.blockedFingerprints.has(certificate.fingerprint)) {
+      return { certificate, standingError: new AppError('CERTIFICATE_BLOCKED') };
+    }
+    if (this.trustStore.issuerOf(certificate.node, now) && this.trustStore.isRevoked(certificate.parsed)) {
+      return { certificate, standingError: new AppError('CERTIFICATE_REVOKED') };
+    }
+    return { certificate, standingError: undefined };
+  }
+}
+
+function untrusted(certificate: TppCertificate): AppError {
+  return new AppError('CERTIFICATE_INVALID', {
+    detail: {
+      en: `it is not issued by a certificate authority this bank trusts (issuer: ${certificate.issuerText})`,
+      nb: `det er ikke utstedt av en sertifikatutsteder banken stoler på (utsteder: ${certificate.issuerText})`,
+    },
+  });
+}

@@ -1,0 +1,109 @@
+import { createHash, X509Certificate, type KeyObject } from 'node:crypto';
+import { normaliseAttribute, type NormalisedAttribute } from '../signature/distinguished-name.js';
+import { normaliseSerial } from '../signature/key-id.js';
+import { QC_STATEMENTS_OID, readPsd2Statement, type Psd2Statement } from './qc-statements.js';
+import { x509 } from './x509.js';
+
+/** The minimum RSA modulus for a QSealC's key (ETSI TS 119 312 recommends at least 2048 bits). */
+export const MIN_RSA_BITS = 2048;
+
+/** What the server needs to know of a TPP's signing certificate, read once and cached. */
+export interface TppCertificate {
+  readonly der: Buffer;
+  /** SHA-256 of the DER, lower-case hex. */
+  readonly fingerprint: string;
+  readonly node: X509Certificate;
+  readonly parsed: InstanceType<typeof x509.X509Certificate>;
+  readonly publicKey: KeyObject;
+  /** Upper-case hex without leading zeros (see normaliseSerial). */
+  readonly serial: string;
+  readonly issuer: readonly NormalisedAttribute[];
+  readonly issuerText: string;
+  readonly organizationIdentifier: string | undefined;
+  readonly organizationName: string | undefined;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  readonly psd2: Psd2Statement | undefined;
+  /** Why this is not a usable PSD2 QSealC; empty when it is one. */
+  readonly profileProblems: readonly string[];
+}
+
+/**
+ * Decodes the TPP-Signature-Certificate header: base64 of the DER, or a PEM block, with or without
+ * armour and line breaks (banks document both forms).
+ */
+export function decodeCertificateHeader(value: string): Buffer | undefined {
+  const body = value
+    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
+    .replace(/\\n/g, '')
+    .replace(/\s+/g, '');
+  if (body.length === 0 || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) {
+    return undefined;
+  }
+  return Buffer.from(body, 'base64');
+}
+
+/** Reads a certificate; undefined when the bytes are not an X.509 certificate. */
+export function readTppCertificate(der: Buffer): TppCertificate | undefined {
+  let node: X509Certificate;
+  let parsed: InstanceType<typeof x509.X509Certificate>;
+  try {
+    node = new X509Certificate(der);
+    parsed = new x509.X509Certificate(der);
+  } catch {
+    return undefined;
+  }
+  const publicKey = node.publicKey;
+  const qcExtension = parsed.getExtension(QC_STATEMENTS_OID);
+  const psd2 = qcExtension ? readPsd2Statement(qcExtension.value) : undefined;
+  const organizationIdentifier = parsed.subjectName.getField('2.5.4.97')[0];
+  const organizationName = parsed.subjectName.getField('O')[0] ?? parsed.subjectName.getField('CN')[0];
+  return {
+    der,
+    fingerprint: createHash('sha256').update(der).digest('hex'),
+    node,
+    parsed,
+    publicKey,
+    serial: normaliseSerial(node.serialNumber),
+    issuer: parsed.issuerName
+      .toJSON()
+      .flatMap((rdn) => Object.entries(rdn).flatMap(([type, values]) => values.map((value) => normaliseAttribute(type, value))))
+      .sort(),
+    issuerText: parsed.issuer,
+    organizationIdentifier,
+    organizationName,
+    notBefore: parsed.notBefore,
+    notAfter: parsed.notAfter,
+    psd2,
+    profileProblems: profileProblems(publicKey, parsed, psd2, organizationIdentifier),
+  };
+}
+
+function profileProblems(
+  publicKey: KeyObject,
+  parsed: InstanceType<typeof x509.X509Certificate>,
+  psd2: Psd2Statement | undefined,
+  organizationIdentifier: string | undefined,
+): string[] {
+  const problems: string[] = [];
+  const bits = publicKey.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (publicKey.asymmetricKeyType !== 'rsa') {
+    problems.push(`the key must be RSA, not ${publicKey.asymmetricKeyType ?? 'unknown'}`);
+  } else if (bits < MIN_RSA_BITS) {
+    problems.push(`the RSA key has ${bits} bits; at least ${MIN_RSA_BITS} are required`);
+  }
+  const keyUsage = parsed.getExtension(x509.KeyUsagesExtension);
+  const signing = x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation;
+  if (keyUsage && (keyUsage.usages & signing) === 0) {
+    problems.push('the key usage does not allow signing');
+  }
+  if (!psd2) {
+    problems.push('there is no PSD2 QCStatement (ETSI TS 119 495)');
+  } else if (psd2.roles.length === 0) {
+    problems.push('the PSD2 QCStatement names no role');
+  }
+  if (!organizationIdentifier) {
+    problems.push('the subject has no organizationIdentifier (2.5.4.97)');
+  }
+  return problems;
+}

@@ -1,0 +1,55 @@
+import { X509Certificate } from 'node:crypto';
+import { x509 } from './x509.js';
+
+/**
+ * The certificate authorities whose QSealCs the bank accepts (DESIGN §5): the sandbox's own
+ * test CA, or a bank's QTSP bundle. A TPP certificate is trusted when one of them issued it and
+ * was itself valid at the time of the request. Certificate revocation lists, when configured,
+ * are accepted only when signed by one of these CAs.
+ */
+export class TrustStore {
+  private readonly authorities: readonly X509Certificate[];
+  private readonly revocationLists: readonly InstanceType<typeof x509.X509Crl>[];
+
+  constructor(authorities: readonly X509Certificate[], revocationLists: readonly InstanceType<typeof x509.X509Crl>[] = []) {
+    this.authorities = authorities;
+    this.revocationLists = revocationLists;
+  }
+
+  /** The trusted CA that issued and signed `certificate`, if any. */
+  issuerOf(certificate: X509Certificate, now: Date): X509Certificate | undefined {
+    return this.authorities.find(
+      (ca) =>
+        certificate.checkIssued(ca) &&
+        certificate.verify(ca.publicKey) &&
+        new Date(ca.validFrom) <= now &&
+        now <= new Date(ca.validTo),
+    );
+  }
+
+  isRevoked(certificate: InstanceType<typeof x509.X509Certificate>): boolean {
+    return this.revocationLists.some((crl) => crl.issuer === certificate.issuer && crl.findRevoked(certificate) !== null);
+  }
+
+  get size(): number {
+    return this.authorities.length;
+  }
+}
+
+/** Splits a PEM bundle into certificates. */
+export function readPemBundle(pem: string): X509Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.map((block) => new X509Certificate(block));
+}
+
+/** Reads a CRL (PEM or DER) and keeps it only when a trusted CA signed it. */
+export async function readRevocationList(data: Buffer | string, authorities: readonly X509Certificate[]): Promise<InstanceType<typeof x509.X509Crl>> {
+  const crl = new x509.X509Crl(typeof data === 'string' ? data : new Uint8Array(data));
+  for (const ca of authorities) {
+    const issuer = new x509.X509Certificate(ca.raw);
+    if (issuer.subject === crl.issuer && (await crl.verify({ publicKey: issuer.publicKey }))) {
+      return crl;
+    }
+  }
+  throw new Error('the revocation list is not signed by a trusted certificate authority');
+}

@@ -1,0 +1,25 @@
+import { parseDistinguishedName, type NormalisedAttribute } from './distinguished-name.js';
+
+/**
+ * The Berlin Group keyId: `SN=<certificate serial in hex>,CA=<issuer DN>`. Serials are compared
+ * without case and leading zeros (Java drops them, Node keeps them); issuers as attribute sets.
+ */
+export interface KeyId {
+  readonly serial: string;
+  readonly issuer: readonly NormalisedAttribute[];
+}
+
+const KEY_ID = /^\s*SN\s*=\s*(?:0x)?([0-9A-Fa-f]+)\s*,\s*CA\s*=\s*(.+?)\s*$/s;
+
+export function parseKeyId(keyId: string): KeyId | undefined {
+  const match = KEY_ID.exec(keyId);
+  if (!match) {
+    return undefined;
+  }
+  const issuer = parseDistinguishedName(match[2] ?? '');
+  return issuer ? { serial: normaliseSerial(match[1] ?? ''), issuer } : undefined;
+}
+
+export function normaliseSerial(hex: string): string {
+  return hex.replace(/:/g, '').toUpperCase().replace(/^0+(?=.)/, '');
+}
