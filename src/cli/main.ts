@@ -1,1 +1,63 @@
-export {};
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from '../config/load-config.js';
+import { migrateCommand } from './migrate.command.js';
+import { serveCommand } from './serve.command.js';
+import { tppCallCommand, tppInitCommand } from './tpp.commands.js';
+import { UsageError } from './usage-error.js';
+
+const USAGE = `nordic-xs2a: a Berlin Group NextGenPSD2 server with a Norwegian-bank sandbox
+
+Usage:
+  nordic-xs2a serve                       start the server (configuration: environment, see README)
+  nordic-xs2a migrate                     apply pending database migrations and exit
+  nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--server URL]
+                                          make a key and a sandbox QSealC for a TPP (from the local sandbox CA,
+                                          or from a running sandbox with --server)
+  nordic-xs2a tpp call METHOD PATH [--body FILE|-] [--header "Name: value"]... [--tpp DIR] [--server URL]
+                                          sign a request with the TPP's QSealC, send it and print the answer
+  nordic-xs2a help                        this text
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serveCommand(loadConfig());
+    case 'migrate':
+      return migrateCommand(loadConfig());
+    case 'tpp': {
+      const [sub, ...args] = rest;
+      if (sub === 'init') return tppInitCommand(args);
+      if (sub === 'call') return tppCallCommand(args);
+      throw new UsageError(`unknown tpp command "${sub ?? ''}"`);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) {
+        process.stderr.write(`nordic-xs2a: configuration error: ${problem}\n`);
+      }
+      process.exitCode = 2;
+    } else if (error instanceof UsageError) {
+      process.stderr.write(`nordic-xs2a: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`nordic-xs2a: ${(error as Error).message ?? String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

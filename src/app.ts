@@ -1,0 +1,147 @@
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Config } from './config/config.schema.js';
+import type { DatabaseHandle } from './db/create-db.js';
+import { AppError } from './errors/app-error.js';
+import { installErrorHandler, sendError } from './errors/error-handler.js';
+import { installFrontDoor } from './http/api-front-door.js';
+import { checkRequestId } from './http/headers/request-id.js';
+import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
+import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
+import { newRequestContext } from './http/request-context.js';
+import { RouteTable } from './http/route-table.js';
+import { ErrorBody } from './http/schemas/common.schemas.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
+import { tppRoutes } from './modules/tpps/tpp.routes.js';
+import { createTppService } from './modules/tpps/tpp.service.js';
+import { CertificateVerifier } from './security/certificates/certificate-verifier.js';
+import type { SandboxCa } from './security/certificates/sandbox-ca.js';
+import type { TrustStore } from './security/certificates/trust-store.js';
+
+export interface AppDependencies {
+  readonly database: DatabaseHandle;
+  readonly trustStore: TrustStore;
+  /** Present in sandbox mode: issues QSealCs through `POST /sandbox/tpp-certificates`. */
+  readonly sandboxCa?: SandboxCa | undefined;
+  readonly logger?: FastifyBaseLogger | undefined;
+  /** The clock; tests move it. */
+  readonly now?: (() => Date) | undefined;
+  /** Extra routes registered inside the signed `/v1` scope (tests of the front door use this). */
+  readonly extraV1Routes?: ((scope: FastifyInstance) => Promise<void>) | undefined;
+}
+
+/**
+ * Builds the application without listening: the platform (context, errors, content types,
+ * OpenAPI), then the API scopes with their front door, then each module's routes.
+ */
+export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
+  const now = deps.now ?? (() => new Date());
+  const db = deps.database.db;
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // One line per request is written by the onResponse hook below, with the fields we choose.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routes = new RouteTable();
+  routes.track(app);
+  app.decorateRequest('ctx', null as never);
+  app.addHook('onRequest', async (request, reply) => {
+    request.ctx = newRequestContext(request);
+    const requestId = request.headers['x-request-id'];
+    if (typeof requestId === 'string' && checkRequestId(requestId).ok) {
+      reply.header('x-request-id', requestId);
+    }
+    reply.header('content-language', request.ctx.language);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        requestId: request.ctx.requestId,
+        tpp: request.ctx.tpp?.id,
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+  });
+  installRawJsonParser(app);
+  installErrorHandler(app, config.systemName);
+  app.setNotFoundHandler(async (request, reply) => {
+    const allowed = routes.allowedMethods(request.url.split('?')[0] ?? '');
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'), config.systemName);
+    }
+    return sendError(request, reply, new AppError('ROUTE_UNKNOWN'), config.systemName);
+  });
+  installIdempotencyCapture(app, db, now);
+  await app.register(compress, { encodings: ['gzip', 'deflate'] });
+
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'nordic-xs2a',
+        description:
+          'Berlin Group NextGenPSD2 access to accounts (Norwegian profile). Every /v1 request is signed per draft-cavage-http-signatures-10 with an eIDAS QSealC.',
+        version: '0.1.0',
+      },
+      servers: [{ url: config.publicUrl }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { db });
+
+  const tpps = createTppService(db, now);
+  const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
+  await app.register(
+    async (v1) => {
+      installFrontDoor(v1, {
+        signed: true,
+        requireSignature: config.requireSignature,
+        maxClockSkewSeconds: config.maxClockSkewSeconds,
+        certificates,
+        now,
+        onTpp: (tpp) => tpps.recordContact(tpp),
+      });
+      installIdempotency(v1, db, now);
+      await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
+      if (deps.extraV1Routes) {
+        await deps.extraV1Routes(v1);
+      }
+    },
+    { prefix: '/v1' },
+  );
+
+  if (config.mode === 'sandbox' && deps.sandboxCa) {
+    const ca = deps.sandboxCa;
+    await app.register(
+      async (sandbox) => {
+        installFrontDoor(sandbox, {
+          signed: false,
+          requireSignature: config.requireSignature,
+          maxClockSkewSeconds: config.maxClockSkewSeconds,
+          certificates,
+          now,
+          onTpp: async () => undefined,
+        });
+        await sandbox.register(tppCertificateRoutes, { ca });
+      },
+      { prefix: '/sandbox' },
+    );
+  }
+  return app;
+}

@@ -1,0 +1,103 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CREDENTIAL_FILES, readCredentials } from '../client/tpp-credentials.js';
+import { TppClient } from '../client/tpp-client.js';
+import { loadConfig } from '../config/load-config.js';
+import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
+import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * `nordic-xs2a tpp init`: an RSA key and a QSealC for a TPP, from the local sandbox CA (the data
+ * directory the server uses) or from a running sandbox's `POST /sandbox/tpp-certificates`.
+ */
+export async function tppInitCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      roles: { type: 'string', default: 'PSP_PI,PSP_AI' },
+      out: { type: 'string', default: './tpp' },
+      server: { type: 'string' },
+    },
+    strict: true,
+  });
+  const org = values.org ?? '';
+  if (!ORGANIZATION_IDENTIFIER.test(org)) {
+    throw new UsageError('--org must be an organizationIdentifier such as PSDNO-FSA-123456789');
+  }
+  const name = values.name?.trim() || org;
+  const roles = values.roles.split(',').map((role) => role.trim());
+  const badRole = roles.find((role) => !isPsd2Role(role));
+  if (badRole !== undefined || roles.length === 0) {
+    throw new UsageError(`--roles takes PSP_AS, PSP_PI, PSP_AI, PSP_IC (comma-separated); "${badRole ?? ''}" is not one`);
+  }
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  let certificatePem: string;
+  let keyId: string;
+  if (values.server) {
+    const client = new TppClient(values.server, undefined);
+    const response = await client.post<{ certificate: string; keyId: string }>(
+      '/sandbox/tpp-certificates',
+      { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles },
+      { unsigned: true },
+    );
+    if (response.status !== 201) {
+      throw new Error(`the sandbox refused the certificate request (${response.status}): ${response.text}`);
+    }
+    certificatePem = response.body.certificate;
+    keyId = response.body.keyId;
+  } else {
+    const ca = await SandboxCa.open(loadConfig().dataDir);
+    const issued = await ca.issueQsealc({ organizationIdentifier: org, name, roles: roles as Psd2Role[], publicKey });
+    certificatePem = issued.certificatePem;
+    keyId = issued.keyId;
+  }
+  mkdirSync(values.out, { recursive: true });
+  writeFileSync(join(values.out, CREDENTIAL_FILES.privateKey), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(join(values.out, CREDENTIAL_FILES.certificate), certificatePem);
+  process.stdout.write(`TPP ${org} (${roles.join(', ')})\n  key:         ${join(values.out, CREDENTIAL_FILES.privateKey)}\n  certificate: ${join(values.out, CREDENTIAL_FILES.certificate)}\n  keyId:       ${keyId}\n`);
+  return 0;
+}
+
+/** `nordic-xs2a tpp call`: signs a request with the TPP's QSealC, sends it, prints the answer. */
+export async function tppCallCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      body: { type: 'string' },
+      header: { type: 'string', multiple: true, default: [] },
+      tpp: { type: 'string', default: './tpp' },
+      server: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [method, path] = positionals;
+  if (!method || !path || !path.startsWith('/')) {
+    throw new UsageError('tpp call needs METHOD and a PATH starting with /');
+  }
+  const headers: Record<string, string> = {};
+  for (const header of values.header) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) {
+      throw new UsageError(`--header "${header}" must be "Name: value"`);
+    }
+    headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+  }
+  const body = values.body === undefined ? undefined : readFileSync(values.body === '-' ? 0 : values.body);
+  const server = values.server ?? loadConfig().publicUrl;
+  const client = new TppClient(server, readCredentials(values.tpp));
+  const response = await client.call(method.toUpperCase(), path, { headers, ...(body ? { body } : {}) });
+  process.stdout.write(`HTTP ${response.status}\n`);
+  for (const name of ['x-request-id', 'location', 'aspsp-sca-approach', 'content-language']) {
+    const value = response.headers[name];
+    if (value !== undefined) process.stdout.write(`${name}: ${String(value)}\n`);
+  }
+  process.stdout.write('\n');
+  process.stdout.write(typeof response.body === 'string' ? `${response.body}\n` : `${JSON.stringify(response.body, null, 2)}\n`);
+  return response.status < 400 ? 0 : 1;
+}

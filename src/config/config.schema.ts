@@ -1,0 +1,159 @@
+/**
+ * Every setting of the server, read from the environment (DESIGN §7). Each entry says what it is,
+ * its default and how a text becomes a value; `load-config.ts` applies them all at once and
+ * `.env.example` lists them. Nothing else reads `process.env`.
+ */
+export type Mode = 'sandbox' | 'production';
+export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseTarget;
+  readonly mode: Mode;
+  /** PEM files of trusted QSealC issuers; the sandbox CA is added in sandbox mode. */
+  readonly trustedCaFiles: readonly string[];
+  /** PEM or DER certificate revocation lists, each signed by a trusted CA. */
+  readonly crlFiles: readonly string[];
+  /** SHA-256 fingerprints (hex) of certificates the bank has blocked. */
+  readonly blockedCertificates: ReadonlySet<string>;
+  readonly publicUrl: string;
+  readonly requireSignature: boolean;
+  readonly maxClockSkewSeconds: number;
+  readonly dataDir: string;
+  readonly systemName: string;
+  readonly bankName: string;
+  readonly logLevel: LogLevel;
+}
+
+/** A variable's text turned into a value, or the reason it cannot be. */
+export type Parse<T> = (text: string) => { value: T } | { problem: string };
+
+export interface Variable<K extends keyof Config> {
+  readonly name: string;
+  readonly key: K;
+  readonly description: string;
+  /** Text used when the variable is unset; a function when it depends on other settings. */
+  readonly fallback: string | ((settled: Partial<Config>) => string);
+  readonly parse: Parse<Config[K]>;
+}
+
+const integer =
+  (min: number, max: number): Parse<number> =>
+  (text) =>
+    /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max
+      ? { value: Number(text) }
+      : { problem: `must be a whole number from ${min} to ${max}` };
+
+const oneOf =
+  <T extends string>(values: readonly T[]): Parse<T> =>
+  (text) =>
+    (values as readonly string[]).includes(text) ? { value: text as T } : { problem: `must be one of ${values.join(', ')}` };
+
+const boolean: Parse<boolean> = (text) =>
+  /^(true|false)$/i.test(text) ? { value: text.toLowerCase() === 'true' } : { problem: 'must be true or false' };
+
+const nonEmpty: Parse<string> = (text) => (text.trim() !== '' ? { value: text.trim() } : { problem: 'must not be empty' });
+
+const list: Parse<readonly string[]> = (text) => ({
+  value: text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+});
+
+const fingerprints: Parse<ReadonlySet<string>> = (text) => {
+  const items = text
+    .split(',')
+    .map((item) => item.trim().replace(/:/g, '').toLowerCase())
+    .filter(Boolean);
+  const bad = items.find((item) => !/^[0-9a-f]{64}$/.test(item));
+  return bad === undefined ? { value: new Set(items) } : { problem: `"${bad}" is not a SHA-256 fingerprint (64 hex digits)` };
+};
+
+const database: Parse<DatabaseTarget> = (text) => {
+  if (/^postgres(ql)?:\/\//.test(text)) {
+    try {
+      new URL(text);
+      return { value: { dialect: 'postgres', url: text } };
+    } catch {
+      return { problem: 'is not a valid postgres:// URL' };
+    }
+  }
+  if (text.startsWith('sqlite:') && text.length > 'sqlite:'.length) {
+    return { value: { dialect: 'sqlite', path: text.slice('sqlite:'.length) } };
+  }
+  return { problem: 'must be postgres://USER@HOST:PORT/DB or sqlite:PATH (sqlite::memory: for a throw-away database)' };
+};
+
+const absoluteHttpUrl: Parse<string> = (text) => {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { problem: 'must be an http:// or https:// URL' };
+    }
+    return { value: text.replace(/\/+$/, '') };
+  } catch {
+    return { problem: 'must be an absolute URL such as https://psd2.bank.example' };
+  }
+};
+
+export const VARIABLES = [
+  { name: 'PORT', key: 'port', description: 'TCP port to listen on', fallback: '8080', parse: integer(0, 65535) },
+  { name: 'HOST', key: 'host', description: 'address to listen on', fallback: '127.0.0.1', parse: nonEmpty },
+  {
+    name: 'DATABASE_URL',
+    key: 'database',
+    description: 'postgres://… for PostgreSQL, sqlite:PATH for SQLite',
+    fallback: 'sqlite:./data/xs2a.db',
+    parse: database,
+  },
+  { name: 'XS2A_MODE', key: 'mode', description: 'sandbox (mock data, test CA) or production', fallback: 'sandbox', parse: oneOf(['sandbox', 'production'] as const) },
+  {
+    name: 'XS2A_TRUSTED_CA_FILES',
+    key: 'trustedCaFiles',
+    description: 'comma-separated PEM files of CAs whose QSealCs are accepted (the sandbox CA is always trusted in sandbox mode)',
+    fallback: '',
+    parse: list,
+  },
+  { name: 'XS2A_CRL_FILES', key: 'crlFiles', description: 'comma-separated certificate revocation lists (PEM or DER)', fallback: '', parse: list },
+  {
+    name: 'XS2A_BLOCKED_CERTIFICATES',
+    key: 'blockedCertificates',
+    description: 'comma-separated SHA-256 fingerprints of blocked TPP certificates',
+    fallback: '',
+    parse: fingerprints,
+  },
+  {
+    name: 'XS2A_PUBLIC_URL',
+    key: 'publicUrl',
+    description: 'absolute base of the links handed to TPPs and PSUs',
+    fallback: (settled) => `http://${settled.host ?? '127.0.0.1'}:${settled.port ?? 8080}`,
+    parse: absoluteHttpUrl,
+  },
+  {
+    name: 'XS2A_REQUIRE_SIGNATURE',
+    key: 'requireSignature',
+    description: 'false lets unsigned requests in as the sandbox TPP (sandbox mode only)',
+    fallback: 'true',
+    parse: boolean,
+  },
+  {
+    name: 'XS2A_MAX_CLOCK_SKEW_SECONDS',
+    key: 'maxClockSkewSeconds',
+    description: 'largest accepted difference between a request Date header and the server clock',
+    fallback: '300',
+    parse: integer(1, 86_400),
+  },
+  { name: 'XS2A_DATA_DIR', key: 'dataDir', description: 'directory for the SQLite file and the sandbox CA', fallback: './data', parse: nonEmpty },
+  { name: 'XS2A_SYSTEM_NAME', key: 'systemName', description: 'the `system` field of error bodies', fallback: 'nordic-xs2a', parse: nonEmpty },
+  { name: 'XS2A_BANK_NAME', key: 'bankName', description: 'the bank name shown to PSUs', fallback: 'Nordic Sandbox Bank', parse: nonEmpty },
+  {
+    name: 'LOG_LEVEL',
+    key: 'logLevel',
+    description: 'pino log level',
+    fallback: 'info',
+    parse: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  },
+] as const satisfies readonly Variable<keyof Config>[];

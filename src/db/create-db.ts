@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config/config.schema.js';
+import type { Database } from './database.js';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either a database handle or a transaction: repositories accept both. */
+export type DbOrTx = Db | Tx;
+
+export interface DatabaseHandle {
+  readonly db: Db;
+  readonly dialect: DatabaseTarget['dialect'];
+  close(): Promise<void>;
+}
+
+// PostgreSQL hands timestamptz back as Date and int8 as text; the repositories see ISO strings
+// on both dialects, so one code path serves SQLite and PostgreSQL.
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
+
+/**
+ * Opens the database DESIGN §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
+ * PostgreSQL. This is the only file that knows which dialect is in use.
+ */
+export function createDatabase(target: DatabaseTarget, options: { poolSize?: number; searchPath?: string } = {}): DatabaseHandle {
+  if (target.dialect === 'sqlite') {
+    if (target.path !== ':memory:') {
+      mkdirSync(dirname(target.path), { recursive: true });
+    }
+    const sqlite = new SQLite(target.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: options.poolSize ?? 20,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** Runs `work` in one transaction; services use it, repositories take the `trx` it passes. */
+export function withTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(work);
+}

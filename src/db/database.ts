@@ -1,0 +1,11 @@
+import type { TppTable, TppContactTable } from '../modules/tpps/tpp.table.js';
+import type { IdempotencyRecordTable } from '../http/idempotency/idempotency.table.js';
+import type { AuditEventTable } from '../modules/audit/audit.table.js';
+
+/** Every table, for Kysely's typing. Each module declares its own tables in `*.table.ts`. */
+export interface Database {
+  tpp: TppTable;
+  tpp_contact: TppContactTable;
+  idempotency_record: IdempotencyRecordTable;
+  audit_event: AuditEventTable;
+}

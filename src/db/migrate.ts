@@ -1,0 +1,21 @@
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import type { Db } from './create-db.js';
+import * as foundation from './migrations/2026_11_20_0001_foundation.js';
+
+/**
+ * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
+ * from TypeScript sources and from the compiled `dist/`.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026_11_20_0001_foundation': foundation,
+};
+
+/** Applies every pending migration; Kysely's lock table serialises concurrent starts. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  }
+  return result;
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+import { localized } from '../domain/localized.js';
+import type { CertificateVerifier } from '../security/certificates/certificate-verifier.js';
+import { SANDBOX_TPP } from '../security/sandbox-tpp.js';
+import type { TppIdentity } from '../security/tpp-identity.js';
+import { verifySignedRequest } from '../security/signature/verify-signed-request.js';
+import { acceptsJson } from './content-negotiation.js';
+import { checkRequestId } from './headers/request-id.js';
+import { parseRequestHeaders } from './headers/request-headers.js';
+import { parseJsonBody } from './json-body.js';
+
+export interface FrontDoorOptions {
+  /** `/v1` routes are signed; the sandbox certificate desk is not (its caller has no certificate yet). */
+  readonly signed: boolean;
+  readonly requireSignature: boolean;
+  readonly maxClockSkewSeconds: number;
+  readonly certificates: CertificateVerifier;
+  readonly now: () => Date;
+  /** Called once per verified request; records the TPP on first contact. */
+  readonly onTpp: (tpp: TppIdentity) => Promise<void>;
+}
+
+/**
+ * The checks every API request passes before its handler, in this order (DESIGN §2, §5):
+ * X-Request-ID, Accept, then the signature and certificate, then the body's JSON syntax, then the
+ * Berlin Group headers, then the route's PSD2 role. Route schemas validate the body after this.
+ */
+export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptions): void {
+  scope.addHook('onRequest', async (request) => {
+    const requestId = request.headers['x-request-id'];
+    if (requestId === undefined) {
+      throw new AppError('FORMAT_ERROR', {
+        detail: localized('the X-Request-ID header is missing', 'X-Request-ID-headeren mangler'),
+        path: 'X-Request-ID',
+      });
+    }
+    const checked = checkRequestId(Array.isArray(requestId) ? requestId.join(',') : requestId);
+    if (!checked.ok) {
+      throw new AppError('FORMAT_ERROR', { detail: checked.reason, path: 'X-Request-ID' });
+    }
+    request.ctx.requestId = checked.value;
+    if (!acceptsJson(request.headers.accept)) {
+      throw new AppError('ACCEPT_UNSUPPORTED', { path: 'Accept' });
+    }
+  });
+
+  scope.addHook('preValidation', async (request) => {
+    if (options.signed) {
+      request.ctx.tpp = await identify(request, options);
+    }
+    parseJsonBody(request);
+    const headers = parseRequestHeaders((name) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    });
+    if (!headers.ok) {
+      throw new AppError('FORMAT_ERROR', { detail: headers.reason, path: headers.header });
+    }
+    request.ctx.headers = headers.value;
+    const requiredRole = request.routeOptions.config.requiredRole;
+    if (requiredRole && request.ctx.tpp && !request.ctx.tpp.roles.includes(requiredRole)) {
+      throw new AppError('ROLE_INVALID', {
+        detail: localized(`${requiredRole} is required`, `${requiredRole} kreves`),
+      });
+    }
+  });
+}
+
+async function identify(request: FastifyRequest, options: FrontDoorOptions): Promise<TppIdentity> {
+  if (!options.requireSignature && request.headers.signature === undefined) {
+    await options.onTpp(SANDBOX_TPP);
+    return SANDBOX_TPP;
+  }
+  const headers = rawHeaderValues(request.raw.rawHeaders);
+  const verified = await verifySignedRequest(
+    {
+      method: request.raw.method ?? request.method,
+      target: request.raw.url ?? request.url,
+      header: (name) => headers.get(name),
+      body: request.ctx.rawBody ?? EMPTY,
+    },
+    options.certificates,
+    { now: options.now(), maxClockSkewSeconds: options.maxClockSkewSeconds },
+  );
+  const { certificate } = verified;
+  const tpp: TppIdentity = {
+    id: certificate.organizationIdentifier ?? '',
+    name: certificate.organizationName ?? certificate.organizationIdentifier ?? '',
+    roles: certificate.psd2?.roles ?? [],
+    ncaId: certificate.psd2?.ncaId ?? '',
+    certificateFingerprint: certificate.fingerprint,
+    certificateSerial: certificate.serial,
+    certificateIssuer: certificate.issuerText,
+  };
+  await options.onTpp(tpp);
+  return tpp;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Header values as received, by lower-case name, duplicates kept apart (Node merges some). */
+function rawHeaderValues(rawHeaders: readonly string[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] ?? '').toLowerCase();
+    const list = map.get(name);
+    if (list) {
+      list.push(rawHeaders[i + 1] ?? '');
+    } else {
+      map.set(name, [rawHeaders[i + 1] ?? '']);
+    }
+  }
+  return map;
+}

@@ -1,0 +1,76 @@
+import { fail, localized, pass, type Check, type Localized } from '../../domain/localized.js';
+
+const MAX_LENGTH = 2048;
+
+// Plain http is only safe where the traffic never leaves the TPP developer's machine.
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]'
+  );
+}
+
+function refuse(en: string, nb: string): Check<never> {
+  return fail(localized(en, nb));
+}
+
+/** The first reason the raw text cannot be a redirect target, before URL parsing forgives it. */
+function checkCharacters(value: string): Localized | undefined {
+  if (value.length > MAX_LENGTH) {
+    return localized(
+      `must be at most ${MAX_LENGTH} characters, got ${value.length}`,
+      `kan ha høyst ${MAX_LENGTH} tegn, men har ${value.length}`,
+    );
+  }
+  // WHATWG URL silently strips spaces, tabs and newlines; a URI that needs that is malformed.
+  const bad = value.search(/[^\x21-\x7e]/);
+  if (bad >= 0) {
+    const code = value.charCodeAt(bad);
+    const what =
+      code === 0x20
+        ? localized('a space', 'et mellomrom')
+        : code < 0x20 || code === 0x7f
+          ? localized('a control character', 'et kontrolltegn')
+          : localized('not ASCII', 'ikke ASCII');
+    return localized(
+      `character ${bad + 1} is ${what.en}; percent-encode it`,
+      `tegn nr. ${bad + 1} er ${what.nb}; prosentkod det`,
+    );
+  }
+  // '#' always starts a fragment, even an empty one that URL.hash reports as ''.
+  if (value.includes('#')) {
+    return localized('must not have a fragment (#…)', 'kan ikke ha et fragment (#…)');
+  }
+  return undefined;
+}
+
+/**
+ * Checks TPP-Redirect-URI / TPP-Nok-Redirect-URI: an absolute https URI (http only for loopback
+ * hosts), without fragment or user:password, at most 2048 characters. Returns it as sent.
+ */
+export function checkRedirectUri(value: string): Check<string> {
+  const characters = checkCharacters(value);
+  if (characters) return fail(characters);
+  if (!URL.canParse(value)) {
+    return refuse(
+      'must be an absolute URI such as https://tpp.example/callback',
+      'må være en absolutt URI, for eksempel https://tpp.example/callback',
+    );
+  }
+  const url = new URL(value);
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    return refuse(
+      `must use https; http is only allowed for localhost, *.localhost, 127.0.0.1 and [::1], not ${url.hostname}`,
+      `må bruke https; http er bare tillatt for localhost, *.localhost, 127.0.0.1 og [::1], ikke ${url.hostname}`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return refuse(
+      `must use https, not ${url.protocol.slice(0, -1)}`,
+      `må bruke https, ikke ${url.protocol.slice(0, -1)}`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    return refuse('must not contain a user name or password', 'kan ikke inneholde brukernavn eller passord');
+  }
+  return pass(value);
+}

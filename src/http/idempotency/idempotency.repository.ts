@@ -1,0 +1,94 @@
+import type { DbOrTx } from '../../db/create-db.js';
+
+export interface IdempotencyKey {
+  readonly tppId: string;
+  readonly requestId: string;
+}
+
+export interface StoredResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+export type Reservation =
+  | { readonly kind: 'reserved' }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'conflict' }
+  | { readonly kind: 'in-progress' };
+
+/** The only place that queries idempotency_record. */
+export const idempotencyRepository = {
+  /**
+   * Claims an X-Request-ID for a request. The primary key makes the claim atomic: of two
+   * concurrent identical POSTs one is reserved and the other told it is in progress.
+   */
+  async reserve(db: DbOrTx, key: IdempotencyKey, request: { method: string; path: string; hash: string }, at: string): Promise<Reservation> {
+    const inserted = await db
+      .insertInto('idempotency_record')
+      .values({
+        tpp_id: key.tppId,
+        request_id: key.requestId,
+        method: request.method,
+        path: request.path,
+        request_hash: request.hash,
+        state: 'in_progress',
+        created_at: at,
+      })
+      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+      return { kind: 'reserved' };
+    }
+    const existing = await db
+      .selectFrom('idempotency_record')
+      .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .executeTakeFirst();
+    if (!existing) {
+      // Released between our insert and our read: the earlier request failed; this one may run.
+      return this.reserve(db, key, request, at);
+    }
+    if (existing.request_hash !== request.hash) {
+      return { kind: 'conflict' };
+    }
+    if (existing.state !== 'completed' || existing.response_status === null) {
+      return { kind: 'in-progress' };
+    }
+    return {
+      kind: 'replay',
+      response: {
+        status: existing.response_status,
+        headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>,
+        body: existing.response_body ?? '',
+      },
+    };
+  },
+
+  async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, at: string): Promise<void> {
+    await db
+      .updateTable('idempotency_record')
+      .set({
+        state: 'completed',
+        response_status: response.status,
+        response_headers: JSON.stringify(response.headers),
+        response_body: response.body,
+        completed_at: at,
+      })
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .where('state', '=', 'in_progress')
+      .execute();
+  },
+
+  /** Forgets a claim whose request was refused or failed, so a corrected retry may use the id. */
+  async release(db: DbOrTx, key: IdempotencyKey): Promise<void> {
+    await db
+      .deleteFrom('idempotency_record')
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .where('state', '=', 'in_progress')
+      .execute();
+  },
+};

@@ -1,0 +1,40 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Berlin Group `hrefType` / link object. */
+export const Link = Type.Object({ href: Type.String(), verbs: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('DELETE')]))) });
+
+/** The error body of DESIGN §4, documented once and referenced by every route. */
+export const ErrorBody = Type.Object(
+  {
+    id: Type.String({ description: 'Identifier of this error occurrence; quote it to the bank' }),
+    system: Type.String({ description: 'Name of the reporting system' }),
+    status: Type.Integer({ description: 'HTTP status code' }),
+    code: Type.String({ description: 'Error code (see docs/errors.md)' }),
+    message: Type.Optional(Type.String({ description: 'Text; absent on 500 SYSTEM_ERROR' })),
+    tppMessages: Type.Array(
+      Type.Object({
+        category: Type.Literal('ERROR'),
+        code: Type.String(),
+        path: Type.Optional(Type.String()),
+        text: Type.Optional(Type.String({ maxLength: 500 })),
+      }),
+    ),
+    _links: Type.Optional(Type.Record(Type.String(), Type.Object({ href: Type.String() }))),
+  },
+  { $id: 'ErrorBody' },
+);
+
+/** The error statuses a signed `/v1` operation can answer, for route response schemas. */
+export function signedErrorResponses(extra: readonly number[] = []): Record<number, TSchema> {
+  const statuses = [400, 401, 404, 405, 406, 409, 413, 415, 500, ...extra];
+  return Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorBody')]));
+}
+
+/** The request headers every `/v1` operation takes, for the OpenAPI document. */
+export const SignedRequestHeaders = Type.Object({
+  'x-request-id': Type.String({ format: 'uuid', description: 'UUID chosen by the TPP, echoed in the response' }),
+  digest: Type.Optional(Type.String({ description: 'SHA-256=<base64> or SHA-512=<base64> of the body' })),
+  date: Type.Optional(Type.String({ description: 'HTTP date; must be within the clock-skew window' })),
+  signature: Type.Optional(Type.String({ description: 'draft-cavage-http-signatures-10 with keyId="SN=<serial>,CA=<issuer DN>"' })),
+  'tpp-signature-certificate': Type.Optional(Type.String({ description: 'The QSealC, base64 DER or PEM' })),
+});

@@ -1,0 +1,59 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { DbOrTx } from '../../db/create-db.js';
+
+export type ActorType = 'tpp' | 'psu' | 'system';
+
+export interface AuditEvent {
+  readonly actor: { readonly type: ActorType; readonly id: string };
+  readonly requestId?: string | undefined;
+  readonly action: string;
+  readonly resource: { readonly type: string; readonly id: string };
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface AuditEntry extends AuditEvent {
+  readonly id: string;
+  readonly occurredAt: string;
+}
+
+/**
+ * The audit log: append-only. Callers write an event in the same transaction as the change it
+ * records, so the log never disagrees with the data.
+ */
+export const auditRepository = {
+  async append(db: DbOrTx, event: AuditEvent, at: string): Promise<void> {
+    await db
+      .insertInto('audit_event')
+      .values({
+        id: uuidv7(),
+        occurred_at: at,
+        actor_type: event.actor.type,
+        actor_id: event.actor.id,
+        request_id: event.requestId ?? null,
+        action: event.action,
+        resource_type: event.resource.type,
+        resource_id: event.resource.id,
+        details: JSON.stringify(event.details ?? {}),
+      })
+      .execute();
+  },
+
+  async listForResource(db: DbOrTx, type: string, id: string): Promise<AuditEntry[]> {
+    const rows = await db
+      .selectFrom('audit_event')
+      .select(['id', 'occurred_at', 'actor_type', 'actor_id', 'request_id', 'action', 'resource_type', 'resource_id', 'details'])
+      .where('resource_type', '=', type)
+      .where('resource_id', '=', id)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      occurredAt: row.occurred_at,
+      actor: { type: row.actor_type as ActorType, id: row.actor_id },
+      requestId: row.request_id ?? undefined,
+      action: row.action,
+      resource: { type: row.resource_type, id: row.resource_id },
+      details: JSON.parse(row.details) as Record<string, unknown>,
+    }));
+  },
+};

@@ -1,0 +1,78 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../errors/app-error.js';
+import { localized } from '../../domain/localized.js';
+import { signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { ORGANIZATION_IDENTIFIER, type SandboxCa } from '../../security/certificates/sandbox-ca.js';
+import { PSD2_ROLES } from '../../security/tpp-identity.js';
+
+const CertificateRequest = Type.Object(
+  {
+    publicKey: Type.String({ description: 'The TPP\'s RSA public key (at least 2048 bits), PEM (SPKI)', maxLength: 10_000 }),
+    organizationIdentifier: Type.String({ pattern: ORGANIZATION_IDENTIFIER.source, description: 'e.g. PSDNO-FSA-123456789' }),
+    name: Type.String({ minLength: 1, maxLength: 64, description: 'Organisation name for the certificate subject' }),
+    roles: Type.Array(Type.Union(PSD2_ROLES.map((role) => Type.Literal(role))), { minItems: 1, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+
+const IssuedCertificate = Type.Object({
+  certificate: Type.String({ description: 'The QSealC, PEM' }),
+  serialNumber: Type.String(),
+  keyId: Type.String({ description: 'The keyId to put in the Signature header' }),
+  validTo: Type.String({ format: 'date-time' }),
+  caCertificate: Type.String({ description: 'The sandbox CA, PEM' }),
+});
+
+/**
+ * `POST /sandbox/tpp-certificates` (sandbox mode only): issues a QSealC from the sandbox CA for
+ * a public key, for TPPs that use a remote sandbox. Not signed: the caller has no certificate yet.
+ */
+export const tppCertificateRoutes: FastifyPluginAsyncTypebox<{ ca: SandboxCa }> = async (app, { ca }) => {
+  app.post(
+    '/tpp-certificates',
+    {
+      schema: {
+        operationId: 'issueSandboxQsealc',
+        tags: ['Sandbox'],
+        summary: 'Issue a sandbox QSealC for a public key',
+        body: CertificateRequest,
+        response: { 201: IssuedCertificate, ...signedErrorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const publicKey = readRsaPublicKey(request.body.publicKey);
+      const issued = await ca.issueQsealc({
+        organizationIdentifier: request.body.organizationIdentifier,
+        name: request.body.name,
+        roles: request.body.roles,
+        publicKey,
+      });
+      return reply.code(201).send({
+        certificate: issued.certificatePem,
+        serialNumber: issued.serialNumber,
+        keyId: issued.keyId,
+        validTo: issued.notAfter.toISOString(),
+        caCertificate: ca.certificatePem,
+      });
+    },
+  );
+};
+
+function readRsaPublicKey(pem: string): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw new AppError('FORMAT_ERROR', { detail: localized('publicKey is not a PEM public key', 'publicKey er ikke en offentlig nøkkel i PEM'), path: 'publicKey' });
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (key.asymmetricKeyType !== 'rsa' || bits < 2048) {
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized('publicKey must be an RSA key of at least 2048 bits', 'publicKey må være en RSA-nøkkel på minst 2048 biter'),
+      path: 'publicKey',
+    });
+  }
+  return key;
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config/config.schema.js';
+import { createDatabase } from './db/create-db.js';
+import { migrateToLatest } from './db/migrate.js';
+import { SandboxCa } from './security/certificates/sandbox-ca.js';
+import { readPemBundle, readRevocationList, TrustStore } from './security/certificates/trust-store.js';
+
+export interface Server {
+  readonly app: FastifyInstance;
+  readonly sandboxCa: SandboxCa | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything the app needs from the outside world, opened in order: the database (migrated to
+ * the latest version), the sandbox CA (sandbox mode), the trust store and revocation lists.
+ * A file that cannot be read or parsed stops the start with a message naming it.
+ */
+export async function openServer(config: Config, options: { logger?: FastifyBaseLogger; now?: () => Date } = {}): Promise<Server> {
+  const database = createDatabase(config.database);
+  try {
+    await migrateToLatest(database.db);
+    const sandboxCa = config.mode === 'sandbox' ? await SandboxCa.open(config.dataDir) : undefined;
+    const authorities = config.trustedCaFiles.flatMap((file) => {
+      const certificates = readPemBundle(readConfigFile('XS2A_TRUSTED_CA_FILES', file).toString('utf8'));
+      if (certificates.length === 0) {
+        throw new Error(`XS2A_TRUSTED_CA_FILES: ${file} holds no PEM certificate`);
+      }
+      return certificates;
+    });
+    if (sandboxCa) {
+      authorities.push(sandboxCa.trustAnchor());
+    }
+    const revocationLists = await Promise.all(
+      config.crlFiles.map((file) =>
+        readRevocationList(readConfigFile('XS2A_CRL_FILES', file), authorities).catch((error: unknown) => {
+          throw new Error(`XS2A_CRL_FILES: ${file}: ${(error as Error).message}`);
+        }),
+      ),
+    );
+    const app = await buildApp(config, {
+      database,
+      trustStore: new TrustStore(authorities, revocationLists),
+      sandboxCa,
+      logger: options.logger,
+      now: options.now,
+    });
+    return {
+      app,
+      sandboxCa,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+function readConfigFile(variable: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
