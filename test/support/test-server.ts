@@ -1,0 +1,83 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
+import type { SigningCredentials } from '../../src/client/request-signer.js';
+import { TppClient } from '../../src/client/tpp-client.js';
+import type { Config } from '../../src/config/config.schema.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
+import { TrustStore } from '../../src/security/certificates/trust-store.js';
+import type { Psd2Role } from '../../src/security/tpp-identity.js';
+import { openTestDatabase, type TestDatabase } from './databases.js';
+
+export interface TestServer {
+  readonly baseUrl: string;
+  readonly app: FastifyInstance;
+  readonly config: Config;
+  readonly database: TestDatabase;
+  readonly ca: SandboxCa;
+  /** A client signing as the default TPP PSDNO-FSA-123456789 (PSP_PI, PSP_AI). */
+  readonly client: TppClient;
+  /** A client with no credentials: sends unsigned requests. */
+  readonly anonymous: TppClient;
+  /** Issues sandbox credentials for another TPP. */
+  newTpp(organizationIdentifier: string, roles?: readonly Psd2Role[]): Promise<{ credentials: SigningCredentials; client: TppClient }>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly dialect?: 'sqlite' | 'postgres';
+  readonly now?: () => Date;
+  readonly trustStore?: (ca: SandboxCa) => TrustStore;
+  readonly extraV1Routes?: (scope: FastifyInstance) => Promise<void>;
+}
+
+/**
+ * The real app on a real socket (port 0), with a fresh database, its own sandbox CA in a temp
+ * directory and a signed TPP client: API tests talk to it exactly as a TPP would.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'xs2a-server-'));
+  const config = loadConfig({ XS2A_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  const database = await openTestDatabase(options.dialect ?? 'sqlite');
+  const ca = await SandboxCa.open(dataDir);
+  const app = await buildApp(config, {
+    database,
+    trustStore: options.trustStore ? options.trustStore(ca) : new TrustStore([ca.trustAnchor()]),
+    sandboxCa: ca,
+    now: options.now,
+    extraV1Routes: options.extraV1Routes,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const newTpp = async (organizationIdentifier: string, roles: readonly Psd2Role[] = ['PSP_PI', 'PSP_AI']) => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const issued = await ca.issueQsealc({ organizationIdentifier, name: `${organizationIdentifier} AS`, roles, publicKey });
+    const credentials = credentialsFromPem(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), issued.certificatePem);
+    return { credentials, client: new TppClient(baseUrl, credentials) };
+  };
+  const defaultTpp = await newTpp('PSDNO-FSA-123456789');
+
+  return {
+    baseUrl,
+    app,
+    config,
+    database,
+    ca,
+    client: defaultTpp.client,
+    anonymous: new TppClient(baseUrl, undefined),
+    newTpp,
+    close: async () => {
+      await app.close();
+      await database.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
