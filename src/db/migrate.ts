@@ -15,7 +15,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) } });
   const result = await migrator.migrateToLatest();
   if (result.error) {
-    throw result.error instanceof Error ? result.error : new Error(String(result.error));
+    throw result.error instanceof Error ? result.error : new Error(`migration failed: ${JSON.stringify(result.error)}`);
   }
   return result;
 }

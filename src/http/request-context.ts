@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Language } from '../domain/localized.js';
 import type { RequestHeaders } from './headers/request-headers.js';
-import type { TppIdentity } from '../security/tpp-identity.js';
+import type { Psd2Role, TppIdentity } from '../security/tpp-identity.js';
 import { pickLanguage } from './content-negotiation.js';
 
 /**
@@ -29,7 +29,7 @@ declare module 'fastify' {
     /** Berlin Group operationId, for logs and metrics. */
     operationId?: string;
     /** The PSD2 role the route needs (DESIGN §5): PIS needs PSP_PI. */
-    requiredRole?: import('../security/tpp-identity.js').Psd2Role;
+    requiredRole?: Psd2Role;
   }
 }
 

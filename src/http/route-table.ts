@@ -10,7 +10,7 @@ export class RouteTable {
 
   track(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
-      const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethods[];
+      const methods: readonly HTTPMethods[] = Array.isArray(route.method) ? route.method : [route.method];
       let entry = this.byUrl.get(route.url);
       if (!entry) {
         entry = { pattern: toPattern(route.url), methods: new Set() };

@@ -149,5 +149,5 @@ export function checkPsuContext(
     if (!result.ok) return { ok: false, header: field.header, reason: result.reason };
     context[field.key] = result.value;
   }
-  return { ok: true, value: context as PsuContext };
+  return { ok: true, value: context };
 }

@@ -80,7 +80,7 @@ function roleForOid(oid: string): Psd2Role | undefined {
 
 function stringValue(block: unknown): string | undefined {
   if (block instanceof asn1js.BaseStringBlock) {
-    const value: unknown = block.valueBlock.value;
+    const value = (block.valueBlock as { value: unknown }).value;
     return typeof value === 'string' ? value : undefined;
   }
   return undefined;
