@@ -6,7 +6,8 @@ import { fail, localized, pass, type Check } from './localized.js';
  */
 export interface NorwegianIdentityNumber {
   readonly number: string;
-  readonly kind: 'birth-number' | 'd-number' | 'h-number' | 'fh-number';
+  /** `synthetic`: a test number of Skatteetaten's Tenor test register (80 added to the month). */
+  readonly kind: 'birth-number' | 'd-number' | 'h-number' | 'fh-number' | 'synthetic';
 }
 
 const FIRST_WEIGHTS = [3, 7, 6, 1, 8, 9, 4, 5, 2] as const;
@@ -98,11 +99,14 @@ function checkBirthDate(value: string): Check<NorwegianIdentityNumber['kind']> {
   const individual = Number(value.slice(6, 9));
   const isD = dd >= 40;
   const isH = mm >= 41 && mm <= 52;
-  if (!isH && (mm < 1 || mm > 12)) {
+  // TPPs test with synthetic persons from Skatteetaten's Tenor register, whose numbers add 80 to
+  // the month (also on D-numbers); the sandbox must accept them like real ones.
+  const isSynthetic = mm >= 81 && mm <= 92;
+  if (!isH && !isSynthetic && (mm < 1 || mm > 12)) {
     return fail(
       localized(
-        `the month digits ${value.slice(2, 4)} are neither a month (01–12) nor an H-number month (41–52)`,
-        `månedssifrene ${value.slice(2, 4)} er verken en måned (01–12) eller en H-nummer-måned (41–52)`,
+        `the month digits ${value.slice(2, 4)} are neither a month (01–12), an H-number month (41–52) nor a Tenor test-number month (81–92)`,
+        `månedssifrene ${value.slice(2, 4)} er verken en måned (01–12), en H-nummer-måned (41–52) eller en Tenor-testnummer-måned (81–92)`,
       ),
     );
   }
@@ -124,7 +128,7 @@ function checkBirthDate(value: string): Check<NorwegianIdentityNumber['kind']> {
     );
   }
   const day = isD ? dd - 40 : dd;
-  const month = isH ? mm - 40 : mm;
+  const month = isH ? mm - 40 : isSynthetic ? mm - 80 : mm;
   const year = yearBase + yy;
   if (day < 1 || day > daysInMonth(year, month)) {
     const date = `${String(day).padStart(2, '0')}.${String(month).padStart(2, '0')}.${year}`;
@@ -132,12 +136,14 @@ function checkBirthDate(value: string): Check<NorwegianIdentityNumber['kind']> {
       ? localized(' (D-number: 40 subtracted from the day)', ' (D-nummer: 40 trukket fra dagen)')
       : isH
         ? localized(' (H-number: 40 subtracted from the month)', ' (H-nummer: 40 trukket fra måneden)')
-        : localized('', '');
+        : isSynthetic
+          ? localized(' (Tenor test number: 80 subtracted from the month)', ' (Tenor-testnummer: 80 trukket fra måneden)')
+          : localized('', '');
     return fail(
       localized(`the birth date ${date} does not exist${note.en}`, `fødselsdatoen ${date} finnes ikke${note.nb}`),
     );
   }
-  return pass(isD ? 'd-number' : isH ? 'h-number' : 'birth-number');
+  return pass(isSynthetic ? 'synthetic' : isD ? 'd-number' : isH ? 'h-number' : 'birth-number');
 }
 
 /**

@@ -28,6 +28,8 @@ describe('checkNorwegianIdentityNumber', () => {
     [withCheckDigits('290200500'), 'birth-number'], // 29.02.2000: III ≥ 500 with YY < 40, a leap year
     [withCheckDigits('010154500'), 'birth-number'], // 01.01.1854: III 500–749 with YY ≥ 54
     [withCheckDigits('010199900'), 'birth-number'], // 01.01.1999: III 900–999 with YY ≥ 40
+    [withCheckDigits('018199123'), 'synthetic'], // Tenor test register: 01.01.1999, month + 80
+    [withCheckDigits('419299123'), 'synthetic'], // a Tenor D-number: day + 40 and month + 80
   ])('accepts %s as a %s', (number, kind) => {
     expect(checkNorwegianIdentityNumber(number)).toEqual({ ok: true, value: { number, kind } });
   });
@@ -61,7 +63,9 @@ describe('checkNorwegianIdentityNumber', () => {
     [withCheckDigits('011399123'), 'month digits 13 are neither', 'månedssifrene 13 er verken'],
     [withCheckDigits('010099123'), 'month digits 00 are neither', 'månedssifrene 00 er verken'],
     [withCheckDigits('015399123'), 'month digits 53 are neither', 'månedssifrene 53 er verken'],
-    [withCheckDigits('018099123'), 'month digits 80 are neither', 'månedssifrene 80 er verken'], // Tenor synthetic (+80): not supported
+    [withCheckDigits('018099123'), 'month digits 80 are neither', 'månedssifrene 80 er verken'],
+    [withCheckDigits('019399123'), 'month digits 93 are neither', 'månedssifrene 93 er verken'],
+    [withCheckDigits('308299124'), 'birth date 30.02.1999 does not exist (Tenor', 'fødselsdatoen 30.02.1999 finnes ikke (Tenor'],
     [withCheckDigits('414199123'), 'both a D-number', 'både D-nummer'],
     [
       withCheckDigits('010199800'),
