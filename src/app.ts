@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Config } from './config/config.schema.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
-import { installErrorHandler, sendError } from './errors/error-handler.js';
+import { installErrorHandler, sendError, toAppError } from './errors/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
@@ -48,6 +48,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
+    // over-long path parameter) get the DESIGN §4 body too, not Fastify's own.
+    frameworkErrors: (error, request, reply) => {
+      const appError = toAppError(error);
+      sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), config.systemName, appError ? undefined : error);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes = new RouteTable();

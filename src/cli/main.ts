@@ -42,6 +42,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** node:util parseArgs refuses an unknown option or a missing value with ERR_PARSE_ARGS_* codes. */
+function isArgumentError(error: unknown): error is Error {
+  return error instanceof TypeError && String((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS_');
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -52,7 +57,7 @@ main(process.argv.slice(2)).then(
         process.stderr.write(`nordic-xs2a: configuration error: ${problem}\n`);
       }
       process.exitCode = 2;
-    } else if (error instanceof UsageError) {
+    } else if (error instanceof UsageError || isArgumentError(error)) {
       process.stderr.write(`nordic-xs2a: ${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else {

@@ -117,7 +117,13 @@ export const VARIABLES = [
     fallback: '',
     parse: list,
   },
-  { name: 'XS2A_CRL_FILES', key: 'crlFiles', description: 'comma-separated certificate revocation lists (PEM or DER)', fallback: '', parse: list },
+  {
+    name: 'XS2A_CRL_FILES',
+    key: 'crlFiles',
+    description: 'comma-separated certificate revocation lists (PEM or DER)',
+    fallback: '',
+    parse: list,
+  },
   {
     name: 'XS2A_BLOCKED_CERTIFICATES',
     key: 'blockedCertificates',
@@ -129,7 +135,11 @@ export const VARIABLES = [
     name: 'XS2A_PUBLIC_URL',
     key: 'publicUrl',
     description: 'absolute base of the links handed to TPPs and PSUs',
-    fallback: (settled) => `http://${settled.host ?? '127.0.0.1'}:${settled.port ?? 8080}`,
+    // An IPv6 HOST (`::`, `::1`) needs brackets to make a URL.
+    fallback: (settled) => {
+      const host = settled.host ?? '127.0.0.1';
+      return `http://${host.includes(':') ? `[${host}]` : host}:${settled.port ?? 8080}`;
+    },
     parse: absoluteHttpUrl,
   },
   {
@@ -146,8 +156,20 @@ export const VARIABLES = [
     fallback: '300',
     parse: integer(1, 86_400),
   },
-  { name: 'XS2A_DATA_DIR', key: 'dataDir', description: 'directory for the SQLite file and the sandbox CA', fallback: './data', parse: nonEmpty },
-  { name: 'XS2A_SYSTEM_NAME', key: 'systemName', description: 'the `system` field of error bodies', fallback: 'nordic-xs2a', parse: nonEmpty },
+  {
+    name: 'XS2A_DATA_DIR',
+    key: 'dataDir',
+    description: 'directory for the SQLite file and the sandbox CA',
+    fallback: './data',
+    parse: nonEmpty,
+  },
+  {
+    name: 'XS2A_SYSTEM_NAME',
+    key: 'systemName',
+    description: 'the `system` field of error bodies',
+    fallback: 'nordic-xs2a',
+    parse: nonEmpty,
+  },
   { name: 'XS2A_BANK_NAME', key: 'bankName', description: 'the bank name shown to PSUs', fallback: 'Nordic Sandbox Bank', parse: nonEmpty },
   {
     name: 'LOG_LEVEL',

@@ -40,5 +40,7 @@ function toPattern(url: string): RegExp {
     .split('/')
     .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return new RegExp(`^${escaped}/?$`);
+  // Exact, like Fastify's router (ignoreTrailingSlash is off): `/x/` is not `/x`, so it is a 404,
+  // never a 405 whose Allow header names the very method that was used.
+  return new RegExp(`^${escaped}$`);
 }

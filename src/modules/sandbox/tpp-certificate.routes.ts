@@ -60,9 +60,15 @@ export const tppCertificateRoutes: FastifyPluginAsyncTypebox<{ ca: SandboxCa }> 
   );
 };
 
+/** A PEM public key only: Node would also derive one from a private key or a certificate, and a TPP must never send its private key. */
+const PUBLIC_KEY_PEM = /^\s*-----BEGIN (RSA )?PUBLIC KEY-----/;
+
 function readRsaPublicKey(pem: string): KeyObject {
   let key: KeyObject;
   try {
+    if (!PUBLIC_KEY_PEM.test(pem) || pem.includes('PRIVATE KEY')) {
+      throw new Error('not a PEM public key');
+    }
     key = createPublicKey(pem);
   } catch {
     throw new AppError('FORMAT_ERROR', { detail: localized('publicKey is not a PEM public key', 'publicKey er ikke en offentlig nøkkel i PEM'), path: 'publicKey' });

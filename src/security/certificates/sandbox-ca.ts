@@ -85,12 +85,7 @@ export class SandboxCa {
     const serialNumber = randomSerial();
     const certificate = await x509.X509CertificateGenerator.create({
       serialNumber,
-      subject: [
-        { C: ['NO'] },
-        { O: [request.name] },
-        { '2.5.4.97': [request.organizationIdentifier] },
-        { CN: [request.name] },
-      ],
+      subject: [{ C: ['NO'] }, { O: [request.name] }, { '2.5.4.97': [request.organizationIdentifier] }, { CN: [request.name] }],
       issuer: this.certificate.subjectName.toJSON(),
       notBefore,
       notAfter,
@@ -117,7 +112,8 @@ export class SandboxCa {
       certificatePem: certificate.toString('pem'),
       serialNumber: certificate.serialNumber.toUpperCase(),
       keyId: keyIdFor(certificate),
-      notAfter,
+      // The certificate's own value: X.509 times have whole seconds, so `notAfter` above may not.
+      notAfter: certificate.notAfter,
     };
   }
 
@@ -156,6 +152,9 @@ function pemBody(pem: string): Buffer {
 }
 
 function toPem(label: string, der: ArrayBuffer): string {
-  const base64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const base64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${base64}\n-----END ${label}-----\n`;
 }

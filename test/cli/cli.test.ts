@@ -1,0 +1,457 @@
+/**
+ * The compiled command line, `node dist/cli/main.js`, run as an operator or a TPP runs it: in a
+ * temporary directory, with an explicit environment (never the developer's).
+ * - configuration is checked at start (DESIGN §7): a bad value stops `serve` and `migrate` with
+ *   exit code 2 and one line per bad variable, naming it; production refuses
+ *   XS2A_REQUIRE_SIGNATURE=false and needs XS2A_TRUSTED_CA_FILES;
+ * - `help` prints the usage; an unknown command or bad arguments exit 2 with a clear message;
+ * - `migrate` applies the versioned migrations once, then says the database is up to date;
+ * - `serve` answers /health/ready and stops cleanly (exit 0) on SIGTERM;
+ * - the README walk-through: `serve`, `tpp init` (local sandbox CA, or `--server` for a running
+ *   sandbox) and signed `tpp call`s that store and read the TPP's contact address.
+ * The file builds dist/ first when it is missing or older than src/.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const FOUNDATION = '2026_11_20_0001_foundation';
+
+type Env = Record<string, string>;
+interface Outcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The newest modification time of a file under `dir`. */
+function newestChange(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ (as `npm run build` does) when the CLI is missing or older than its sources. */
+function ensureBuilt(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestChange(join(ROOT, 'src'))) {
+    return;
+  }
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`);
+  }
+}
+
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'xs2a-cli-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Runs the CLI to its end with exactly `env` (plus PATH) in `cwd`. */
+function run(args: readonly string[], options: { cwd: string; env?: Env; timeout?: number }): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd, env: { PATH: process.env['PATH'] ?? '', ...options.env }, timeout: options.timeout ?? 20_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line !== '');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Serving {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly output: () => { stdout: string; stderr: string };
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Starts `serve` and waits until /health/ready answers 200. */
+async function startServe(options: { cwd: string; env: Env }): Promise<Serving> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    cwd: options.cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let gone = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      gone = true;
+      running.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (gone) {
+      throw new Error(`serve exited before it was ready:\n${stdout}${stderr}`);
+    }
+    try {
+      const response = await fetch(`${url}/health/ready`);
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`serve did not become ready:\n${stdout}${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    url,
+    output: () => ({ stdout, stderr }),
+    exited,
+    stop: () => {
+      if (!gone) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+afterAll(() => {
+  // Whatever a failed test left running: only the processes this file started, by their handle.
+  for (const child of running) child.kill('SIGKILL');
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('configuration is checked at start', () => {
+  it('stops serve on PORT=abc with exit code 2 and one line naming PORT', async () => {
+    const cwd = tempDir();
+    const outcome = await run(['serve'], { cwd, env: { PORT: 'abc' } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: PORT="abc": /)]);
+    expect(outcome.stdout).toBe('');
+    expect(readdirSync(cwd)).toEqual([]); // nothing opened, nothing created
+  });
+
+  it('reports every bad variable, one line each', async () => {
+    const outcome = await run(['serve'], { cwd: tempDir(), env: { PORT: 'abc', XS2A_MODE: 'prod', LOG_LEVEL: 'loud' } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr).map((line) => /configuration error: ([A-Z0-9_]+)=/.exec(line)?.[1])).toEqual([
+      'PORT',
+      'XS2A_MODE',
+      'LOG_LEVEL',
+    ]);
+  });
+
+  it('refuses XS2A_REQUIRE_SIGNATURE=false in production, naming it', async () => {
+    const outcome = await run(['serve'], {
+      cwd: tempDir(),
+      env: { XS2A_MODE: 'production', XS2A_REQUIRE_SIGNATURE: 'false', XS2A_TRUSTED_CA_FILES: '/etc/xs2a/qtsp.pem' },
+    });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_REQUIRE_SIGNATURE=false: /)]);
+  });
+
+  it('needs XS2A_TRUSTED_CA_FILES in production', async () => {
+    const outcome = await run(['serve'], { cwd: tempDir(), env: { XS2A_MODE: 'production' } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_TRUSTED_CA_FILES=/)]);
+  });
+
+  it('stops a production serve whose XS2A_TRUSTED_CA_FILES cannot be read, naming the file', async () => {
+    const cwd = tempDir();
+    const outcome = await run(['serve'], {
+      cwd,
+      env: { XS2A_MODE: 'production', XS2A_TRUSTED_CA_FILES: join(cwd, 'missing.pem'), DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
+    });
+    expect(outcome.code).not.toBe(0);
+    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: XS2A_TRUSTED_CA_FILES: cannot read .*missing\.pem/)]);
+  });
+
+  it('checks the configuration of migrate too', async () => {
+    const outcome = await run(['migrate'], { cwd: tempDir(), env: { DATABASE_URL: 'mysql://db/xs2a' } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([
+      expect.stringMatching(/^nordic-xs2a: configuration error: DATABASE_URL="mysql:\/\/db\/xs2a": /),
+    ]);
+  });
+});
+
+describe('usage', () => {
+  it.each([
+    ['help', ['help']],
+    ['--help', ['--help']],
+    ['-h', ['-h']],
+    ['no command', []],
+  ])('prints the usage for %s', async (_case, args) => {
+    const outcome = await run(args, { cwd: tempDir() });
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain('Usage:');
+    for (const command of ['nordic-xs2a serve', 'nordic-xs2a migrate', 'nordic-xs2a tpp init', 'nordic-xs2a tpp call']) {
+      expect(outcome.stdout).toContain(command);
+    }
+    expect(outcome.stderr).toBe('');
+  });
+
+  it('refuses an unknown command with exit code 2 and the usage', async () => {
+    const outcome = await run(['frobnicate'], { cwd: tempDir() });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: unknown command "frobnicate"');
+    expect(outcome.stderr).toContain('Usage:');
+    expect(outcome.stdout).toBe('');
+  });
+
+  it('refuses an unknown tpp command with exit code 2', async () => {
+    const outcome = await run(['tpp', 'register'], { cwd: tempDir() });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: unknown tpp command "register"');
+  });
+});
+
+describe('migrate', () => {
+  it('applies the foundation migration to a fresh SQLite file, then says it is up to date', async () => {
+    const cwd = tempDir();
+    const file = join(cwd, 'db', 'xs2a.db');
+    const env = { DATABASE_URL: `sqlite:${file}` };
+    const first = await run(['migrate'], { cwd, env });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(first.stdout)).toEqual([`applied: ${FOUNDATION}`]);
+
+    const sqlite = new SQLite(file, { readonly: true });
+    try {
+      const tables = sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
+      expect(tables.map((table) => table.name)).toEqual(
+        expect.arrayContaining(['tpp', 'tpp_contact', 'idempotency_record', 'audit_event']),
+      );
+    } finally {
+      sqlite.close();
+    }
+
+    const second = await run(['migrate'], { cwd, env });
+    expect(second).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(second.stdout)).toEqual(['database is up to date']);
+  });
+
+  it('uses sqlite:./data/xs2a.db relative to the working directory by default', async () => {
+    const cwd = tempDir();
+    const outcome = await run(['migrate'], { cwd });
+    expect(outcome.code).toBe(0);
+    expect(existsSync(join(cwd, 'data', 'xs2a.db'))).toBe(true);
+  });
+
+  const postgresUrl = process.env['TEST_POSTGRES_URL'];
+  it.skipIf(!postgresUrl)('applies the foundation migration on PostgreSQL, then says it is up to date', async () => {
+    const schema = `cli_${Date.now().toString(36)}_${process.pid}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create schema ${schema}`);
+      const url = new URL(postgresUrl!);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const env = { DATABASE_URL: url.toString() };
+      const first = await run(['migrate'], { cwd: tempDir(), env });
+      expect(first).toMatchObject({ code: 0, stderr: '' });
+      expect(lines(first.stdout)).toEqual([`applied: ${FOUNDATION}`]);
+      const tables = await admin.query<{ table_name: string }>('select table_name from information_schema.tables where table_schema = $1', [
+        schema,
+      ]);
+      expect(tables.rows.map((row) => row.table_name)).toEqual(
+        expect.arrayContaining(['tpp', 'tpp_contact', 'idempotency_record', 'audit_event']),
+      );
+      const second = await run(['migrate'], { cwd: tempDir(), env });
+      expect(lines(second.stdout)).toEqual(['database is up to date']);
+    } finally {
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});
+
+describe('serve', () => {
+  it('answers /health/ready, then stops with exit code 0 on SIGTERM', async () => {
+    const cwd = tempDir();
+    const server = await startServe({ cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    try {
+      const live = await fetch(`${server.url}/health/live`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toEqual({ status: 'ok' });
+      expect(server.output().stdout).toContain(`listening on ${server.url}`);
+      // Migrated at start, and the sandbox CA created in the data directory.
+      expect(existsSync(join(cwd, 'data', 'xs2a.db'))).toBe(true);
+      expect(existsSync(join(cwd, 'data', 'sandbox-ca', 'ca-certificate.pem'))).toBe(true);
+    } finally {
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    }
+    await expect(fetch(`${server.url}/health/live`)).rejects.toThrow();
+  });
+});
+
+describe('walk-through: serve, tpp init, tpp call', () => {
+  let dir: string;
+  let env: Env;
+  let server: Serving;
+  beforeAll(async () => {
+    dir = tempDir();
+    env = { XS2A_DATA_DIR: join(dir, 'data') };
+    server = await startServe({ cwd: dir, env });
+  });
+  afterAll(async () => {
+    if (server) {
+      expect((await server.stop()).code).toBe(0);
+    }
+  });
+
+  const call = (args: readonly string[]) => run(['tpp', 'call', ...args, '--server', server.url], { cwd: dir, env });
+
+  it('issues credentials from the local sandbox CA that the server trusts, and stores and reads the contact address', async () => {
+    const out = join(dir, 'tpp');
+    const init = await run(
+      ['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--name', 'Example TPP AS', '--roles', 'PSP_PI,PSP_AI', '--out', out],
+      { cwd: dir, env },
+    );
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect(lines(init.stdout)[0]).toBe('TPP PSDNO-FSA-123456789 (PSP_PI, PSP_AI)');
+    expect(init.stdout).toMatch(/keyId: +SN=[0-9A-F]+,CA=/);
+    expect(statSync(join(out, 'qsealc-key.pem')).mode & 0o077).toBe(0);
+    const certificate = new X509Certificate(readFileSync(join(out, 'qsealc.pem')));
+    const ca = new X509Certificate(readFileSync(join(dir, 'data', 'sandbox-ca', 'ca-certificate.pem')));
+    expect(certificate.checkIssued(ca) && certificate.verify(ca.publicKey)).toBe(true);
+
+    const body = join(dir, 'contact.json');
+    writeFileSync(body, JSON.stringify({ email: 'psd2@example-tpp.no' }));
+    const put = await call(['PUT', '/v1/tpps/NO-FSA-123456789/contact-information', '--body', body, '--tpp', out]);
+    expect(put.stderr).toBe('');
+    expect(lines(put.stdout)[0]).toBe('HTTP 200');
+    expect(put.stdout).toContain('psd2@example-tpp.no');
+    expect(put.code).toBe(0);
+
+    const get = await call(['GET', '/v1/tpps/NO-FSA-123456789/contact-information', '--tpp', out]);
+    expect(lines(get.stdout)[0]).toBe('HTTP 200');
+    expect(get.stdout).toMatch(/^x-request-id: [0-9a-f-]{36}$/m);
+    const json = get.stdout.slice(get.stdout.indexOf('{'));
+    expect(JSON.parse(json)).toMatchObject({ email: 'psd2@example-tpp.no' });
+    expect(get.code).toBe(0);
+  });
+
+  it('issues working credentials from the running server with --server', async () => {
+    const out = join(dir, 'remote-tpp');
+    const init = await run(
+      ['tpp', 'init', '--org', 'PSDNO-FSA-987654321', '--name', 'Remote TPP AS', '--roles', 'PSP_AI', '--out', out, '--server', server.url],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect(lines(init.stdout)[0]).toBe('TPP PSDNO-FSA-987654321 (PSP_AI)');
+
+    const body = join(dir, 'remote-contact.json');
+    writeFileSync(body, JSON.stringify({ email: 'ops@remote-tpp.no' }));
+    const put = await call(['PUT', '/v1/tpps/NO-FSA-987654321/contact-information', '--body', body, '--tpp', out]);
+    expect(lines(put.stdout)[0]).toBe('HTTP 200');
+    expect(put.code).toBe(0);
+    const get = await call(['GET', '/v1/tpps/PSDNO-FSA-987654321/contact-information', '--tpp', out]);
+    expect(lines(get.stdout)[0]).toBe('HTTP 200');
+    expect(get.stdout).toContain('ops@remote-tpp.no');
+  });
+
+  it("prints the error answer and exits 1 when the server refuses (another TPP's address)", async () => {
+    const outcome = await call(['GET', '/v1/tpps/NO-FSA-555555555/contact-information', '--tpp', join(dir, 'tpp')]);
+    expect(lines(outcome.stdout)[0]).toBe('HTTP 404');
+    expect(outcome.stdout).toContain('RESOURCE_UNKNOWN');
+    expect(outcome.code).toBe(1);
+  });
+
+  it('refuses a bad --header with exit code 2', async () => {
+    const outcome = await call(['GET', '/v1/tpps/NO-FSA-123456789/contact-information', '--tpp', join(dir, 'tpp'), '--header', 'no colon']);
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: --header "no colon" must be "Name: value"');
+  });
+});
+
+describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
+  it.each([
+    ['a bad --org', ['--org', 'NO-FSA-123456789'], /--org must be an organizationIdentifier such as PSDNO-FSA-123456789/],
+    ['a missing --org', [], /--org must be an organizationIdentifier/],
+    ['--org without a value', ['--org'], /--org/],
+    [
+      'an unknown role',
+      ['--org', 'PSDNO-FSA-123456789', '--roles', 'PSP_PI,PSP_XX'],
+      /--roles takes PSP_AS, PSP_PI, PSP_AI, PSP_IC .*"PSP_XX" is not one/,
+    ],
+    ['an empty role', ['--org', 'PSDNO-FSA-123456789', '--roles', 'PSP_PI,'], /--roles takes/],
+    ['an unknown option', ['--org', 'PSDNO-FSA-123456789', '--organisation', 'x'], /--organisation/],
+  ])('tpp init with %s', async (_case, args, message) => {
+    const cwd = tempDir();
+    const out = join(cwd, 'out');
+    const outcome = await run(['tpp', 'init', ...args, '--out', out], { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toMatch(/^nordic-xs2a: /);
+    expect(lines(outcome.stderr)[0]).toMatch(message);
+    expect(outcome.stderr).toContain('Usage:');
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(cwd, 'data'))).toBe(false);
+  });
+
+  it.each([
+    ['no method and path', []],
+    ['a path without a leading slash', ['GET', 'v1/tpps']],
+  ])('tpp call with %s', async (_case, args) => {
+    const outcome = await run(['tpp', 'call', ...args], { cwd: tempDir() });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: tpp call needs METHOD and a PATH starting with /');
+  });
+
+  it('tpp call with no credentials in --tpp fails with a message, not a stack trace', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'empty'));
+    const outcome = await run(['tpp', 'call', 'GET', '/v1/x', '--tpp', join(cwd, 'empty'), '--server', 'http://127.0.0.1:9'], { cwd });
+    expect(outcome.code).toBe(1);
+    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: .*qsealc-key\.pem/)]);
+  });
+});

@@ -1,0 +1,378 @@
+/**
+ * Storage (DESIGN §7, §8): one code path for SQLite and PostgreSQL. Every test runs on each
+ * dialect of DIALECTS (PostgreSQL when TEST_POSTGRES_URL is set):
+ * - the versioned migrations create the tpp, tpp_contact, idempotency_record and audit_event
+ *   tables, and running migrateToLatest again changes nothing;
+ * - tppRepository: recordContact inserts then refreshes (first_seen_at kept), saveContact keeps
+ *   one row per TPP, findContact, contacts only for known TPPs;
+ * - auditRepository: append then listForResource in order, details JSON round trip;
+ * - idempotencyRepository: reserved / in-progress / replay / conflict, release, complete once,
+ *   and exactly one winner among concurrent reserves of one key;
+ * - timestamps come back as the ISO strings that were written, on both dialects.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { auditRepository } from '../../src/modules/audit/audit.repository.js';
+import { idempotencyRepository, type StoredResponse } from '../../src/http/idempotency/idempotency.repository.js';
+import { tppRepository } from '../../src/modules/tpps/tpp.repository.js';
+import type { TppIdentity } from '../../src/security/tpp-identity.js';
+import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+
+const T0 = '2026-11-20T08:00:00.000Z';
+const T1 = '2026-11-21T09:30:15.250Z';
+const T2 = '2026-12-01T23:59:59.999Z';
+
+function tpp(id: string, overrides: Partial<TppIdentity> = {}): TppIdentity {
+  return {
+    id,
+    name: `${id} AS`,
+    roles: ['PSP_PI', 'PSP_AI'],
+    ncaId: 'NO-FSA',
+    certificateFingerprint: 'a'.repeat(64),
+    certificateSerial: '3E1C1DAD0A1B2C3D',
+    certificateIssuer: 'C=NO, O=Test QTSP AS, CN=Test PSD2 QSealC CA',
+    ...overrides,
+  };
+}
+
+describe.each(DIALECTS)('storage on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterAll(() => database?.dispose());
+
+  describe('migrations', () => {
+    it('create the tables of the foundation migration', async () => {
+      const tables = await database.db.introspection.getTables();
+      // On PostgreSQL other test files' schemas are visible too: look at ours (the search path).
+      const current =
+        dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+          : undefined;
+      const ours = tables.filter((table) => table.schema === current).map((table) => table.name);
+      expect(ours).toEqual(expect.arrayContaining(['tpp', 'tpp_contact', 'idempotency_record', 'audit_event']));
+      const columns = (name: string) =>
+        tables.find((table) => table.name === name && table.schema === current)?.columns.map((column) => column.name);
+      expect(columns('tpp')).toEqual(
+        expect.arrayContaining(['id', 'name', 'nca_id', 'roles', 'certificate_fingerprint', 'first_seen_at', 'last_certificate_at']),
+      );
+      expect(columns('tpp_contact')).toEqual(expect.arrayContaining(['tpp_id', 'email', 'updated_at', 'updated_by_request_id']));
+      expect(columns('idempotency_record')).toEqual(
+        expect.arrayContaining(['tpp_id', 'request_id', 'request_hash', 'state', 'response_body']),
+      );
+      expect(columns('audit_event')).toEqual(
+        expect.arrayContaining(['id', 'occurred_at', 'actor_type', 'action', 'resource_id', 'details']),
+      );
+    });
+
+    it('record the applied version, and a second migrateToLatest applies nothing', async () => {
+      const applied = async () =>
+        (await database.db
+          .selectFrom('kysely_migration' as never)
+          .select('name' as never)
+          .execute()) as { name: string }[];
+      expect(await applied()).toEqual([{ name: '2026_11_20_0001_foundation' }]);
+      const again = await migrateToLatest(database.db);
+      expect(again.results).toEqual([]);
+      expect(await applied()).toEqual([{ name: '2026_11_20_0001_foundation' }]);
+    });
+  });
+
+  describe('tppRepository', () => {
+    it('records a TPP on first contact', async () => {
+      await tppRepository.recordContact(database.db, tpp('PSDNO-FSA-100000001'), T0);
+      expect(await tppRepository.findById(database.db, 'PSDNO-FSA-100000001')).toEqual({
+        id: 'PSDNO-FSA-100000001',
+        name: 'PSDNO-FSA-100000001 AS',
+        nca_id: 'NO-FSA',
+        roles: 'PSP_PI,PSP_AI',
+        certificate_fingerprint: 'a'.repeat(64),
+        first_seen_at: T0,
+        last_certificate_at: T0,
+      });
+    });
+
+    it('refreshes name, roles and certificate on a later contact, keeping first_seen_at', async () => {
+      const id = 'PSDNO-FSA-100000002';
+      await tppRepository.recordContact(database.db, tpp(id), T0);
+      await tppRepository.recordContact(
+        database.db,
+        tpp(id, { name: 'Renamed TPP AS', roles: ['PSP_AI'], certificateFingerprint: 'b'.repeat(64), certificateSerial: '01' }),
+        T1,
+      );
+      expect(await tppRepository.findById(database.db, id)).toEqual({
+        id,
+        name: 'Renamed TPP AS',
+        nca_id: 'NO-FSA',
+        roles: 'PSP_AI',
+        certificate_fingerprint: 'b'.repeat(64),
+        first_seen_at: T0,
+        last_certificate_at: T1,
+      });
+      const serial = await database.db.selectFrom('tpp').select('certificate_serial').where('id', '=', id).executeTakeFirst();
+      expect(serial).toEqual({ certificate_serial: '01' });
+      expect(await database.db.selectFrom('tpp').select('id').where('id', '=', id).execute()).toHaveLength(1);
+    });
+
+    it('takes concurrent first contacts of one TPP as one row', async () => {
+      const id = 'PSDNO-FSA-100000003';
+      await Promise.all(Array.from({ length: 10 }, () => tppRepository.recordContact(database.db, tpp(id), T0)));
+      expect(await database.db.selectFrom('tpp').select('id').where('id', '=', id).execute()).toEqual([{ id }]);
+    });
+
+    it('finds nothing for an unknown TPP', async () => {
+      expect(await tppRepository.findById(database.db, 'PSDNO-FSA-999999999')).toBeUndefined();
+      expect(await tppRepository.findContact(database.db, 'PSDNO-FSA-999999999')).toBeUndefined();
+    });
+
+    it('saves one contact address per TPP, the last one winning', async () => {
+      const id = 'PSDNO-FSA-100000004';
+      await tppRepository.recordContact(database.db, tpp(id), T0);
+      await tppRepository.saveContact(database.db, id, 'psd2@tpp.example', T0, 'request-1');
+      expect(await tppRepository.findContact(database.db, id)).toEqual({ email: 'psd2@tpp.example', updatedAt: T0 });
+      await tppRepository.saveContact(database.db, id, 'ops@tpp.example', T1, 'request-2');
+      expect(await tppRepository.findContact(database.db, id)).toEqual({ email: 'ops@tpp.example', updatedAt: T1 });
+      const rows = await database.db.selectFrom('tpp_contact').selectAll().where('tpp_id', '=', id).execute();
+      expect(rows).toEqual([{ tpp_id: id, email: 'ops@tpp.example', updated_at: T1, updated_by_request_id: 'request-2' }]);
+    });
+
+    it("keeps each TPP's contact apart", async () => {
+      await tppRepository.recordContact(database.db, tpp('PSDNO-FSA-100000005'), T0);
+      await tppRepository.recordContact(database.db, tpp('PSDNO-FSA-100000006'), T0);
+      await tppRepository.saveContact(database.db, 'PSDNO-FSA-100000005', 'five@tpp.example', T0, 'r5');
+      await tppRepository.saveContact(database.db, 'PSDNO-FSA-100000006', 'six@tpp.example', T1, 'r6');
+      expect(await tppRepository.findContact(database.db, 'PSDNO-FSA-100000005')).toEqual({ email: 'five@tpp.example', updatedAt: T0 });
+      expect(await tppRepository.findContact(database.db, 'PSDNO-FSA-100000006')).toEqual({ email: 'six@tpp.example', updatedAt: T1 });
+    });
+
+    it('refuses a contact for a TPP that was never recorded (foreign key)', async () => {
+      await expect(tppRepository.saveContact(database.db, 'PSDNO-FSA-NEVERSEEN', 'x@tpp.example', T0, 'r')).rejects.toThrow();
+      expect(await tppRepository.findContact(database.db, 'PSDNO-FSA-NEVERSEEN')).toBeUndefined();
+    });
+
+    it('works inside a transaction, and a rolled-back transaction leaves nothing', async () => {
+      const id = 'PSDNO-FSA-100000007';
+      await expect(
+        database.db.transaction().execute(async (trx) => {
+          await tppRepository.recordContact(trx, tpp(id), T0);
+          await tppRepository.saveContact(trx, id, 'tx@tpp.example', T0, 'r');
+          expect(await tppRepository.findContact(trx, id)).toEqual({ email: 'tx@tpp.example', updatedAt: T0 });
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await tppRepository.findById(database.db, id)).toBeUndefined();
+    });
+  });
+
+  describe('auditRepository', () => {
+    it('lists the events of one resource in the order they were appended', async () => {
+      const resource = { type: 'tpp-contact', id: 'PSDNO-FSA-200000001' };
+      await auditRepository.append(
+        database.db,
+        {
+          actor: { type: 'tpp', id: 'PSDNO-FSA-200000001' },
+          requestId: 'req-1',
+          action: 'first',
+          resource,
+          details: { email: 'a@tpp.example' },
+        },
+        T0,
+      );
+      await auditRepository.append(database.db, { actor: { type: 'system', id: 'nordic-xs2a' }, action: 'second', resource }, T1);
+      await auditRepository.append(
+        database.db,
+        { actor: { type: 'psu', id: 'psu-1' }, action: 'elsewhere', resource: { type: 'tpp-contact', id: 'other' } },
+        T1,
+      );
+      await auditRepository.append(
+        database.db,
+        { actor: { type: 'psu', id: 'psu-1' }, action: 'other-type', resource: { type: 'payment', id: resource.id } },
+        T1,
+      );
+      await auditRepository.append(database.db, { actor: { type: 'tpp', id: 'PSDNO-FSA-200000001' }, action: 'third', resource }, T0);
+
+      const entries = await auditRepository.listForResource(database.db, resource.type, resource.id);
+      expect(entries.map((entry) => entry.action)).toEqual(['first', 'second', 'third']);
+      expect(entries[0]).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+        occurredAt: T0,
+        actor: { type: 'tpp', id: 'PSDNO-FSA-200000001' },
+        requestId: 'req-1',
+        action: 'first',
+        resource,
+        details: { email: 'a@tpp.example' },
+      });
+      expect(entries[1]).toMatchObject({ occurredAt: T1, actor: { type: 'system', id: 'nordic-xs2a' }, requestId: undefined, details: {} });
+      expect(new Set(entries.map((entry) => entry.id)).size).toBe(3);
+    });
+
+    it('keeps many events appended in a burst in order', async () => {
+      const resource = { type: 'burst', id: dialect };
+      for (let i = 0; i < 25; i++) {
+        await auditRepository.append(database.db, { actor: { type: 'system', id: 's' }, action: `a${i}`, resource }, T0);
+      }
+      const entries = await auditRepository.listForResource(database.db, resource.type, resource.id);
+      expect(entries.map((entry) => entry.action)).toEqual(Array.from({ length: 25 }, (_, i) => `a${i}`));
+    });
+
+    it('round-trips details as JSON (nesting, numbers, booleans, null, non-ASCII)', async () => {
+      const details = { nested: { list: [1, 2.5, 'tre'], flag: true, nothing: null }, name: 'Ærlig Østbø Åsen', quote: 'say "hi"\n' };
+      await auditRepository.append(
+        database.db,
+        { actor: { type: 'tpp', id: 't' }, action: 'json', resource: { type: 'json', id: '1' }, details },
+        T2,
+      );
+      const [entry] = await auditRepository.listForResource(database.db, 'json', '1');
+      expect(entry?.details).toEqual(details);
+      expect(entry?.occurredAt).toBe(T2);
+    });
+
+    it('lists nothing for a resource without events', async () => {
+      expect(await auditRepository.listForResource(database.db, 'nothing', 'here')).toEqual([]);
+    });
+  });
+
+  describe('idempotencyRepository', () => {
+    const post = { method: 'POST', path: '/v1/payments/norwegian-domestic-credit-transfers', hash: 'hash-1' };
+    const response: StoredResponse = {
+      status: 201,
+      headers: { location: '/v1/payments/norwegian-domestic-credit-transfers/p-1', 'aspsp-sca-approach': 'REDIRECT' },
+      body: '{"transactionStatus":"RCVD","paymentId":"p-1","note":"Ærø"}',
+    };
+    let counter = 0;
+    const newKey = () => ({ tppId: 'PSDNO-FSA-300000001', requestId: `${dialect}-request-${++counter}` });
+
+    it('reserves a new X-Request-ID, recording the request', async () => {
+      const key = newKey();
+      expect(await idempotencyRepository.reserve(database.db, key, post, T0)).toEqual({ kind: 'reserved' });
+      const row = await database.db
+        .selectFrom('idempotency_record')
+        .selectAll()
+        .where('tpp_id', '=', key.tppId)
+        .where('request_id', '=', key.requestId)
+        .executeTakeFirst();
+      expect(row).toEqual({
+        tpp_id: key.tppId,
+        request_id: key.requestId,
+        method: 'POST',
+        path: post.path,
+        request_hash: 'hash-1',
+        state: 'in_progress',
+        response_status: null,
+        response_headers: null,
+        response_body: null,
+        created_at: T0,
+        completed_at: null,
+      });
+    });
+
+    it('answers in-progress to the same request while the first is running', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      expect(await idempotencyRepository.reserve(database.db, key, post, T1)).toEqual({ kind: 'in-progress' });
+    });
+
+    it('answers conflict to another request under the same id, running or completed', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      expect(await idempotencyRepository.reserve(database.db, key, { ...post, hash: 'hash-2' }, T1)).toEqual({ kind: 'conflict' });
+      await idempotencyRepository.complete(database.db, key, response, T1);
+      expect(await idempotencyRepository.reserve(database.db, key, { ...post, hash: 'hash-2' }, T2)).toEqual({ kind: 'conflict' });
+    });
+
+    it('replays the stored status, headers and body once the request completed', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      await idempotencyRepository.complete(database.db, key, response, T1);
+      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
+      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
+      const row = await database.db
+        .selectFrom('idempotency_record')
+        .select(['state', 'created_at', 'completed_at'])
+        .where('tpp_id', '=', key.tppId)
+        .where('request_id', '=', key.requestId)
+        .executeTakeFirst();
+      expect(row).toEqual({ state: 'completed', created_at: T0, completed_at: T1 });
+    });
+
+    it('replays an empty body and no headers as stored', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      await idempotencyRepository.complete(database.db, key, { status: 204, headers: {}, body: '' }, T1);
+      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({
+        kind: 'replay',
+        response: { status: 204, headers: {}, body: '' },
+      });
+    });
+
+    it('completes a record once: a second complete does not overwrite the stored answer', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      await idempotencyRepository.complete(database.db, key, response, T1);
+      await idempotencyRepository.complete(database.db, key, { status: 500, headers: {}, body: 'late' }, T2);
+      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
+    });
+
+    it('makes a released id reservable again, for another body too', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      await idempotencyRepository.release(database.db, key);
+      expect(await idempotencyRepository.reserve(database.db, key, { ...post, hash: 'hash-2' }, T1)).toEqual({ kind: 'reserved' });
+      expect(await idempotencyRepository.reserve(database.db, key, post, T1)).toEqual({ kind: 'conflict' });
+    });
+
+    it('does not release a completed record', async () => {
+      const key = newKey();
+      await idempotencyRepository.reserve(database.db, key, post, T0);
+      await idempotencyRepository.complete(database.db, key, response, T1);
+      await idempotencyRepository.release(database.db, key);
+      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
+    });
+
+    it('keeps the same X-Request-ID of two TPPs apart', async () => {
+      const requestId = `${dialect}-shared-id`;
+      expect(await idempotencyRepository.reserve(database.db, { tppId: 'PSDNO-FSA-A', requestId }, post, T0)).toEqual({ kind: 'reserved' });
+      expect(await idempotencyRepository.reserve(database.db, { tppId: 'PSDNO-FSA-B', requestId }, { ...post, hash: 'other' }, T0)).toEqual(
+        {
+          kind: 'reserved',
+        },
+      );
+    });
+
+    it('lets exactly one of 20 concurrent reserves of one key win; the rest are told it is in progress', async () => {
+      const key = newKey();
+      const outcomes = await Promise.all(Array.from({ length: 20 }, () => idempotencyRepository.reserve(database.db, key, post, T0)));
+      expect(outcomes.filter((outcome) => outcome.kind === 'reserved')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome.kind === 'in-progress')).toHaveLength(19);
+      const rows = await database.db
+        .selectFrom('idempotency_record')
+        .select('request_id')
+        .where('request_id', '=', key.requestId)
+        .execute();
+      expect(rows).toHaveLength(1);
+    });
+
+    it('lets exactly one of 20 concurrent reserves with different bodies win; the rest conflict', async () => {
+      const key = newKey();
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => idempotencyRepository.reserve(database.db, key, { ...post, hash: `hash-${i}` }, T0)),
+      );
+      expect(outcomes.filter((outcome) => outcome.kind === 'reserved')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome.kind === 'conflict')).toHaveLength(19);
+    });
+  });
+
+  describe('timestamps', () => {
+    it.each([T0, T1, T2, '1999-12-31T23:00:00.001Z'])('come back as the ISO string written (%s)', async (at) => {
+      const id = `PSDNO-FSA-TS${at.replace(/\D/g, '')}`;
+      await tppRepository.recordContact(database.db, tpp(id), at);
+      await tppRepository.saveContact(database.db, id, 'ts@tpp.example', at, 'r');
+      const row = await tppRepository.findById(database.db, id);
+      expect(row?.first_seen_at).toBe(at);
+      expect(typeof row?.first_seen_at).toBe('string');
+      expect((await tppRepository.findContact(database.db, id))?.updatedAt).toBe(at);
+    });
+  });
+});
