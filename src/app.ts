@@ -6,13 +6,14 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Config } from './config/config.schema.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
-import { installErrorHandler, sendError, toAppError } from './errors/error-handler.js';
+import { clientErrorResponse, installErrorHandler, sendError, toAppError } from './errors/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
 import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
 import { RouteTable } from './http/route-table.js';
+import { installValidators } from './http/validation.js';
 import { ErrorBody } from './http/schemas/common.schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
@@ -47,9 +48,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
     // over-long path parameter) get the DESIGN §4 body too, not Fastify's own.
+    clientErrorHandler: (error, socket) => {
+      if (socket.writable) {
+        socket.end(clientErrorResponse(error, config.systemName));
+      } else {
+        socket.destroy(error);
+      }
+    },
     frameworkErrors: (error, request, reply) => {
       const appError = toAppError(error);
       sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), config.systemName, appError ? undefined : error);
@@ -80,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       'request',
     );
   });
+  installValidators(app);
   installRawJsonParser(app);
   installErrorHandler(app, config.systemName);
   app.setNotFoundHandler(async (request, reply) => {

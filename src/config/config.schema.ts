@@ -103,10 +103,18 @@ export const VARIABLES = [
   { name: 'PORT', key: 'port', description: 'TCP port to listen on', fallback: '8080', parse: integer(0, 65535) },
   { name: 'HOST', key: 'host', description: 'address to listen on', fallback: '127.0.0.1', parse: nonEmpty },
   {
+    name: 'XS2A_DATA_DIR',
+    key: 'dataDir',
+    description: 'directory for the SQLite file and the sandbox CA',
+    fallback: './data',
+    parse: nonEmpty,
+  },
+  {
     name: 'DATABASE_URL',
     key: 'database',
     description: 'postgres://… for PostgreSQL, sqlite:PATH for SQLite',
-    fallback: 'sqlite:./data/xs2a.db',
+    // The embedded database lives beside the sandbox CA: sqlite:./data/xs2a.db by default.
+    fallback: (settled) => `sqlite:${(settled.dataDir ?? './data').replace(/\/+$/, '')}/xs2a.db`,
     parse: database,
   },
   { name: 'XS2A_MODE', key: 'mode', description: 'sandbox (mock data, test CA) or production', fallback: 'sandbox', parse: oneOf(['sandbox', 'production'] as const) },
@@ -155,13 +163,6 @@ export const VARIABLES = [
     description: 'largest accepted difference between a request Date header and the server clock',
     fallback: '300',
     parse: integer(1, 86_400),
-  },
-  {
-    name: 'XS2A_DATA_DIR',
-    key: 'dataDir',
-    description: 'directory for the SQLite file and the sandbox CA',
-    fallback: './data',
-    parse: nonEmpty,
   },
   {
     name: 'XS2A_SYSTEM_NAME',

@@ -92,6 +92,11 @@ export const ERROR_CATALOGUE = {
       nb: 'Accept-headeren må tillate application/json',
     },
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    tppCode: 'REQUEST_TIMEOUT',
+    text: { en: 'The request was not received in time', nb: 'Forespørselen kom ikke fram i tide' },
+  },
   REQUEST_ID_REUSED: {
     status: 409,
     tppCode: 'REQUEST_ID_REUSED',
@@ -117,6 +122,11 @@ export const ERROR_CATALOGUE = {
     status: 415,
     tppCode: 'UNSUPPORTED_MEDIA_TYPE',
     text: { en: 'The request body must be application/json', nb: 'Forespørselen må være application/json' },
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    tppCode: 'HEADERS_TOO_LARGE',
+    text: { en: 'The request headers are too large', nb: 'Forespørselens headere er for store' },
   },
   SYSTEM_ERROR: {
     status: 500,

@@ -34,6 +34,24 @@ export function sendError(
   return reply.code(body.status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Answers a request Node could not even parse (bad framing, oversized headers, a timeout) with the
+ * error body too; there is no request object, so the text is English.
+ */
+export function clientErrorResponse(error: Error & { code?: string }, system: string): string {
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('HEADERS_TOO_LARGE')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('REQUEST_TIMEOUT')
+        : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
+  const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
+  const status = ERROR_CATALOGUE[appError.code].status;
+  return `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
 /** Maps the errors a request can legitimately cause; `undefined` means "a bug". */
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) {
@@ -45,7 +63,7 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error.validation) {
     const first = error.validation[0];
     const path = first ? validationPath(error.validationContext, first) : undefined;
-    const message = first?.message ?? 'is not valid';
+    const message = first?.keyword === 'required' ? 'is missing' : (first?.message ?? 'is not valid');
     return new AppError('FORMAT_ERROR', {
       detail: path ? `${path} ${message}` : message,
       ...(path ? { path } : {}),

@@ -39,7 +39,9 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
     if (!checked.ok) {
       throw new AppError('FORMAT_ERROR', { detail: checked.reason, path: 'X-Request-ID' });
     }
-    request.ctx.requestId = checked.value;
+    // UUIDs are case-insensitive: the lower-case form keys idempotency, so a retry that changes
+    // the case is still recognised as the same request.
+    request.ctx.requestId = checked.value.toLowerCase();
     if (!acceptsJson(request.headers.accept)) {
       throw new AppError('ACCEPT_UNSUPPORTED', { path: 'Accept' });
     }
@@ -68,7 +70,9 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
 }
 
 async function identify(request: FastifyRequest, options: FrontDoorOptions): Promise<TppIdentity> {
-  if (!options.requireSignature && request.headers.signature === undefined) {
+  // Unsigned requests act as the sandbox TPP only when they carry no signing material at all: a
+  // request with a certificate but no signature is a forgotten signature, refused as such.
+  if (!options.requireSignature && request.headers.signature === undefined && request.headers['tpp-signature-certificate'] === undefined) {
     await options.onTpp(SANDBOX_TPP);
     return SANDBOX_TPP;
   }

@@ -2,6 +2,8 @@ import { AppError } from '../../errors/app-error.js';
 import { decodeCertificateHeader, readTppCertificate, type TppCertificate } from './tpp-certificate.js';
 import type { TrustStore } from './trust-store.js';
 
+const CERTIFICATE_HEADER = 'TPP-Signature-Certificate';
+
 /** How many distinct certificates are kept parsed; a TPP population is small, so this is ample. */
 const CACHE_SIZE = 1_000;
 
@@ -33,11 +35,13 @@ export class CertificateVerifier {
     const certificate = entry.certificate;
     if (now > certificate.notAfter) {
       throw new AppError('CERTIFICATE_EXPIRED', {
+        path: CERTIFICATE_HEADER,
         detail: { en: `it expired on ${certificate.notAfter.toISOString()}`, nb: `det utløp ${certificate.notAfter.toISOString()}` },
       });
     }
     if (now < certificate.notBefore) {
       throw new AppError('CERTIFICATE_INVALID', {
+        path: CERTIFICATE_HEADER,
         detail: { en: `it is not valid before ${certificate.notBefore.toISOString()}`, nb: `det er ikke gyldig før ${certificate.notBefore.toISOString()}` },
       });
     }
@@ -74,19 +78,20 @@ export class CertificateVerifier {
             en: 'TPP-Signature-Certificate is not a base64 DER or PEM X.509 certificate',
             nb: 'TPP-Signature-Certificate er ikke et X.509-sertifikat i base64 DER eller PEM',
           },
-          path: 'TPP-Signature-Certificate',
+          path: CERTIFICATE_HEADER,
         }),
       };
     }
     if (certificate.profileProblems.length > 0) {
       const problems = certificate.profileProblems.join('; ');
-      return { certificate, standingError: new AppError('CERTIFICATE_INVALID', { detail: { en: problems, nb: problems } }) };
+      return { certificate, standingError: new AppError('CERTIFICATE_INVALID', { detail: { en: problems, nb: problems }, path: CERTIFICATE_HEADER }) };
     }
     if (this.blockedFingerprints.has(certificate.fingerprint)) {
-      return { certificate, standingError: new AppError('CERTIFICATE_BLOCKED') };
+      return { certificate, standingError: new AppError('CERTIFICATE_BLOCKED', { path: CERTIFICATE_HEADER }) };
     }
-    if (this.trustStore.issuerOf(certificate.node, now) && this.trustStore.isRevoked(certificate.parsed)) {
-      return { certificate, standingError: new AppError('CERTIFICATE_REVOKED') };
+    const issuer = this.trustStore.issuerOf(certificate.node, now);
+    if (issuer && this.trustStore.isRevoked(certificate.parsed, issuer)) {
+      return { certificate, standingError: new AppError('CERTIFICATE_REVOKED', { path: CERTIFICATE_HEADER }) };
     }
     return { certificate, standingError: undefined };
   }
@@ -94,6 +99,7 @@ export class CertificateVerifier {
 
 function untrusted(certificate: TppCertificate): AppError {
   return new AppError('CERTIFICATE_INVALID', {
+    path: CERTIFICATE_HEADER,
     detail: {
       en: `it is not issued by a certificate authority this bank trusts (issuer: ${certificate.issuerText})`,
       nb: `det er ikke utstedt av en sertifikatutsteder banken stoler på (utsteder: ${certificate.issuerText})`,

@@ -9,9 +9,9 @@ import { x509 } from './x509.js';
  */
 export class TrustStore {
   private readonly authorities: readonly X509Certificate[];
-  private readonly revocationLists: readonly InstanceType<typeof x509.X509Crl>[];
+  private readonly revocationLists: readonly RevocationList[];
 
-  constructor(authorities: readonly X509Certificate[], revocationLists: readonly InstanceType<typeof x509.X509Crl>[] = []) {
+  constructor(authorities: readonly X509Certificate[], revocationLists: readonly RevocationList[] = []) {
     this.authorities = authorities;
     this.revocationLists = revocationLists;
   }
@@ -27,8 +27,9 @@ export class TrustStore {
     );
   }
 
-  isRevoked(certificate: InstanceType<typeof x509.X509Certificate>): boolean {
-    return this.revocationLists.some((crl) => crl.issuer === certificate.issuer && crl.findRevoked(certificate) !== null);
+  /** Whether a CRL signed by `issuer` (the CA that issued the certificate) lists it. */
+  isRevoked(certificate: InstanceType<typeof x509.X509Certificate>, issuer: X509Certificate): boolean {
+    return this.revocationLists.some((list) => list.issuerFingerprint === issuer.fingerprint256 && list.crl.findRevoked(certificate) !== null);
   }
 
   get size(): number {
@@ -42,13 +43,19 @@ export function readPemBundle(pem: string): X509Certificate[] {
   return blocks.map((block) => new X509Certificate(block));
 }
 
+/** A certificate revocation list and the trusted CA whose signature it carries. */
+export interface RevocationList {
+  readonly crl: InstanceType<typeof x509.X509Crl>;
+  readonly issuerFingerprint: string;
+}
+
 /** Reads a CRL (PEM or DER) and keeps it only when a trusted CA signed it. */
-export async function readRevocationList(data: Buffer | string, authorities: readonly X509Certificate[]): Promise<InstanceType<typeof x509.X509Crl>> {
+export async function readRevocationList(data: Buffer | string, authorities: readonly X509Certificate[]): Promise<RevocationList> {
   const crl = new x509.X509Crl(typeof data === 'string' ? data : new Uint8Array(data));
   for (const ca of authorities) {
     const issuer = new x509.X509Certificate(ca.raw);
     if (issuer.subject === crl.issuer && (await crl.verify({ publicKey: issuer.publicKey }))) {
-      return crl;
+      return { crl, issuerFingerprint: ca.fingerprint256 };
     }
   }
   throw new Error('the revocation list is not signed by a trusted certificate authority');

@@ -9,7 +9,7 @@ export interface KeyId {
   readonly issuer: readonly NormalisedAttribute[];
 }
 
-const KEY_ID = /^\s*SN\s*=\s*(?:0x)?([0-9A-Fa-f]+)\s*,\s*CA\s*=\s*(.+?)\s*$/s;
+const KEY_ID = /^\s*SN\s*=\s*(?:0x)?([0-9A-Fa-f:]+)\s*,\s*CA\s*=\s*(.+?)\s*$/is;
 
 export function parseKeyId(keyId: string): KeyId | undefined {
   const match = KEY_ID.exec(keyId);

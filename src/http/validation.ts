@@ -1,0 +1,36 @@
+import AjvModule, { type Ajv as AjvInstance } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+
+// ajv and ajv-formats are CommonJS modules with a `default` export.
+const Ajv = AjvModule.default;
+const addFormats = addFormatsModule.default;
+
+/**
+ * Route schema validation with two rule sets. Bodies are strict: a number where the schema wants
+ * a string is refused, never converted (DESIGN §2: a numeric amount is a 400), and unknown
+ * properties are kept so `additionalProperties: false` can refuse them. Query strings, path
+ * parameters and headers are text on the wire, so they are converted to the schema's type.
+ */
+export function installValidators(app: FastifyInstance): void {
+  const body = newAjv(false);
+  const text = newAjv('array');
+  let sharedSchemasAdded = false;
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (!sharedSchemasAdded) {
+      // Schemas registered with app.addSchema, so `$ref`s in route schemas resolve.
+      for (const shared of Object.values(app.getSchemas())) {
+        body.addSchema(shared as object);
+        text.addSchema(shared as object);
+      }
+      sharedSchemasAdded = true;
+    }
+    return (httpPart === 'body' ? body : text).compile(schema);
+  });
+}
+
+function newAjv(coerceTypes: false | 'array'): AjvInstance {
+  const ajv = new Ajv({ coerceTypes, removeAdditional: false, useDefaults: true, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
