@@ -59,7 +59,9 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
   mkdirSync(values.out, { recursive: true });
   writeFileSync(join(values.out, CREDENTIAL_FILES.privateKey), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   writeFileSync(join(values.out, CREDENTIAL_FILES.certificate), certificatePem);
-  process.stdout.write(`TPP ${org} (${roles.join(', ')})\n  key:         ${join(values.out, CREDENTIAL_FILES.privateKey)}\n  certificate: ${join(values.out, CREDENTIAL_FILES.certificate)}\n  keyId:       ${keyId}\n`);
+  process.stdout.write(
+    `TPP ${org} (${roles.join(', ')})\n  key:         ${join(values.out, CREDENTIAL_FILES.privateKey)}\n  certificate: ${join(values.out, CREDENTIAL_FILES.certificate)}\n  keyId:       ${keyId}\n`,
+  );
   return 0;
 }
 

@@ -43,7 +43,8 @@ export function signRequest(request: UnsignedRequest, credentials: SigningCreden
   const body = request.body ?? Buffer.alloc(0);
   const digestAlgorithm = options.digestAlgorithm ?? 'sha256';
   headers['x-request-id'] ??= randomUUID();
-  headers['digest'] = `${digestAlgorithm === 'sha256' ? 'SHA-256' : 'SHA-512'}=${createHash(digestAlgorithm).update(body).digest('base64')}`;
+  headers['digest'] =
+    `${digestAlgorithm === 'sha256' ? 'SHA-256' : 'SHA-512'}=${createHash(digestAlgorithm).update(body).digest('base64')}`;
   headers['date'] = (options.date ?? new Date()).toUTCString();
   headers['tpp-signature-certificate'] = certificateHeader(credentials.certificate);
 
@@ -55,7 +56,11 @@ export function signRequest(request: UnsignedRequest, credentials: SigningCreden
     ...SIGNED_WHEN_PRESENT.filter((name) => headers[name] !== undefined),
   ];
   const signingString = signed
-    .map((name) => (name === '(request-target)' ? `(request-target): ${request.method.toLowerCase()} ${request.path}` : `${name}: ${(headers[name] ?? '').trim()}`))
+    .map((name) =>
+      name === '(request-target)'
+        ? `(request-target): ${request.method.toLowerCase()} ${request.path}`
+        : `${name}: ${(headers[name] ?? '').trim()}`,
+    )
     .join('\n');
   const signature = sign('sha256', Buffer.from(signingString, 'latin1'), credentials.privateKey).toString('base64');
   headers['signature'] = `keyId="${credentials.keyId}",algorithm="rsa-sha256",headers="${signed.join(' ')}",signature="${signature}"`;

@@ -117,7 +117,13 @@ export const VARIABLES = [
     fallback: (settled) => `sqlite:${(settled.dataDir ?? './data').replace(/\/+$/, '')}/xs2a.db`,
     parse: database,
   },
-  { name: 'XS2A_MODE', key: 'mode', description: 'sandbox (mock data, test CA) or production', fallback: 'sandbox', parse: oneOf(['sandbox', 'production'] as const) },
+  {
+    name: 'XS2A_MODE',
+    key: 'mode',
+    description: 'sandbox (mock data, test CA) or production',
+    fallback: 'sandbox',
+    parse: oneOf(['sandbox', 'production'] as const),
+  },
   {
     name: 'XS2A_TRUSTED_CA_FILES',
     key: 'trustedCaFiles',

@@ -139,9 +139,7 @@ function checkBirthDate(value: string): Check<NorwegianIdentityNumber['kind']> {
         : isSynthetic
           ? localized(' (Tenor test number: 80 subtracted from the month)', ' (Tenor-testnummer: 80 trukket fra måneden)')
           : localized('', '');
-    return fail(
-      localized(`the birth date ${date} does not exist${note.en}`, `fødselsdatoen ${date} finnes ikke${note.nb}`),
-    );
+    return fail(localized(`the birth date ${date} does not exist${note.en}`, `fødselsdatoen ${date} finnes ikke${note.nb}`));
   }
   return pass(isSynthetic ? 'synthetic' : isD ? 'd-number' : isH ? 'h-number' : 'birth-number');
 }

@@ -26,7 +26,10 @@ export const ERROR_CATALOGUE = {
   SIGNATURE_MISSING: {
     status: 401,
     tppCode: 'SIGNATURE_MISSING',
-    text: { en: 'The request is not signed: the Signature header is missing', nb: 'Forespørselen er ikke signert: Signature-headeren mangler' },
+    text: {
+      en: 'The request is not signed: the Signature header is missing',
+      nb: 'Forespørselen er ikke signert: Signature-headeren mangler',
+    },
   },
   SIGNATURE_INVALID: {
     status: 401,

@@ -17,13 +17,7 @@ export function installErrorHandler(app: FastifyInstance, system: string): void 
   });
 }
 
-export function sendError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  error: AppError,
-  system: string,
-  cause?: unknown,
-): FastifyReply {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, system: string, cause?: unknown): FastifyReply {
   const id = randomUUID();
   const body = errorBody(error, { id, system, language: languageOf(request) });
   if (cause !== undefined) {

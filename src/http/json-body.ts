@@ -27,7 +27,10 @@ export function parseJsonBody(request: FastifyRequest): void {
     request.body = JSON.parse(raw.toString('utf8')) as unknown;
   } catch (error) {
     throw new AppError('FORMAT_ERROR', {
-      detail: localized(`the body is not valid JSON (${(error as Error).message})`, `innholdet er ikke gyldig JSON (${(error as Error).message})`),
+      detail: localized(
+        `the body is not valid JSON (${(error as Error).message})`,
+        `innholdet er ikke gyldig JSON (${(error as Error).message})`,
+      ),
       path: 'body',
     });
   }

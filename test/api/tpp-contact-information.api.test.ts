@@ -34,7 +34,11 @@ describe.each(DIALECTS)('TPP dialogue: contact information (%s)', (dialect) => {
   });
 
   it('records the TPP on first contact and audits the change', async () => {
-    const tpp = await server.database.db.selectFrom('tpp').select(['id', 'name', 'roles', 'nca_id']).where('id', '=', 'PSDNO-FSA-123456789').executeTakeFirst();
+    const tpp = await server.database.db
+      .selectFrom('tpp')
+      .select(['id', 'name', 'roles', 'nca_id'])
+      .where('id', '=', 'PSDNO-FSA-123456789')
+      .executeTakeFirst();
     expect(tpp).toEqual({ id: 'PSDNO-FSA-123456789', name: 'PSDNO-FSA-123456789 AS', roles: 'PSP_PI,PSP_AI', nca_id: 'NO-FSA' });
     const events = await server.database.db.selectFrom('audit_event').select(['action', 'actor_id']).execute();
     expect(events).toContainEqual({ action: 'tpp.contact-information.saved', actor_id: 'PSDNO-FSA-123456789' });
@@ -61,7 +65,11 @@ describe.each(DIALECTS)('TPP dialogue: contact information (%s)', (dialect) => {
     const before = await server.client.get('/v1/tpps/NO-FSA-123456789/contact-information');
     const response = await server.client.put('/v1/tpps/NO-FSA-123456789/contact-information', body);
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ status: 400, code: 'FORMAT_ERROR', tppMessages: [{ category: 'ERROR', code: 'FORMAT_ERROR', path }] });
+    expect(response.body).toMatchObject({
+      status: 400,
+      code: 'FORMAT_ERROR',
+      tppMessages: [{ category: 'ERROR', code: 'FORMAT_ERROR', path }],
+    });
     expectBerlinGroupSchema('Error400_NG_PIS', response.body);
     const after = await server.client.get('/v1/tpps/NO-FSA-123456789/contact-information');
     expect(after.body).toEqual(before.body);

@@ -226,7 +226,10 @@ describe('loadConfig: production mode', () => {
 
   it('puts the default SQLite file in XS2A_DATA_DIR', () => {
     expect(loadConfig({ XS2A_DATA_DIR: '/var/lib/xs2a/' }).database).toEqual({ dialect: 'sqlite', path: '/var/lib/xs2a/xs2a.db' });
-    expect(loadConfig({ XS2A_DATA_DIR: '/var/lib/xs2a', DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({ dialect: 'sqlite', path: '/tmp/x.db' });
+    expect(loadConfig({ XS2A_DATA_DIR: '/var/lib/xs2a', DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({
+      dialect: 'sqlite',
+      path: '/tmp/x.db',
+    });
   });
 
   it('refuses XS2A_REQUIRE_SIGNATURE=false, naming it', () => {

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkNorwegianIdentityNumber,
-  makeNorwegianIdentityNumber,
-} from '../../src/domain/norwegian-identity-number.js';
+import { checkNorwegianIdentityNumber, makeNorwegianIdentityNumber } from '../../src/domain/norwegian-identity-number.js';
 
 /** Builds a number with correct check digits, so only the date or century can be wrong. */
 function withCheckDigits(first9: string): string {
@@ -67,11 +64,7 @@ describe('checkNorwegianIdentityNumber', () => {
     [withCheckDigits('019399123'), 'month digits 93 are neither', 'månedssifrene 93 er verken'],
     [withCheckDigits('308299124'), 'birth date 30.02.1999 does not exist (Tenor', 'fødselsdatoen 30.02.1999 finnes ikke (Tenor'],
     [withCheckDigits('414199123'), 'both a D-number', 'både D-nummer'],
-    [
-      withCheckDigits('010199800'),
-      'individual number 800 does not match any century for the year 99',
-      'individnummeret 800',
-    ],
+    [withCheckDigits('010199800'), 'individual number 800 does not match any century for the year 99', 'individnummeret 800'],
     [withCheckDigits('010153500'), 'individual number 500 does not match any century for the year 53', 'årstallet 53'],
   ])('refuses %s: %s', (number, en, nb) => {
     const result = checkNorwegianIdentityNumber(number);

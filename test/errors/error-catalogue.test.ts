@@ -39,7 +39,10 @@ describe('the error body', () => {
   const occurrence = { id: '6f1c5a52-0f6e-4a43-9d0b-1f0f2a3b4c5d', system: 'nordic-xs2a', language: 'en' as const };
 
   it('carries the requirement fields and the Berlin Group tppMessages, with the detail and path', () => {
-    const body = errorBody(new AppError('FORMAT_ERROR', { detail: { en: 'must be 11 digits', nb: 'må ha 11 sifre' }, path: 'PSU-ID' }), occurrence);
+    const body = errorBody(
+      new AppError('FORMAT_ERROR', { detail: { en: 'must be 11 digits', nb: 'må ha 11 sifre' }, path: 'PSU-ID' }),
+      occurrence,
+    );
     expect(body).toEqual({
       id: occurrence.id,
       system: 'nordic-xs2a',
@@ -51,7 +54,10 @@ describe('the error body', () => {
   });
 
   it('speaks Bokmål when asked', () => {
-    const body = errorBody(new AppError('FORMAT_ERROR', { detail: { en: 'must be 11 digits', nb: 'må ha 11 sifre' } }), { ...occurrence, language: 'nb' });
+    const body = errorBody(new AppError('FORMAT_ERROR', { detail: { en: 'must be 11 digits', nb: 'må ha 11 sifre' } }), {
+      ...occurrence,
+      language: 'nb',
+    });
     expect(body.message).toBe('Forespørselen har feil format: må ha 11 sifre');
   });
 

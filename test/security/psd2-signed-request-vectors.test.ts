@@ -32,7 +32,8 @@ const trust = new TrustStore([
 function asReceived(vector: Vector): SignedRequest {
   const headers = new Map<string, string[]>();
   for (const header of vector.request.headers) {
-    const value = header.valueBytesBase64 !== undefined ? Buffer.from(header.valueBytesBase64, 'base64').toString('latin1') : (header.value ?? '');
+    const value =
+      header.valueBytesBase64 !== undefined ? Buffer.from(header.valueBytesBase64, 'base64').toString('latin1') : (header.value ?? '');
     headers.set(header.name.toLowerCase(), [...(headers.get(header.name.toLowerCase()) ?? []), value]);
   }
   return {

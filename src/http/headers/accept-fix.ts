@@ -1,10 +1,7 @@
 import { fail, localized, pass, type Check, type Localized } from '../../domain/localized.js';
 
 export type AcceptFixName =
-  | 'amount-as-string'
-  | 'cardaccount-switch-originalamount-and-transactionamount'
-  | 'longer-name'
-  | 'cash-account-type-iso';
+  'amount-as-string' | 'cardaccount-switch-originalamount-and-transactionamount' | 'longer-name' | 'cash-account-type-iso';
 
 /**
  * A response change a TPP can opt into early with `accept-fix` / `x-accept-fix`. Three months
@@ -87,9 +84,7 @@ export function checkAcceptFix(value: string): Check<ReadonlySet<AcceptFixName>>
     if (fix === undefined) {
       const shown = item.length > 60 ? `${item.slice(0, 60)}…` : item;
       const known = ACCEPT_FIXES.map((known) => known.name).join(', ');
-      return fail(
-        localized(`unknown fix "${shown}"; known fixes: ${known}`, `ukjent fiks "${shown}"; kjente fikser: ${known}`),
-      );
+      return fail(localized(`unknown fix "${shown}"; known fixes: ${known}`, `ukjent fiks "${shown}"; kjente fikser: ${known}`));
     }
     fixes.add(fix);
   }

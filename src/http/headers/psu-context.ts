@@ -39,10 +39,7 @@ export function checkPsuIpAddress(value: string): Check<string> {
 /** PSU-IP-Port: digits only (no sign, no spaces), 1 to 65535. */
 export function checkPsuIpPort(value: string): Check<number> {
   if (!/^[0-9]{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 65535) {
-    return refuse(
-      'must be a port number from 1 to 65535, digits only',
-      'må være et portnummer fra 1 til 65535, bare sifre',
-    );
+    return refuse('must be a port number from 1 to 65535, digits only', 'må være et portnummer fra 1 til 65535, bare sifre');
   }
   return pass(Number(value));
 }
@@ -54,10 +51,7 @@ export function checkPsuIpPort(value: string): Check<number> {
 export function checkPsuHeaderText(value: string): Check<string> {
   if (value.length === 0) return refuse('must not be empty', 'kan ikke være tom');
   if (value.length > 512) {
-    return refuse(
-      `must be at most 512 characters, got ${value.length}`,
-      `kan ha høyst 512 tegn, men har ${value.length}`,
-    );
+    return refuse(`must be at most 512 characters, got ${value.length}`, `kan ha høyst 512 tegn, men har ${value.length}`);
   }
   const bad = value.search(/[^\x20-\x7e\x80-\xff]/);
   if (bad >= 0) {
@@ -78,17 +72,11 @@ export function checkPsuHttpMethod(value: string): Check<PsuHttpMethod> {
 export function checkPsuDeviceId(value: string): Check<string> {
   if (value.length === 0) return refuse('must not be empty', 'kan ikke være tom');
   if (value.length > 255) {
-    return refuse(
-      `must be at most 255 characters, got ${value.length}`,
-      `kan ha høyst 255 tegn, men har ${value.length}`,
-    );
+    return refuse(`must be at most 255 characters, got ${value.length}`, `kan ha høyst 255 tegn, men har ${value.length}`);
   }
   const bad = value.search(/[^\x20-\x7e]/);
   if (bad >= 0) {
-    return refuse(
-      `character ${bad + 1} is a control character or not ASCII`,
-      `tegn nr. ${bad + 1} er et kontrolltegn eller ikke ASCII`,
-    );
+    return refuse(`character ${bad + 1} is a control character or not ASCII`, `tegn nr. ${bad + 1} er et kontrolltegn eller ikke ASCII`);
   }
   return pass(value);
 }

@@ -4,9 +4,7 @@ const MAX_LENGTH = 2048;
 
 // Plain http is only safe where the traffic never leaves the TPP developer's machine.
 function isLoopback(hostname: string): boolean {
-  return (
-    hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]'
-  );
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]';
 }
 
 function refuse(en: string, nb: string): Check<never> {
@@ -31,10 +29,7 @@ function checkCharacters(value: string): Localized | undefined {
         : code < 0x20 || code === 0x7f
           ? localized('a control character', 'et kontrolltegn')
           : localized('not ASCII', 'ikke ASCII');
-    return localized(
-      `character ${bad + 1} is ${what.en}; percent-encode it`,
-      `tegn nr. ${bad + 1} er ${what.nb}; prosentkod det`,
-    );
+    return localized(`character ${bad + 1} is ${what.en}; percent-encode it`, `tegn nr. ${bad + 1} er ${what.nb}; prosentkod det`);
   }
   // '#' always starts a fragment, even an empty one that URL.hash reports as ''.
   if (value.includes('#')) {
@@ -64,10 +59,7 @@ export function checkRedirectUri(value: string): Check<string> {
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return refuse(
-      `must use https, not ${url.protocol.slice(0, -1)}`,
-      `må bruke https, ikke ${url.protocol.slice(0, -1)}`,
-    );
+    return refuse(`must use https, not ${url.protocol.slice(0, -1)}`, `må bruke https, ikke ${url.protocol.slice(0, -1)}`);
   }
   if (url.username !== '' || url.password !== '') {
     return refuse('must not contain a user name or password', 'kan ikke inneholde brukernavn eller passord');

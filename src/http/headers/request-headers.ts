@@ -25,8 +25,7 @@ export interface RequestHeaders {
 
 /** A refusal names the header in canonical spelling; the reason does not repeat the name. */
 export type RequestHeadersCheck =
-  | { readonly ok: true; readonly value: RequestHeaders }
-  | { readonly ok: false; readonly header: string; readonly reason: Localized };
+  { readonly ok: true; readonly value: RequestHeaders } | { readonly ok: false; readonly header: string; readonly reason: Localized };
 
 const OWN_HEADERS = [
   'PSU-ID',
@@ -42,10 +41,7 @@ const OWN_HEADERS = [
 ] as const;
 
 /** Every header {@link parseRequestHeaders} reads, in canonical spelling and checking order. */
-export const REQUEST_HEADER_NAMES: readonly string[] = [
-  ...OWN_HEADERS,
-  ...PSU_CONTEXT_HEADERS.map((field) => field.header),
-];
+export const REQUEST_HEADER_NAMES: readonly string[] = [...OWN_HEADERS, ...PSU_CONTEXT_HEADERS.map((field) => field.header)];
 
 /**
  * Validates the optional request headers, reporting the first bad one in {@link REQUEST_HEADER_NAMES}

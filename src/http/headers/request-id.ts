@@ -14,14 +14,10 @@ export function checkRequestId(value: string): Check<string> {
       ),
     );
   }
-  const bad = [...SHAPE].findIndex(
-    (shape, i) => !(shape === '-' ? value[i] === '-' : /[0-9a-f]/i.test(value[i] ?? '')),
-  );
+  const bad = [...SHAPE].findIndex((shape, i) => !(shape === '-' ? value[i] === '-' : /[0-9a-f]/i.test(value[i] ?? '')));
   if (bad < 0) return pass(value);
   const expected =
-    SHAPE[bad] === '-'
-      ? localized('a hyphen', 'en bindestrek')
-      : localized('a hexadecimal digit', 'et heksadesimalt siffer');
+    SHAPE[bad] === '-' ? localized('a hyphen', 'en bindestrek') : localized('a hexadecimal digit', 'et heksadesimalt siffer');
   return fail(
     localized(
       `must be a UUID (8-4-4-4-12 hexadecimal digits, e.g. ${EXAMPLE}), but character ${bad + 1} is not ${expected.en}`,

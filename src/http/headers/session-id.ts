@@ -4,12 +4,7 @@ import { fail, localized, pass, type Check } from '../../domain/localized.js';
 export function checkTppSessionId(value: string): Check<string> {
   if (value.length === 0) return fail(localized('must not be empty', 'kan ikke være tom'));
   if (value.length > 100) {
-    return fail(
-      localized(
-        `must be at most 100 characters, got ${value.length}`,
-        `kan ha høyst 100 tegn, men har ${value.length}`,
-      ),
-    );
+    return fail(localized(`must be at most 100 characters, got ${value.length}`, `kan ha høyst 100 tegn, men har ${value.length}`));
   }
   const bad = value.search(/[^\x21-\x7e]/);
   if (bad >= 0) {

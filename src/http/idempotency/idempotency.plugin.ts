@@ -27,7 +27,12 @@ export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Da
       .update(`${request.method} ${request.url}\n`)
       .update(request.ctx.rawBody ?? Buffer.alloc(0))
       .digest('hex');
-    const reservation = await idempotencyRepository.reserve(db, key, { method: request.method, path: request.url, hash }, now().toISOString());
+    const reservation = await idempotencyRepository.reserve(
+      db,
+      key,
+      { method: request.method, path: request.url, hash },
+      now().toISOString(),
+    );
     switch (reservation.kind) {
       case 'reserved':
         claims.set(request, key);

@@ -23,7 +23,12 @@ export const idempotencyRepository = {
    * Claims an X-Request-ID for a request. The primary key makes the claim atomic: of two
    * concurrent identical POSTs one is reserved and the other told it is in progress.
    */
-  async reserve(db: DbOrTx, key: IdempotencyKey, request: { method: string; path: string; hash: string }, at: string): Promise<Reservation> {
+  async reserve(
+    db: DbOrTx,
+    key: IdempotencyKey,
+    request: { method: string; path: string; hash: string },
+    at: string,
+  ): Promise<Reservation> {
     const inserted = await db
       .insertInto('idempotency_record')
       .values({

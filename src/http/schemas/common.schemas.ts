@@ -1,7 +1,10 @@
 import { Type, type TSchema } from 'typebox';
 
 /** Berlin Group `hrefType` / link object. */
-export const Link = Type.Object({ href: Type.String(), verbs: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('DELETE')]))) });
+export const Link = Type.Object({
+  href: Type.String(),
+  verbs: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('DELETE')]))),
+});
 
 /** The error body of DESIGN §4, documented once and referenced by every route. */
 export const ErrorBody = Type.Object(

@@ -9,7 +9,7 @@ import { PSD2_ROLES } from '../../security/tpp-identity.js';
 
 const CertificateRequest = Type.Object(
   {
-    publicKey: Type.String({ description: 'The TPP\'s RSA public key (at least 2048 bits), PEM (SPKI)', maxLength: 10_000 }),
+    publicKey: Type.String({ description: "The TPP's RSA public key (at least 2048 bits), PEM (SPKI)", maxLength: 10_000 }),
     organizationIdentifier: Type.String({ pattern: ORGANIZATION_IDENTIFIER.source, description: 'e.g. PSDNO-FSA-123456789' }),
     name: Type.String({ minLength: 1, maxLength: 64, description: 'Organisation name for the certificate subject' }),
     roles: Type.Array(Type.Union(PSD2_ROLES.map((role) => Type.Literal(role))), { minItems: 1, uniqueItems: true }),
@@ -71,7 +71,10 @@ function readRsaPublicKey(pem: string): KeyObject {
     }
     key = createPublicKey(pem);
   } catch {
-    throw new AppError('FORMAT_ERROR', { detail: localized('publicKey is not a PEM public key', 'publicKey er ikke en offentlig nøkkel i PEM'), path: 'publicKey' });
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized('publicKey is not a PEM public key', 'publicKey er ikke en offentlig nøkkel i PEM'),
+      path: 'publicKey',
+    });
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== 'rsa' || bits < 2048) {

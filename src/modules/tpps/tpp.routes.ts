@@ -8,18 +8,28 @@ import { getContactInformationSchema, putContactInformationSchema } from './tpp.
 export const tppRoutes: FastifyPluginAsyncTypebox<{ tpps: TppService; publicUrl: string }> = async (app, { tpps, publicUrl }) => {
   const view = (tppId: string, contact: TppContact) => ({
     email: contact.email,
-    _links: { self: { href: `${publicUrl}/v1/tpps/${encodeURIComponent(tppId)}/contact-information`, verbs: ['GET' as const, 'PUT' as const] } },
+    _links: {
+      self: { href: `${publicUrl}/v1/tpps/${encodeURIComponent(tppId)}/contact-information`, verbs: ['GET' as const, 'PUT' as const] },
+    },
   });
 
-  app.put('/tpps/:tppId/contact-information', { schema: putContactInformationSchema, config: { operationId: 'putTppContactInformation' } }, async (request) => {
-    const tpp = tppOf(request);
-    headersOf(request);
-    const contact = await tpps.saveContactInformation(tpp, request.params.tppId, request.body.email, request.ctx.requestId ?? '');
-    return view(request.params.tppId, contact);
-  });
+  app.put(
+    '/tpps/:tppId/contact-information',
+    { schema: putContactInformationSchema, config: { operationId: 'putTppContactInformation' } },
+    async (request) => {
+      const tpp = tppOf(request);
+      headersOf(request);
+      const contact = await tpps.saveContactInformation(tpp, request.params.tppId, request.body.email, request.ctx.requestId ?? '');
+      return view(request.params.tppId, contact);
+    },
+  );
 
-  app.get('/tpps/:tppId/contact-information', { schema: getContactInformationSchema, config: { operationId: 'getTppContactInformation' } }, async (request) => {
-    const contact = await tpps.contactInformation(tppOf(request), request.params.tppId);
-    return view(request.params.tppId, contact);
-  });
+  app.get(
+    '/tpps/:tppId/contact-information',
+    { schema: getContactInformationSchema, config: { operationId: 'getTppContactInformation' } },
+    async (request) => {
+      const contact = await tpps.contactInformation(tppOf(request), request.params.tppId);
+      return view(request.params.tppId, contact);
+    },
+  );
 };

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 
 export const TppIdParams = Type.Object({
-  tppId: Type.String({ description: 'The caller\'s own organisation id, with or without the PSD prefix (NO-FSA-… or PSDNO-FSA-…)' }),
+  tppId: Type.String({ description: "The caller's own organisation id, with or without the PSD prefix (NO-FSA-… or PSDNO-FSA-…)" }),
 });
 
 export const ContactInformation = Type.Object(
@@ -21,7 +21,7 @@ export const ContactInformationResponse = Type.Object({
 export const putContactInformationSchema = {
   operationId: 'putTppContactInformation',
   tags: ['TPP dialogue'],
-  summary: 'Register the TPP\'s contact e-mail address (one per TPP)',
+  summary: "Register the TPP's contact e-mail address (one per TPP)",
   headers: SignedRequestHeaders,
   params: TppIdParams,
   body: ContactInformation,
@@ -31,7 +31,7 @@ export const putContactInformationSchema = {
 export const getContactInformationSchema = {
   operationId: 'getTppContactInformation',
   tags: ['TPP dialogue'],
-  summary: 'Read the TPP\'s registered contact e-mail address',
+  summary: "Read the TPP's registered contact e-mail address",
   headers: SignedRequestHeaders,
   params: TppIdParams,
   response: { 200: ContactInformationResponse, ...signedErrorResponses() },

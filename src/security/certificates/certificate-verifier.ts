@@ -42,7 +42,10 @@ export class CertificateVerifier {
     if (now < certificate.notBefore) {
       throw new AppError('CERTIFICATE_INVALID', {
         path: CERTIFICATE_HEADER,
-        detail: { en: `it is not valid before ${certificate.notBefore.toISOString()}`, nb: `det er ikke gyldig før ${certificate.notBefore.toISOString()}` },
+        detail: {
+          en: `it is not valid before ${certificate.notBefore.toISOString()}`,
+          nb: `det er ikke gyldig før ${certificate.notBefore.toISOString()}`,
+        },
       });
     }
     if (!this.trustStore.issuerOf(certificate.node, now)) {
@@ -84,7 +87,10 @@ export class CertificateVerifier {
     }
     if (certificate.profileProblems.length > 0) {
       const problems = certificate.profileProblems.join('; ');
-      return { certificate, standingError: new AppError('CERTIFICATE_INVALID', { detail: { en: problems, nb: problems }, path: CERTIFICATE_HEADER }) };
+      return {
+        certificate,
+        standingError: new AppError('CERTIFICATE_INVALID', { detail: { en: problems, nb: problems }, path: CERTIFICATE_HEADER }),
+      };
     }
     if (this.blockedFingerprints.has(certificate.fingerprint)) {
       return { certificate, standingError: new AppError('CERTIFICATE_BLOCKED', { path: CERTIFICATE_HEADER }) };

@@ -79,7 +79,9 @@ export class SandboxCa {
   }
 
   async issueQsealc(request: QsealcRequest, now: Date = new Date()): Promise<IssuedQsealc> {
-    const publicKey = await webcrypto.subtle.importKey('spki', request.publicKey.export({ type: 'spki', format: 'der' }), SIGNING, true, ['verify']);
+    const publicKey = await webcrypto.subtle.importKey('spki', request.publicKey.export({ type: 'spki', format: 'der' }), SIGNING, true, [
+      'verify',
+    ]);
     const notBefore = new Date(now.getTime() - 60_000);
     const notAfter = new Date(notBefore.getTime() + QSEALC_DAYS * 86_400_000);
     const serialNumber = randomSerial();
@@ -143,7 +145,7 @@ export function ncaIdOf(organizationIdentifier: string): string {
 
 function randomSerial(): string {
   const bytes = randomBytes(16);
-  bytes[0] = (bytes[0] ?? 0) & 0x7f | 0x10; // positive, and no leading zero nibble to trip up comparisons
+  bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x10; // positive, and no leading zero nibble to trip up comparisons
   return bytes.toString('hex');
 }
 

@@ -20,16 +20,15 @@ export class TrustStore {
   issuerOf(certificate: X509Certificate, now: Date): X509Certificate | undefined {
     return this.authorities.find(
       (ca) =>
-        certificate.checkIssued(ca) &&
-        certificate.verify(ca.publicKey) &&
-        new Date(ca.validFrom) <= now &&
-        now <= new Date(ca.validTo),
+        certificate.checkIssued(ca) && certificate.verify(ca.publicKey) && new Date(ca.validFrom) <= now && now <= new Date(ca.validTo),
     );
   }
 
   /** Whether a CRL signed by `issuer` (the CA that issued the certificate) lists it. */
   isRevoked(certificate: InstanceType<typeof x509.X509Certificate>, issuer: X509Certificate): boolean {
-    return this.revocationLists.some((list) => list.issuerFingerprint === issuer.fingerprint256 && list.crl.findRevoked(certificate) !== null);
+    return this.revocationLists.some(
+      (list) => list.issuerFingerprint === issuer.fingerprint256 && list.crl.findRevoked(certificate) !== null,
+    );
   }
 
   get size(): number {

@@ -38,7 +38,10 @@ const TYPE_ALIASES: Record<string, string> = {
 export type NormalisedAttribute = string;
 
 export function normaliseAttribute(type: string, value: string): NormalisedAttribute {
-  const upper = type.trim().toUpperCase().replace(/^OID\./, '');
+  const upper = type
+    .trim()
+    .toUpperCase()
+    .replace(/^OID\./, '');
   const oid = TYPE_ALIASES[upper] ?? upper;
   return `${oid}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`;
 }

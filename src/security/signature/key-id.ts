@@ -21,5 +21,8 @@ export function parseKeyId(keyId: string): KeyId | undefined {
 }
 
 export function normaliseSerial(hex: string): string {
-  return hex.replace(/:/g, '').toUpperCase().replace(/^0+(?=.)/, '');
+  return hex
+    .replace(/:/g, '')
+    .toUpperCase()
+    .replace(/^0+(?=.)/, '');
 }

@@ -105,12 +105,18 @@ export async function verifySignedRequest(
   return { certificate, keyId, signedHeaders: headers };
 }
 
-function single(request: SignedRequest, name: string, codeWhenMissing: 'SIGNATURE_MISSING' | 'CERTIFICATE_MISSING' | 'FORMAT_ERROR'): string {
+function single(
+  request: SignedRequest,
+  name: string,
+  codeWhenMissing: 'SIGNATURE_MISSING' | 'CERTIFICATE_MISSING' | 'FORMAT_ERROR',
+): string {
   const values = request.header(name);
   const canonical = canonicalName(name);
   if (values === undefined || values.length === 0 || values[0]?.trim() === '') {
     throw new AppError(codeWhenMissing, {
-      ...(codeWhenMissing === 'FORMAT_ERROR' ? { detail: localized(`the ${canonical} header is missing`, `${canonical}-headeren mangler`) } : {}),
+      ...(codeWhenMissing === 'FORMAT_ERROR'
+        ? { detail: localized(`the ${canonical} header is missing`, `${canonical}-headeren mangler`) }
+        : {}),
       path: canonical,
     });
   }
@@ -127,7 +133,10 @@ function checkDate(value: string, policy: SignaturePolicy): void {
   const time = Date.parse(value);
   if (Number.isNaN(time) || !/GMT$/.test(value.trim())) {
     throw new AppError('FORMAT_ERROR', {
-      detail: localized('Date must be an HTTP date such as "Mon, 02 Jun 2025 10:00:00 GMT"', 'Date må være en HTTP-dato, for eksempel "Mon, 02 Jun 2025 10:00:00 GMT"'),
+      detail: localized(
+        'Date must be an HTTP date such as "Mon, 02 Jun 2025 10:00:00 GMT"',
+        'Date må være en HTTP-dato, for eksempel "Mon, 02 Jun 2025 10:00:00 GMT"',
+      ),
       path: 'Date',
     });
   }
@@ -150,5 +159,7 @@ function invalid(detail: string): AppError {
 }
 
 function canonicalName(name: string): string {
-  return name === 'tpp-signature-certificate' ? 'TPP-Signature-Certificate' : name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+  return name === 'tpp-signature-certificate'
+    ? 'TPP-Signature-Certificate'
+    : name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }

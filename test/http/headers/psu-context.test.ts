@@ -19,14 +19,11 @@ describe('checkPsuIpAddress', () => {
   it.each(['192.168.8.78', '0.0.0.0', '2001:db8::1', '::1', '::ffff:192.168.8.78'])('accepts %s', (value) => {
     expect(checkPsuIpAddress(value)).toEqual({ ok: true, value });
   });
-  it.each(['', '192.168.8', '192.168.8.256', '[::1]', '2001:db8::g', 'localhost', ' 192.168.8.78'])(
-    'refuses %j',
-    (value) => {
-      const reason = refusal(checkPsuIpAddress(value));
-      expect(reason.en).toContain('must be an IPv4 address');
-      expect(reason.nb).toContain('IPv6-adresse');
-    },
-  );
+  it.each(['', '192.168.8', '192.168.8.256', '[::1]', '2001:db8::g', 'localhost', ' 192.168.8.78'])('refuses %j', (value) => {
+    const reason = refusal(checkPsuIpAddress(value));
+    expect(reason.en).toContain('must be an IPv4 address');
+    expect(reason.nb).toContain('IPv6-adresse');
+  });
 });
 
 describe('checkPsuIpPort', () => {
@@ -38,14 +35,11 @@ describe('checkPsuIpPort', () => {
   ])('accepts %s', (value, port) => {
     expect(checkPsuIpPort(value)).toEqual({ ok: true, value: port });
   });
-  it.each(['', '0', '65536', '99999', '-1', '+80', '80.0', '1e3', ' 80', '0x50', '000000080'])(
-    'refuses %j',
-    (value) => {
-      const reason = refusal(checkPsuIpPort(value));
-      expect(reason.en).toBe('must be a port number from 1 to 65535, digits only');
-      expect(reason.nb).toContain('fra 1 til 65535');
-    },
-  );
+  it.each(['', '0', '65536', '99999', '-1', '+80', '80.0', '1e3', ' 80', '0x50', '000000080'])('refuses %j', (value) => {
+    const reason = refusal(checkPsuIpPort(value));
+    expect(reason.en).toBe('must be a port number from 1 to 65535, digits only');
+    expect(reason.nb).toContain('fra 1 til 65535');
+  });
 });
 
 describe('checkPsuHeaderText', () => {
@@ -83,12 +77,9 @@ describe('checkPsuHttpMethod', () => {
 });
 
 describe('checkPsuDeviceId', () => {
-  it.each(['99435c7e-ad88-49ec-a2ad-99ddcb1f5555', 'a', 'iPhone 15 / app 3.2', 'x'.repeat(255)])(
-    'accepts %s',
-    (value) => {
-      expect(checkPsuDeviceId(value)).toEqual({ ok: true, value });
-    },
-  );
+  it.each(['99435c7e-ad88-49ec-a2ad-99ddcb1f5555', 'a', 'iPhone 15 / app 3.2', 'x'.repeat(255)])('accepts %s', (value) => {
+    expect(checkPsuDeviceId(value)).toEqual({ ok: true, value });
+  });
   it.each([
     ['', 'must not be empty', 'kan ikke være tom'],
     ['x'.repeat(256), 'at most 255 characters, got 256', 'høyst 255 tegn, men har 256'],

@@ -17,12 +17,7 @@ describe('checkRedirectUri', () => {
   });
 
   it.each([
-    [
-      'http://tpp.example/cb',
-      'must use https; http is only allowed for localhost',
-      'not tpp.example',
-      'ikke tpp.example',
-    ],
+    ['http://tpp.example/cb', 'must use https; http is only allowed for localhost', 'not tpp.example', 'ikke tpp.example'],
     ['http://localhost.evil.example/cb', 'must use https', 'localhost.evil.example', 'må bruke https'],
     ['http://127.0.0.2/cb', 'must use https', '127.0.0.2', 'må bruke https'],
     ['ftp://tpp.example/cb', 'must use https, not ftp', 'not ftp', 'ikke ftp'],
@@ -36,12 +31,7 @@ describe('checkRedirectUri', () => {
     ['https://user@tpp.example/cb', 'must not contain a user name or password', 'user name', 'brukernavn'],
     ['https://tpp.example/a b', 'character 22 is a space', 'percent-encode', 'tegn nr. 22 er et mellomrom'],
     [' https://tpp.example/cb', 'character 1 is a space', 'character 1', 'tegn nr. 1 er et mellomrom'],
-    [
-      'https://tpp.example/cb\n',
-      'character 23 is a control character',
-      'percent-encode',
-      'tegn nr. 23 er et kontrolltegn',
-    ],
+    ['https://tpp.example/cb\n', 'character 23 is a control character', 'percent-encode', 'tegn nr. 23 er et kontrolltegn'],
     ['https://tpp.example/bl\u00e5', 'character 23 is not ASCII', 'percent-encode', 'tegn nr. 23 er ikke ASCII'],
     [
       `https://tpp.example/${'a'.repeat(2049 - 'https://tpp.example/'.length)}`,

@@ -66,10 +66,7 @@ describe('parseRequestHeaders', () => {
     [{}, []],
     [{ 'Accept-Fix': 'longer-name' }, ['longer-name']],
     [{ 'X-Accept-Fix': 'cash-account-type-iso' }, ['cash-account-type-iso']],
-    [
-      { 'Accept-Fix': 'longer-names', 'X-Accept-Fix': 'cash-account-type-iso, longer-name' },
-      ['cash-account-type-iso', 'longer-name'],
-    ],
+    [{ 'Accept-Fix': 'longer-names', 'X-Accept-Fix': 'cash-account-type-iso, longer-name' }, ['cash-account-type-iso', 'longer-name']],
     [{ 'Accept-Fix': '', 'X-Accept-Fix': 'amount-as-string' }, ['amount-as-string']],
   ])('takes the union of accept-fix and x-accept-fix: %j', (values, expected) => {
     const result = parseRequestHeaders(lookup(values));

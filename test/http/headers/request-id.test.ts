@@ -16,11 +16,7 @@ describe('checkRequestId', () => {
     ['99391c7e-ad88-49ec-a2ad-99ddcb1f772', 'got 35', 'har 35'],
     ['{99391c7e-ad88-49ec-a2ad-99ddcb1f7721}', 'got 38', 'har 38'],
     ['99391c7ead8849eca2ad99ddcb1f7721', 'got 32', 'har 32'],
-    [
-      '99391c7g-ad88-49ec-a2ad-99ddcb1f7721',
-      'character 8 is not a hexadecimal digit',
-      'tegn nr. 8 er ikke et heksadesimalt siffer',
-    ],
+    ['99391c7g-ad88-49ec-a2ad-99ddcb1f7721', 'character 8 is not a hexadecimal digit', 'tegn nr. 8 er ikke et heksadesimalt siffer'],
     ['99391c7e_ad88-49ec-a2ad-99ddcb1f7721', 'character 9 is not a hyphen', 'tegn nr. 9 er ikke en bindestrek'],
     ['99391c7e-ad88-49ec-a2ad-99ddcb1f772 ', 'character 36 is not a hexadecimal digit', 'tegn nr. 36'],
   ])('refuses %j: %s', (value, en, nb) => {
