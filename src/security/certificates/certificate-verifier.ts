@@ -1,6 +1,6 @@
 import { AppError } from '../../errors/app-error.js';
 import { decodeCertificateHeader, readTppCertificate, type TppCertificate } from './tpp-certificate.js';
-import type { TrustStore } from './trust-store.js';
+import type { TrustedAuthority, TrustStore } from './trust-store.js';
 
 const CERTIFICATE_HEADER = 'TPP-Signature-Certificate';
 
@@ -9,6 +9,8 @@ const CACHE_SIZE = 1_000;
 
 interface CacheEntry {
   readonly certificate: TppCertificate | undefined;
+  /** The trusted CA that issued it, found once. */
+  readonly issuer: TrustedAuthority | undefined;
   /** The part of the verdict that does not depend on the time: parse, profile, block, revocation. */
   readonly standingError: AppError | undefined;
 }
@@ -28,7 +30,7 @@ export class CertificateVerifier {
   ) {}
 
   verify(headerValue: string, now: Date): TppCertificate {
-    const entry = this.lookup(headerValue, now);
+    const entry = this.lookup(headerValue);
     if (entry.standingError || !entry.certificate) {
       throw entry.standingError ?? new AppError('CERTIFICATE_INVALID');
     }
@@ -48,18 +50,18 @@ export class CertificateVerifier {
         },
       });
     }
-    if (!this.trustStore.issuerOf(certificate.node, now)) {
+    if (!entry.issuer || !this.trustStore.isValidAt(entry.issuer, now)) {
       throw untrusted(certificate);
     }
     return certificate;
   }
 
-  private lookup(headerValue: string, now: Date): CacheEntry {
+  private lookup(headerValue: string): CacheEntry {
     const cached = this.cache.get(headerValue);
     if (cached) {
       return cached;
     }
-    const entry = this.analyse(headerValue, now);
+    const entry = this.analyse(headerValue);
     if (this.cache.size >= CACHE_SIZE) {
       const oldest = this.cache.keys().next();
       if (!oldest.done) {
@@ -70,12 +72,13 @@ export class CertificateVerifier {
     return entry;
   }
 
-  private analyse(headerValue: string, now: Date): CacheEntry {
+  private analyse(headerValue: string): CacheEntry {
     const der = decodeCertificateHeader(headerValue);
     const certificate = der ? readTppCertificate(der) : undefined;
     if (!certificate) {
       return {
         certificate: undefined,
+        issuer: undefined,
         standingError: new AppError('CERTIFICATE_INVALID', {
           detail: {
             en: 'TPP-Signature-Certificate is not a base64 DER or PEM X.509 certificate',
@@ -85,21 +88,22 @@ export class CertificateVerifier {
         }),
       };
     }
+    const issuer = this.trustStore.issuerOf(certificate.node);
     if (certificate.profileProblems.length > 0) {
       const problems = certificate.profileProblems.join('; ');
       return {
         certificate,
+        issuer,
         standingError: new AppError('CERTIFICATE_INVALID', { detail: { en: problems, nb: problems }, path: CERTIFICATE_HEADER }),
       };
     }
     if (this.blockedFingerprints.has(certificate.fingerprint)) {
-      return { certificate, standingError: new AppError('CERTIFICATE_BLOCKED', { path: CERTIFICATE_HEADER }) };
+      return { certificate, issuer, standingError: new AppError('CERTIFICATE_BLOCKED', { path: CERTIFICATE_HEADER }) };
     }
-    const issuer = this.trustStore.issuerOf(certificate.node, now);
     if (issuer && this.trustStore.isRevoked(certificate.parsed, issuer)) {
-      return { certificate, standingError: new AppError('CERTIFICATE_REVOKED', { path: CERTIFICATE_HEADER }) };
+      return { certificate, issuer, standingError: new AppError('CERTIFICATE_REVOKED', { path: CERTIFICATE_HEADER }) };
     }
-    return { certificate, standingError: undefined };
+    return { certificate, issuer, standingError: undefined };
   }
 }
 

@@ -8,32 +8,47 @@ import { x509 } from './x509.js';
  * are accepted only when signed by one of these CAs.
  */
 export class TrustStore {
-  private readonly authorities: readonly X509Certificate[];
+  private readonly authorities: readonly TrustedAuthority[];
   private readonly revocationLists: readonly RevocationList[];
 
   constructor(authorities: readonly X509Certificate[], revocationLists: readonly RevocationList[] = []) {
-    this.authorities = authorities;
+    this.authorities = authorities.map((certificate) => ({
+      certificate,
+      validFrom: new Date(certificate.validFrom),
+      validTo: new Date(certificate.validTo),
+    }));
     this.revocationLists = revocationLists;
   }
 
-  /** The trusted CA that issued and signed `certificate`, if any. */
-  issuerOf(certificate: X509Certificate, now: Date): X509Certificate | undefined {
-    return this.authorities.find(
-      (ca) =>
-        certificate.checkIssued(ca) && certificate.verify(ca.publicKey) && new Date(ca.validFrom) <= now && now <= new Date(ca.validTo),
-    );
+  /**
+   * The trusted CA that issued and signed `certificate`, if any. This costs a signature check, so
+   * callers keep the answer (it does not change); {@link isValidAt} is the per-request part.
+   */
+  issuerOf(certificate: X509Certificate): TrustedAuthority | undefined {
+    return this.authorities.find((ca) => certificate.checkIssued(ca.certificate) && certificate.verify(ca.certificate.publicKey));
+  }
+
+  /** A CA vouches for its certificates only while it is itself valid. */
+  isValidAt(ca: TrustedAuthority, now: Date): boolean {
+    return ca.validFrom <= now && now <= ca.validTo;
   }
 
   /** Whether a CRL signed by `issuer` (the CA that issued the certificate) lists it. */
-  isRevoked(certificate: InstanceType<typeof x509.X509Certificate>, issuer: X509Certificate): boolean {
+  isRevoked(certificate: InstanceType<typeof x509.X509Certificate>, issuer: TrustedAuthority): boolean {
     return this.revocationLists.some(
-      (list) => list.issuerFingerprint === issuer.fingerprint256 && list.crl.findRevoked(certificate) !== null,
+      (list) => list.issuerFingerprint === issuer.certificate.fingerprint256 && list.crl.findRevoked(certificate) !== null,
     );
   }
 
   get size(): number {
     return this.authorities.length;
   }
+}
+
+export interface TrustedAuthority {
+  readonly certificate: X509Certificate;
+  readonly validFrom: Date;
+  readonly validTo: Date;
 }
 
 /** Splits a PEM bundle into certificates. */
