@@ -1,0 +1,334 @@
+/**
+ * `npm run bench`: measures DESIGN §9's budgets in one run on this machine.
+ *
+ * 1. starts the real server (`node dist/cli/main.js serve`, LOG_LEVEL=info, fresh data dir and
+ *    SQLite file) and times spawn -> /health/ready 200 (cold start);
+ * 2. issues a QSealC from the sandbox CA the server created and starts the baseline server;
+ * 3. for each scenario: pre-signs a pool of distinct requests, checks one answers 2xx, warms up,
+ *    then measures with autocannon while sampling the target's RSS and CPU;
+ * 4. prints a table with the budgets and writes bench/results/latest.json.
+ *
+ * Exit status is non-zero only when the bench itself failed; a missed budget or a flagged run is
+ * reported, not fatal. To add an operation, add a Scenario in `scenarios()`.
+ *
+ * Environment (all optional): BENCH_CONNECTIONS (50), BENCH_WARMUP (3 s), BENCH_DURATION (10 s),
+ * BENCH_POOL_SIZE (2000 requests per scenario); BENCH_SERVER_NODE_ARGS / BENCH_BASELINE_NODE_ARGS
+ * (extra node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_SERVER_ENTRY (another
+ * build's cli/main.js, to compare it in the same harness); TMPDIR (where the temp dir goes).
+ */
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { runPhase, sendOnce, type LoadResult } from './load.js';
+import { contactBody, issueBenchTpp, signedPool, type BenchTpp, type PreparedRequest } from './pools.js';
+import {
+  cpuSeconds,
+  freePort,
+  machineBusySeconds,
+  killAllChildrenSync,
+  sampleRss,
+  startChild,
+  stopAllChildren,
+  stopChild,
+  waitForHttp,
+  type Child,
+} from './processes.js';
+import { evaluateBudgets, flaggedScenarios, printReport, writeJson, type BenchReport, type ScenarioResult } from './report.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+/** BENCH_SERVER_ENTRY points at another build (e.g. a patched copy of dist/) to compare it in the same harness. */
+const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY ?? join(REPO, 'dist/cli/main.js');
+const BASELINE_ENTRY = join(REPO, 'bench/baseline-server.ts');
+const RESULTS_FILE = join(REPO, 'bench/results/latest.json');
+const TPP_ORG_ID = 'PSDNO-FSA-123456789';
+const LOG_LEVEL = 'info';
+
+interface Settings {
+  readonly connections: number;
+  readonly warmupSeconds: number;
+  readonly durationSeconds: number;
+  readonly poolSize: number;
+}
+
+/** A process under test, reachable on 127.0.0.1. */
+interface Target {
+  readonly child: Child;
+  readonly baseUrl: string;
+}
+
+/** One operation to load: who serves it, and how to build its pool of ready-to-send requests. */
+interface Scenario {
+  readonly id: string;
+  readonly label: string;
+  /**
+   * DESIGN §9 compares one operation (the subject) with the baseline; other scenarios are
+   * reported without budgets. When signed NDCT initiation exists, it becomes the subject.
+   */
+  readonly budgetRole?: 'baseline' | 'subject';
+  readonly target: Target;
+  /** Called right before the scenario runs, so Date headers are fresh. */
+  readonly buildPool: (size: number) => PreparedRequest[];
+}
+
+function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const number = (name: string, fallback: number, min: number) => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallback;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < min) throw new Error(`${name}=${text}: must be a number >= ${min}`);
+    return value;
+  };
+  return {
+    connections: Math.round(number('BENCH_CONNECTIONS', 50, 1)),
+    warmupSeconds: number('BENCH_WARMUP', 3, 0),
+    durationSeconds: number('BENCH_DURATION', 10, 1),
+    poolSize: Math.round(number('BENCH_POOL_SIZE', 2_000, 1)),
+  };
+}
+
+function log(message: string): void {
+  process.stdout.write(`[bench] ${message}\n`);
+}
+
+/**
+ * Children get a small, explicit environment: a developer's DATABASE_URL, XS2A_* or NODE_OPTIONS
+ * must not change what is measured.
+ */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return { ...env, NODE_ENV: 'production', ...extra };
+}
+
+/** Starts the real server on a fresh data dir and SQLite file and times spawn -> ready. */
+async function startServer(workDir: string, settings: Settings): Promise<Target & { dataDir: string; coldStartMs: number }> {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run "npm run build" (npm run bench does)`);
+  const dataDir = join(workDir, 'server-data');
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Pools are signed right before their scenario, so their Date headers age by at most warm-up +
+  // run; widen the accepted clock skew only if a long BENCH_DURATION would exceed the default 300 s.
+  const skew = Math.max(300, Math.ceil(settings.warmupSeconds + settings.durationSeconds + 120));
+  const env = childEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dataDir, 'xs2a.db')}`,
+    XS2A_DATA_DIR: dataDir,
+    XS2A_MODE: 'sandbox',
+    XS2A_REQUIRE_SIGNATURE: 'true',
+    XS2A_MAX_CLOCK_SKEW_SECONDS: String(skew),
+    LOG_LEVEL,
+  });
+  const started = performance.now();
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load
+  // (BENCH_BASELINE_NODE_ARGS does the same for the baseline).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = startChild('server', process.execPath, [...nodeArgs, SERVER_ENTRY, 'serve'], {
+    env,
+    cwd: REPO,
+    logFile: join(workDir, 'server.log'),
+  });
+  await waitForHttp(child, `${baseUrl}/health/ready`, (status) => status === 200, 15_000);
+  const coldStartMs = performance.now() - started;
+  return { child, baseUrl, dataDir, coldStartMs };
+}
+
+/** Starts baseline (a), verifying signatures with the bench TPP's public key. */
+async function startBaseline(workDir: string, tpp: BenchTpp): Promise<Target> {
+  const keyFile = join(workDir, 'tpp-public-key.pem');
+  writeFileSync(keyFile, tpp.publicKey.export({ type: 'spki', format: 'pem' }));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = childEnv({ PORT: String(port), BASELINE_DB: join(workDir, 'baseline.db'), BASELINE_PUBLIC_KEY_FILE: keyFile });
+  const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = startChild('baseline', process.execPath, [...nodeArgs, '--import', 'tsx', BASELINE_ENTRY], {
+    env,
+    cwd: REPO,
+    logFile: join(workDir, 'baseline.log'),
+  });
+  // Any HTTP answer (Fastify's 404 for GET /) means it listens; its database is opened before that.
+  await waitForHttp(child, `${baseUrl}/`, () => true, 15_000);
+  return { child, baseUrl };
+}
+
+function scenarios(baseline: Target, server: Target, tpp: BenchTpp): Scenario[] {
+  const contactPool = (path: string) => (size: number) =>
+    signedPool({ size, method: 'PUT', path: () => path, body: contactBody }, tpp.credentials);
+  return [
+    {
+      id: 'a',
+      label: 'baseline: bare Fastify, async RSA verify + 1 INSERT',
+      budgetRole: 'baseline',
+      target: baseline,
+      buildPool: contactPool(`/baseline/${tpp.pathId}`),
+    },
+    {
+      id: 'b',
+      label: 'signed PUT /v1/tpps/{id}/contact-information',
+      budgetRole: 'subject',
+      target: server,
+      buildPool: contactPool(`/v1/tpps/${tpp.pathId}/contact-information`),
+    },
+  ];
+}
+
+async function runScenario(scenario: Scenario, settings: Settings): Promise<ScenarioResult> {
+  const { target } = scenario;
+  const signingStarted = performance.now();
+  const pool = scenario.buildPool(settings.poolSize);
+  log(`(${scenario.id}) signed a pool of ${pool.length} requests in ${Math.round(performance.now() - signingStarted)} ms`);
+
+  // One request first: a broken setup shows its error body instead of 10 s of 401s.
+  const probe = await sendOnce(target.baseUrl, pool[0]!);
+  if (probe.status < 200 || probe.status > 299) {
+    throw new Error(`(${scenario.id}) probe ${pool[0]!.method} ${pool[0]!.path} answered ${probe.status}: ${probe.body}`);
+  }
+
+  const rss = sampleRss(target.child.pid);
+  if (settings.warmupSeconds > 0) {
+    log(`(${scenario.id}) warm-up ${settings.warmupSeconds} s`);
+    const warmup = await runPhase(target.baseUrl, pool, settings.connections, settings.warmupSeconds);
+    if (warmup.non2xx > 0 || warmup.errors > 0) log(`(${scenario.id}) warm-up had ${warmup.non2xx} non-2xx and ${warmup.errors} errors`);
+  }
+  log(`(${scenario.id}) measuring ${settings.durationSeconds} s`);
+  const cpuBefore = cpuSeconds(target.child.pid);
+  const ownCpuBefore = process.cpuUsage();
+  const machineBefore = machineBusySeconds();
+  const load: LoadResult = await runPhase(target.baseUrl, pool, settings.connections, settings.durationSeconds);
+  const machineAfter = machineBusySeconds();
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const cpuAfter = cpuSeconds(target.child.pid);
+  const rssPeakKb = rss.stop();
+  const perSecond = (seconds: number) => seconds / load.durationSeconds;
+  const targetCpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : perSecond(cpuAfter - cpuBefore);
+  const ownCpuCores = perSecond((ownCpu.user + ownCpu.system) / 1e6);
+  return {
+    id: scenario.id,
+    label: scenario.label,
+    load,
+    rssPeakMb: rssPeakKb === undefined ? undefined : rssPeakKb / 1024,
+    targetCpuCores: targetCpu,
+    loadGeneratorCpuCores: ownCpuCores,
+    otherCpuCores:
+      machineBefore === undefined || machineAfter === undefined || targetCpu === undefined
+        ? undefined
+        : Math.max(0, perSecond(machineAfter - machineBefore) - targetCpu - ownCpuCores),
+    targetExited: target.child.process.exitCode ?? target.child.process.signalCode ?? undefined,
+  };
+}
+
+function countLines(file: string): number {
+  try {
+    const text = readFileSync(file, 'utf8');
+    return text.length === 0 ? 0 : text.split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+async function bench(workDir: string, settings: Settings): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const loadAverageAtStart = loadavg()[0] ?? 0;
+  const server = await startServer(workDir, settings);
+  log(
+    `server ready on ${server.baseUrl} after ${Math.round(server.coldStartMs)} ms (pid ${server.child.pid}, logs: ${server.child.logFile})`,
+  );
+  const tpp = await issueBenchTpp(server.dataDir, TPP_ORG_ID, ['PSP_PI', 'PSP_AI']);
+  const baseline = await startBaseline(workDir, tpp);
+  log(`baseline ready on ${baseline.baseUrl} (pid ${baseline.child.pid})`);
+
+  const planned = scenarios(baseline, server, tpp);
+  armWatchdog(planned.length * (settings.warmupSeconds + settings.durationSeconds + 15) + 60);
+  const results: ScenarioResult[] = [];
+  for (const scenario of planned) {
+    results.push(await runScenario(scenario, settings));
+  }
+  const resultOf = (role: Scenario['budgetRole']) => results[planned.findIndex((s) => s.budgetRole === role)]!;
+
+  // Stop the server before counting its log lines: it flushes its async log on the way out.
+  await stopChild(server.child);
+  await stopChild(baseline.child);
+
+  const { ratioPercent, budgets } = evaluateBudgets(resultOf('baseline'), resultOf('subject'), server.coldStartMs);
+  const report: BenchReport = {
+    startedAt,
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      loadAverageAtStart,
+    },
+    settings,
+    server: {
+      logLevel: LOG_LEVEL,
+      logDestination: 'a file in the temp dir (deleted afterwards)',
+      logLines: countLines(server.child.logFile),
+      coldStartMs: server.coldStartMs,
+    },
+    scenarios: results,
+    ratioPercent,
+    budgets,
+    flagged: flaggedScenarios(results),
+  };
+  printReport(report);
+  writeJson(RESULTS_FILE, report);
+  log(`results written to ${RESULTS_FILE}`);
+}
+
+/** Stops the children and exits; the 'exit' handler then removes the temp dir. */
+function abort(why: string, code: number): void {
+  process.stderr.write(`\n[bench] ${why}: stopping child processes\n`);
+  void stopAllChildren().finally(() => process.exit(code));
+}
+
+let watchdog: NodeJS.Timeout | undefined;
+
+/** A last bound on the whole run, should a child or autocannon hang despite their own timeouts. */
+function armWatchdog(seconds: number): void {
+  watchdog = setTimeout(() => abort(`watchdog: the bench ran longer than ${seconds} s`, 1), seconds * 1_000);
+  watchdog.unref();
+}
+
+/** The end of each child's output, because the temp dir holding it is about to be deleted. */
+function printLogTails(workDir: string): void {
+  for (const name of ['server.log', 'baseline.log']) {
+    const file = join(workDir, name);
+    if (!existsSync(file)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-15);
+    process.stderr.write(`[bench] last lines of ${name}:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const workDir = mkdtempSync(join(tmpdir(), 'nordic-xs2a-bench-'));
+  const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+
+  // Whatever happens (error, Ctrl-C, watchdog), no child outlives the bench and the temp dir goes.
+  process.on('exit', () => {
+    killAllChildrenSync();
+    removeWorkDir();
+  });
+  process.once('SIGINT', () => abort('SIGINT', 130));
+  process.once('SIGTERM', () => abort('SIGTERM', 143));
+
+  try {
+    await bench(workDir, settings);
+  } catch (error) {
+    process.stderr.write(`[bench] FAILED: ${(error as Error).stack ?? String(error)}\n`);
+    await stopAllChildren();
+    printLogTails(workDir);
+    process.exitCode = 1;
+  } finally {
+    clearTimeout(watchdog);
+    await stopAllChildren();
+    removeWorkDir();
+  }
+}
+
+await main();
