@@ -11,7 +11,23 @@ export interface KeyId {
 
 const KEY_ID = /^\s*SN\s*=\s*(?:0x)?([0-9A-Fa-f:]+)\s*,\s*CA\s*=\s*(.+?)\s*$/is;
 
+/** A TPP sends the same keyId on every request; it is parsed once (bounded, like the certificate cache). */
+const parsed = new Map<string, KeyId | undefined>();
+const CACHE_SIZE = 1_000;
+
 export function parseKeyId(keyId: string): KeyId | undefined {
+  if (parsed.has(keyId)) {
+    return parsed.get(keyId);
+  }
+  if (parsed.size >= CACHE_SIZE) {
+    parsed.clear();
+  }
+  const result = parseUncached(keyId);
+  parsed.set(keyId, result);
+  return result;
+}
+
+function parseUncached(keyId: string): KeyId | undefined {
   const match = KEY_ID.exec(keyId);
   if (!match) {
     return undefined;
