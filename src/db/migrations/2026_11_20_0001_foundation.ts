@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { timestampColumn } from './column-types.js';
+import { sequenceKeyColumn, timestampColumn } from './column-types.js';
 
 /** TPPs and their contact address, idempotency records for retried POSTs, and the audit log. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -41,9 +41,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('idempotency_record_pk', ['tpp_id', 'request_id'])
     .execute();
 
-  await db.schema
-    .createTable('audit_event')
-    .addColumn('id', 'text', (col) => col.primaryKey())
+  // A sequential key: appends are the hot path, and the log is read in the order it was written.
+  await sequenceKeyColumn(db, db.schema.createTable('audit_event'), 'id')
     .addColumn('occurred_at', timestamp, (col) => col.notNull())
     .addColumn('actor_type', 'text', (col) => col.notNull())
     .addColumn('actor_id', 'text', (col) => col.notNull())

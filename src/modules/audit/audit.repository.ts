@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
 import type { DbOrTx } from '../../db/create-db.js';
 
 export type ActorType = 'tpp' | 'psu' | 'system';
@@ -12,7 +11,7 @@ export interface AuditEvent {
 }
 
 export interface AuditEntry extends AuditEvent {
-  readonly id: string;
+  readonly id: number;
   readonly occurredAt: string;
 }
 
@@ -25,7 +24,6 @@ export const auditRepository = {
     await db
       .insertInto('audit_event')
       .values({
-        id: uuidv7(),
         occurred_at: at,
         actor_type: event.actor.type,
         actor_id: event.actor.id,
@@ -47,7 +45,7 @@ export const auditRepository = {
       .orderBy('id')
       .execute();
     return rows.map((row) => ({
-      id: row.id,
+      id: Number(row.id),
       occurredAt: row.occurred_at,
       actor: { type: row.actor_type as ActorType, id: row.actor_id },
       requestId: row.request_id ?? undefined,

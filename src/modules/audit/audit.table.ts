@@ -1,6 +1,9 @@
+import type { Generated } from 'kysely';
+
 /** One thing that happened to a resource, who did it and when (DESIGN §3: the audit trail). */
 export interface AuditEventTable {
-  id: string;
+  /** Sequential: the order events were written in. */
+  id: Generated<number>;
   occurred_at: string;
   /** tpp | psu | system */
   actor_type: string;
