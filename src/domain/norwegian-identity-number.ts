@@ -1,3 +1,4 @@
+import { checkDigitString, mod11CheckDigit } from './digit-number.js';
 import { fail, localized, pass, type Check } from './localized.js';
 
 /**
@@ -13,12 +14,7 @@ export interface NorwegianIdentityNumber {
 const FIRST_WEIGHTS = [3, 7, 6, 1, 8, 9, 4, 5, 2] as const;
 const SECOND_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2] as const;
 
-/** MOD11 check digit over `digits`, or undefined when the remainder rule gives 10 (no valid number). */
-function checkDigit(digits: string, weights: readonly number[]): number | undefined {
-  const sum = weights.reduce((total, weight, index) => total + weight * Number(digits[index]), 0);
-  const digit = (11 - (sum % 11)) % 11;
-  return digit === 10 ? undefined : digit;
-}
+const checkDigit = mod11CheckDigit;
 
 /**
  * Appends both check digits to nine digits (DDMMYYIII), for tests and sandbox data. Undefined when
@@ -44,23 +40,6 @@ function century(individual: number, yy: number): number | undefined {
 function daysInMonth(year: number, month: number): number {
   // Day 0 of the next month is the last day of this one; UTC avoids local-time surprises.
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-function checkFormat(value: string): Check<string> {
-  const bad = value.search(/[^0-9]/);
-  if (bad >= 0) {
-    const what = value[bad] === ' ' ? localized('a space', 'et mellomrom') : localized('not a digit', 'ikke et siffer');
-    return fail(
-      localized(
-        `must contain only digits, but character ${bad + 1} is ${what.en}`,
-        `kan bare inneholde sifre, men tegn nr. ${bad + 1} er ${what.nb}`,
-      ),
-    );
-  }
-  if (value.length !== 11) {
-    return fail(localized(`must be 11 digits, got ${value.length}`, `må ha 11 sifre, men har ${value.length}`));
-  }
-  return pass(value);
 }
 
 function checkCheckDigits(value: string): Check<string> {
@@ -149,7 +128,7 @@ function checkBirthDate(value: string): Check<NorwegianIdentityNumber['kind']> {
  * and (except for FH-numbers, which carry no date by design) an existing birth date.
  */
 export function checkNorwegianIdentityNumber(value: string): Check<NorwegianIdentityNumber> {
-  const format = checkFormat(value);
+  const format = checkDigitString(value, 11);
   if (!format.ok) return format;
   const digits = checkCheckDigits(value);
   if (!digits.ok) return digits;

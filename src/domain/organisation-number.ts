@@ -1,12 +1,10 @@
+import { checkDigitString, mod11CheckDigit } from './digit-number.js';
 import { fail, localized, pass, type Check } from './localized.js';
 
 const WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2] as const;
 
-/** MOD11 check digit over the first eight digits, or undefined when the remainder rule gives 10. */
 function checkDigit(digits: string): number | undefined {
-  const sum = WEIGHTS.reduce((total, weight, index) => total + weight * Number(digits[index]), 0);
-  const digit = (11 - (sum % 11)) % 11;
-  return digit === 10 ? undefined : digit;
+  return mod11CheckDigit(digits, WEIGHTS);
 }
 
 /**
@@ -24,19 +22,8 @@ export function makeOrganisationNumber(first8: string): string | undefined {
  * digit. The first digit is not restricted, since published examples such as 123456785 start with 1.
  */
 export function checkOrganisationNumber(value: string): Check<string> {
-  const bad = value.search(/[^0-9]/);
-  if (bad >= 0) {
-    const what = value[bad] === ' ' ? localized('a space', 'et mellomrom') : localized('not a digit', 'ikke et siffer');
-    return fail(
-      localized(
-        `must contain only digits, but character ${bad + 1} is ${what.en}`,
-        `kan bare inneholde sifre, men tegn nr. ${bad + 1} er ${what.nb}`,
-      ),
-    );
-  }
-  if (value.length !== 9) {
-    return fail(localized(`must be 9 digits, got ${value.length}`, `må ha 9 sifre, men har ${value.length}`));
-  }
+  const format = checkDigitString(value, 9);
+  if (!format.ok) return format;
   const digit = checkDigit(value);
   if (digit === undefined) {
     return fail(
