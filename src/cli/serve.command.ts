@@ -11,10 +11,8 @@ export async function serveCommand(config: Config): Promise<number> {
   await server.app.listen({ port: config.port, host: config.host });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info(
-    { mode: config.mode, database: config.database.dialect, publicUrl: config.publicUrl },
-    `listening on http://${config.host}:${port}`,
-  );
+  // Fastify has logged the address; this adds what was started.
+  logger.info({ mode: config.mode, database: config.database.dialect, publicUrl: config.publicUrl }, 'ready');
   destination.flushSync();
   process.stdout.write(`nordic-xs2a ${config.mode} listening on http://${config.host}:${port} (docs: ${config.publicUrl}/docs)\n`);
 
