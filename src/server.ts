@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.schema.js';
+import { ConfigError } from './config/load-config.js';
 import { createDatabase } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { SandboxCa } from './security/certificates/sandbox-ca.js';
@@ -16,7 +17,7 @@ export interface Server {
 /**
  * Everything the app needs from the outside world, opened in order: the database (migrated to
  * the latest version), the sandbox CA (sandbox mode), the trust store and revocation lists.
- * A file that cannot be read or parsed stops the start with a message naming it.
+ * A file that cannot be read or parsed is a configuration error naming its variable and file.
  */
 export async function openServer(config: Config, options: { logger?: FastifyBaseLogger; now?: () => Date } = {}): Promise<Server> {
   const database = createDatabase(config.database);
@@ -26,7 +27,7 @@ export async function openServer(config: Config, options: { logger?: FastifyBase
     const authorities = config.trustedCaFiles.flatMap((file) => {
       const certificates = readPemBundle(readConfigFile('XS2A_TRUSTED_CA_FILES', file).toString('utf8'));
       if (certificates.length === 0) {
-        throw new Error(`XS2A_TRUSTED_CA_FILES: ${file} holds no PEM certificate`);
+        throw new ConfigError([`XS2A_TRUSTED_CA_FILES: ${file} holds no PEM certificate`]);
       }
       return certificates;
     });
@@ -36,7 +37,7 @@ export async function openServer(config: Config, options: { logger?: FastifyBase
     const revocationLists = await Promise.all(
       config.crlFiles.map((file) =>
         readRevocationList(readConfigFile('XS2A_CRL_FILES', file), authorities).catch((error: unknown) => {
-          throw new Error(`XS2A_CRL_FILES: ${file}: ${(error as Error).message}`);
+          throw new ConfigError([`XS2A_CRL_FILES: ${file}: ${(error as Error).message}`]);
         }),
       ),
     );
@@ -65,6 +66,6 @@ function readConfigFile(variable: string, file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new Error(`${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError([`${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
   }
 }

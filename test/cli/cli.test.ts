@@ -207,8 +207,10 @@ describe('configuration is checked at start', () => {
       cwd,
       env: { XS2A_MODE: 'production', XS2A_TRUSTED_CA_FILES: join(cwd, 'missing.pem'), DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
     });
-    expect(outcome.code).not.toBe(0);
-    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: XS2A_TRUSTED_CA_FILES: cannot read .*missing\.pem/)]);
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([
+      expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_TRUSTED_CA_FILES: cannot read .*missing\.pem/),
+    ]);
   });
 
   it('checks the configuration of migrate too', async () => {
