@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
 import * as foundation from './migrations/2026_11_20_0001_foundation.js';
+import * as ledger from './migrations/2026_11_20_0002_ledger.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -8,7 +9,11 @@ import * as foundation from './migrations/2026_11_20_0001_foundation.js';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_20_0001_foundation': foundation,
+  '2026_11_20_0002_ledger': ledger,
 };
+
+/** The versions, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
 
 /** Applies every pending migration; Kysely's lock table serialises concurrent starts. */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {

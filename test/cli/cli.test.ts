@@ -22,10 +22,10 @@ import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATION_NAMES } from '../../src/db/migrate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const FOUNDATION = '2026_11_20_0001_foundation';
 
 type Env = Record<string, string>;
 interface Outcome {
@@ -260,7 +260,7 @@ describe('migrate', () => {
     const env = { DATABASE_URL: `sqlite:${file}` };
     const first = await run(['migrate'], { cwd, env });
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(lines(first.stdout)).toEqual([`applied: ${FOUNDATION}`]);
+    expect(lines(first.stdout)).toEqual(MIGRATION_NAMES.map((name) => `applied: ${name}`));
 
     const sqlite = new SQLite(file, { readonly: true });
     try {
@@ -296,7 +296,7 @@ describe('migrate', () => {
       const env = { DATABASE_URL: url.toString() };
       const first = await run(['migrate'], { cwd: tempDir(), env });
       expect(first).toMatchObject({ code: 0, stderr: '' });
-      expect(lines(first.stdout)).toEqual([`applied: ${FOUNDATION}`]);
+      expect(lines(first.stdout)).toEqual(MIGRATION_NAMES.map((name) => `applied: ${name}`));
       const tables = await admin.query<{ table_name: string }>('select table_name from information_schema.tables where table_schema = $1', [
         schema,
       ]);

@@ -1,0 +1,40 @@
+import type { DbOrTx } from '../../db/create-db.js';
+import { postingProblem, type LedgerPosting } from './ledger-posting.js';
+import { ledgerRepository, type RecordedPosting } from './ledger.repository.js';
+
+/** Berlin Group balance types, in integer minor units. */
+export interface LedgerBalances {
+  /** Booked entries only. */
+  readonly closingBooked: bigint;
+  /** Booked and pending entries. */
+  readonly expected: bigint;
+  /** What may be spent now: expected, as sandbox accounts have no credit line. */
+  readonly interimAvailable: bigint;
+}
+
+export interface Ledger {
+  /**
+   * Records a posting exactly once under its idempotency key, inside the caller's transaction so
+   * it is atomic with the change that caused it. An unbalanced posting is a programming error.
+   */
+  post(trx: DbOrTx, posting: LedgerPosting): Promise<RecordedPosting>;
+  balances(db: DbOrTx, accountId: string, currency: string): Promise<LedgerBalances>;
+}
+
+/** The sandbox bank's double-entry ledger (issue 3): balances are always derived from entries. */
+export function createLedger(now: () => Date): Ledger {
+  return {
+    async post(trx, posting) {
+      const problem = postingProblem(posting);
+      if (problem) {
+        throw new Error(`ledger posting ${posting.idempotencyKey} refused: ${problem}`);
+      }
+      return ledgerRepository.record(trx, posting, now().toISOString());
+    },
+
+    async balances(db, accountId, currency) {
+      const sums = await ledgerRepository.sums(db, accountId, currency);
+      return { closingBooked: sums.booked, expected: sums.expected, interimAvailable: sums.expected };
+    },
+  };
+}

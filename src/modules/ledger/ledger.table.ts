@@ -1,0 +1,29 @@
+import type { Generated } from 'kysely';
+
+/**
+ * One business event on the ledger (a payment's debit, a sandbox transaction, a balance
+ * adjustment), applied at most once: its idempotency key is unique.
+ */
+export interface LedgerTransactionTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  /** booked | pending: pending entries count in `expected`, not in `closingBooked`. */
+  status: string;
+  booking_date: string;
+  value_date: string;
+  description: string;
+  created_at: string;
+}
+
+/**
+ * The legs of a transaction: signed amounts in integer minor units (credit to the account
+ * positive, debit negative) that sum to zero per currency, so money is never created or lost.
+ */
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  transaction_id: number;
+  account_id: string;
+  currency: string;
+  /** bigint on both databases; read it with `cast(… as text)` so no digit is lost. */
+  amount_minor: bigint | string;
+}
