@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -25,7 +26,7 @@ export async function openServer(config: Config, options: { logger?: FastifyBase
     await migrateToLatest(database.db);
     const sandboxCa = config.mode === 'sandbox' ? await SandboxCa.open(config.dataDir) : undefined;
     const authorities = config.trustedCaFiles.flatMap((file) => {
-      const certificates = readPemBundle(readConfigFile('XS2A_TRUSTED_CA_FILES', file).toString('utf8'));
+      const certificates = readCertificates(file);
       if (certificates.length === 0) {
         throw new ConfigError([`XS2A_TRUSTED_CA_FILES: ${file} holds no PEM certificate`]);
       }
@@ -59,6 +60,15 @@ export async function openServer(config: Config, options: { logger?: FastifyBase
   } catch (error) {
     await database.close();
     throw error;
+  }
+}
+
+function readCertificates(file: string): X509Certificate[] {
+  const pem = readConfigFile('XS2A_TRUSTED_CA_FILES', file).toString('utf8');
+  try {
+    return readPemBundle(pem);
+  } catch (error) {
+    throw new ConfigError([`XS2A_TRUSTED_CA_FILES: ${file} holds a certificate that cannot be read (${(error as Error).message})`]);
   }
 }
 

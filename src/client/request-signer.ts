@@ -1,4 +1,7 @@
-import { createHash, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { randomUUID, sign, type KeyObject } from 'node:crypto';
+import { digestHeader } from '../security/signature/digest.js';
+import { ALWAYS_SIGNED, SIGNED_WHEN_PRESENT } from '../security/signature/signed-headers.js';
+import { buildSigningString } from '../security/signature/signing-string.js';
 
 /** What a TPP signs with: its QSealC private key, the certificate and the keyId naming it. */
 export interface SigningCredentials {
@@ -21,13 +24,13 @@ export interface UnsignedRequest {
 export interface SignOptions {
   /** The Date header; now by default. */
   readonly date?: Date;
-  /** Also sign `(request-target)` (method and path). */
+  /**
+   * Also sign `(request-target)`, binding the signature to the method and path so it cannot be
+   * replayed against another operation. On by default; the Norwegian profile does not demand it.
+   */
   readonly signRequestTarget?: boolean;
   readonly digestAlgorithm?: 'sha256' | 'sha512';
 }
-
-/** Headers the Norwegian profile wants signed whenever they are sent. */
-const SIGNED_WHEN_PRESENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri'];
 
 /**
  * Adds Digest, Date, X-Request-ID, TPP-Signature-Certificate and Signature to a request, the way
@@ -41,28 +44,26 @@ export function signRequest(request: UnsignedRequest, credentials: SigningCreden
     headers[name.toLowerCase()] = value;
   }
   const body = request.body ?? Buffer.alloc(0);
-  const digestAlgorithm = options.digestAlgorithm ?? 'sha256';
   headers['x-request-id'] ??= randomUUID();
-  headers['digest'] =
-    `${digestAlgorithm === 'sha256' ? 'SHA-256' : 'SHA-512'}=${createHash(digestAlgorithm).update(body).digest('base64')}`;
+  headers['digest'] = digestHeader(body, options.digestAlgorithm ?? 'sha256');
   headers['date'] = (options.date ?? new Date()).toUTCString();
   headers['tpp-signature-certificate'] = certificateHeader(credentials.certificate);
 
   const signed = [
-    ...(options.signRequestTarget ? ['(request-target)'] : []),
-    'date',
-    'digest',
-    'x-request-id',
+    ...(options.signRequestTarget === false ? [] : ['(request-target)']),
+    ...ALWAYS_SIGNED,
     ...SIGNED_WHEN_PRESENT.filter((name) => headers[name] !== undefined),
   ];
-  const signingString = signed
-    .map((name) =>
-      name === '(request-target)'
-        ? `(request-target): ${request.method.toLowerCase()} ${request.path}`
-        : `${name}: ${(headers[name] ?? '').trim()}`,
-    )
-    .join('\n');
-  const signature = sign('sha256', Buffer.from(signingString, 'latin1'), credentials.privateKey).toString('base64');
+  // The same signing-string builder the server verifies with, over the same header values.
+  const signingString = buildSigningString(signed, {
+    method: request.method,
+    target: request.path,
+    header: (name) => (headers[name] === undefined ? undefined : [headers[name]]),
+  });
+  if (!signingString.ok) {
+    throw new Error(`cannot sign: header ${signingString.missingHeader} is missing`);
+  }
+  const signature = sign('sha256', signingString.bytes, credentials.privateKey).toString('base64');
   headers['signature'] = `keyId="${credentials.keyId}",algorithm="rsa-sha256",headers="${signed.join(' ')}",signature="${signature}"`;
   return headers;
 }

@@ -5,6 +5,7 @@ import type { CertificateVerifier } from '../security/certificates/certificate-v
 import { SANDBOX_TPP } from '../security/sandbox-tpp.js';
 import type { TppIdentity } from '../security/tpp-identity.js';
 import { verifySignedRequest } from '../security/signature/verify-signed-request.js';
+import { tppIdentityOf } from '../security/certificates/tpp-certificate.js';
 import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
 import { parseRequestHeaders } from './headers/request-headers.js';
@@ -87,16 +88,7 @@ async function identify(request: FastifyRequest, options: FrontDoorOptions): Pro
     options.certificates,
     { now: options.now(), maxClockSkewSeconds: options.maxClockSkewSeconds },
   );
-  const { certificate } = verified;
-  const tpp: TppIdentity = {
-    id: certificate.organizationIdentifier ?? '',
-    name: certificate.organizationName ?? certificate.organizationIdentifier ?? '',
-    roles: certificate.psd2?.roles ?? [],
-    ncaId: certificate.psd2?.ncaId ?? '',
-    certificateFingerprint: certificate.fingerprint,
-    certificateSerial: certificate.serial,
-    certificateIssuer: certificate.issuerText,
-  };
+  const tpp = tppIdentityOf(verified.certificate);
   await options.onTpp(tpp);
   return tpp;
 }

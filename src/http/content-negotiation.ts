@@ -9,18 +9,15 @@ import type { Language } from '../domain/localized.js';
 const NORWEGIAN_TAGS = ['nb', 'no', 'nn'];
 const OFFERED_LANGUAGES = ['en', ...NORWEGIAN_TAGS];
 
+const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8'];
+
 export function acceptsJson(accept: string | undefined): boolean {
   if (accept === undefined || accept.trim() === '') {
     return true;
   }
-  return new Negotiator({ headers: { accept } }).mediaType(['application/json']) !== undefined;
-}
-
-export function acceptsHtml(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') {
-    return true;
-  }
-  return new Negotiator({ headers: { accept } }).mediaType(['text/html']) !== undefined;
+  // Offered with and without the charset parameter: Java and .NET clients send
+  // `application/json; charset=utf-8`, and Negotiator matches parameters exactly.
+  return new Negotiator({ headers: { accept } }).mediaType(JSON_TYPES) !== undefined;
 }
 
 export function pickLanguage(acceptLanguage: string | undefined): Language {

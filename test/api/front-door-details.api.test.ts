@@ -9,7 +9,9 @@ import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificateHeader } from '../../src/client/request-signer.js';
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { certificateHeader, signRequest } from '../../src/client/request-signer.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -84,6 +86,76 @@ describe('front door details', () => {
     expect(retry.status).toBe(409);
     expect(retry.body).toMatchObject({ code: 'REQUEST_ID_REUSED' });
     expect(retry.headers['x-request-id']).toBe(id.toLowerCase());
+  });
+});
+
+describe('review fixes of the front door', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  const path = '/v1/tpps/NO-FSA-123456789/contact-information';
+
+  it('accepts Accept: application/json; charset=utf-8', async () => {
+    const response = await server.client.put(path, { email: 'a@tpp.example' }, { headers: { Accept: 'application/json; charset=utf-8' } });
+    expect(response.status).toBe(200);
+  });
+
+  it('needs TPP-Nok-Redirect-URI signed when it is sent', async () => {
+    const { credentials } = await server.newTpp('PSDNO-FSA-666666666');
+    const body = Buffer.from(JSON.stringify({ email: 'a@tpp.example' }));
+    const headers = signRequest(
+      { method: 'PUT', path: '/v1/tpps/NO-FSA-666666666/contact-information', headers: { 'content-type': 'application/json' }, body },
+      credentials,
+    );
+    headers['tpp-nok-redirect-uri'] = 'https://evil.example/steal';
+    const response = await request(`${server.baseUrl}/v1/tpps/NO-FSA-666666666/contact-information`, { method: 'PUT', headers, body });
+    expect(response.statusCode).toBe(401);
+    expect(await response.body.json()).toMatchObject({ code: 'SIGNATURE_INVALID' });
+  });
+
+  it('binds the SDK signature to method and path: a captured request does not work elsewhere', async () => {
+    const body = Buffer.alloc(0);
+    const { credentials } = await server.newTpp('PSDNO-FSA-777777777');
+    const headers = signRequest({ method: 'GET', path: '/v1/tpps/NO-FSA-777777777/contact-information', body }, credentials);
+    const replayed = await request(`${server.baseUrl}/v1/tpps/NO-FSA-777777777/contact-information`, { method: 'DELETE', headers });
+    expect([401, 405]).toContain(replayed.statusCode);
+    const elsewhere = await request(`${server.baseUrl}/v1/tpps/PSDNO-FSA-777777777/contact-information`, { method: 'GET', headers });
+    expect(elsewhere.statusCode).toBe(401);
+  });
+
+  it('answers a retried PUT from the store and refuses the same X-Request-ID with another body or PSU', async () => {
+    const id = randomUUID();
+    const first = await server.client.put(path, { email: 'first@tpp.example' }, { headers: { 'X-Request-ID': id } });
+    const retry = await server.client.put(path, { email: 'first@tpp.example' }, { headers: { 'X-Request-ID': id } });
+    expect(retry.status).toBe(first.status);
+    expect(retry.body).toEqual(first.body);
+    const otherBody = await server.client.put(path, { email: 'second@tpp.example' }, { headers: { 'X-Request-ID': id } });
+    expect(otherBody.status).toBe(409);
+    const otherPsu = await server.client.put(
+      path,
+      { email: 'first@tpp.example' },
+      { headers: { 'X-Request-ID': id, 'PSU-ID': '31129956715' } },
+    );
+    expect(otherPsu.status).toBe(409);
+    const stored = await server.client.get<{ email: string }>(path);
+    expect(stored.body.email).toBe('first@tpp.example');
+  });
+});
+
+describe('keyId written by Java (RFC 2253 with #hex values)', () => {
+  it('matches an issuer attribute given as BER hex', async () => {
+    const { parseKeyId } = await import('../../src/security/signature/key-id.js');
+    const { sameAttributes, parseDistinguishedName } = await import('../../src/security/signature/distinguished-name.js');
+    // 0x0C = UTF8String, length 19, "PSDNO-FSA-123456789"
+    const hex = Buffer.concat([Buffer.from([0x0c, 19]), Buffer.from('PSDNO-FSA-123456789')]).toString('hex');
+    const keyId = parseKeyId(`SN=1A,CA=2.5.4.97=#${hex},CN=Test CA,C=NO`);
+    expect(keyId).toBeDefined();
+    expect(sameAttributes(keyId!.issuer, parseDistinguishedName('C=NO, CN=Test CA, organizationIdentifier=PSDNO-FSA-123456789')!)).toBe(
+      true,
+    );
   });
 });
 

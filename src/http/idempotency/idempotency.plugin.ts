@@ -10,7 +10,23 @@ const REPLAYED_HEADERS = ['location', 'aspsp-sca-approach', 'content-type'];
 const claims = new WeakMap<FastifyRequest, IdempotencyKey>();
 
 /**
- * Safe retries of POSTs (DESIGN §2): the first POST with an X-Request-ID claims it; a retry with
+ * Every request that changes something claims its X-Request-ID: a retry is answered from the
+ * store, and a captured request cannot be replayed to change something a second time.
+ */
+const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Headers besides the body that change what a request does: the same id with other values is another request. */
+const OUTCOME_HEADERS = [
+  'psu-id',
+  'psu-corporate-id',
+  'tpp-redirect-uri',
+  'tpp-nok-redirect-uri',
+  'tpp-explicit-authorisation-preferred',
+  'tpp-redirect-preferred',
+];
+
+/**
+ * Safe retries (DESIGN §2): the first POST, PUT, PATCH or DELETE with an X-Request-ID claims it; a retry with
  * the same body gets the stored answer, one with another body 409. Only successful answers are
  * kept: a refused request releases its claim so a corrected request may use the id again.
  *
@@ -19,18 +35,20 @@ const claims = new WeakMap<FastifyRequest, IdempotencyKey>();
  */
 export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Date): void {
   scope.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.ctx.tpp || !request.ctx.requestId) {
+    if (!CHANGING_METHODS.has(request.method) || !request.ctx.tpp || !request.ctx.requestId) {
       return;
     }
     const key = { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId };
-    const hash = createHash('sha256')
-      .update(`${request.method} ${request.url}\n`)
-      .update(request.ctx.rawBody ?? Buffer.alloc(0))
-      .digest('hex');
+    const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+    for (const name of OUTCOME_HEADERS) {
+      hash.update(`${name}: ${String(request.headers[name] ?? '')}\n`);
+    }
+    hash.update(request.ctx.rawBody ?? Buffer.alloc(0));
+    const digest = hash.digest('hex');
     const reservation = await idempotencyRepository.reserve(
       db,
       key,
-      { method: request.method, path: request.url, hash },
+      { method: request.method, path: request.url, hash: digest },
       now().toISOString(),
     );
     switch (reservation.kind) {
@@ -54,7 +72,7 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, now: () 
       return payload;
     }
     claims.delete(request);
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null)) {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
         const value = reply.getHeader(name);
@@ -62,7 +80,7 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, now: () 
           headers[name] = String(value);
         }
       }
-      await idempotencyRepository.complete(db, key, { status: reply.statusCode, headers, body: payload }, now().toISOString());
+      await idempotencyRepository.complete(db, key, { status: reply.statusCode, headers, body: payload ?? '' }, now().toISOString());
     } else {
       await idempotencyRepository.release(db, key);
     }

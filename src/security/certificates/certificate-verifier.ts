@@ -59,6 +59,9 @@ export class CertificateVerifier {
   private lookup(headerValue: string): CacheEntry {
     const cached = this.cache.get(headerValue);
     if (cached) {
+      // Least recently used goes first: refresh the entry's place on every hit.
+      this.cache.delete(headerValue);
+      this.cache.set(headerValue, cached);
       return cached;
     }
     const entry = this.analyse(headerValue);
@@ -88,7 +91,7 @@ export class CertificateVerifier {
         }),
       };
     }
-    const issuer = this.trustStore.issuerOf(certificate.node);
+    const issuer = issuerOf(this.trustStore, certificate);
     if (certificate.profileProblems.length > 0) {
       const problems = certificate.profileProblems.join('; ');
       return {
@@ -104,6 +107,15 @@ export class CertificateVerifier {
       return { certificate, issuer, standingError: new AppError('CERTIFICATE_REVOKED', { path: CERTIFICATE_HEADER }) };
     }
     return { certificate, issuer, standingError: undefined };
+  }
+}
+
+/** A certificate whose signature cannot even be checked against a CA has no trusted issuer. */
+function issuerOf(trustStore: TrustStore, certificate: TppCertificate): TrustedAuthority | undefined {
+  try {
+    return trustStore.issuerOf(certificate.node);
+  } catch {
+    return undefined;
   }
 }
 

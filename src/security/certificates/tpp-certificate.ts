@@ -3,6 +3,8 @@ import { normaliseAttribute, type NormalisedAttribute } from '../signature/disti
 import { normaliseSerial } from '../signature/key-id.js';
 import { QC_STATEMENTS_OID, readPsd2Statement, type Psd2Statement } from './qc-statements.js';
 import { x509 } from './x509.js';
+import { AppError } from '../../errors/app-error.js';
+import type { TppIdentity } from '../tpp-identity.js';
 
 /** The minimum RSA modulus for a QSealC's key (ETSI TS 119 312 recommends at least 2048 bits). */
 export const MIN_RSA_BITS = 2048;
@@ -43,16 +45,22 @@ export function decodeCertificateHeader(value: string): Buffer | undefined {
   return Buffer.from(body, 'base64');
 }
 
-/** Reads a certificate; undefined when the bytes are not an X.509 certificate. */
+/**
+ * Reads a certificate; undefined when the bytes are not a readable X.509 certificate. The ASN.1
+ * libraries parse lazily and throw on damaged input deep inside, so the whole reading is guarded:
+ * a malformed certificate is the TPP's error (CERTIFICATE_INVALID), never a 500.
+ */
 export function readTppCertificate(der: Buffer): TppCertificate | undefined {
-  let node: X509Certificate;
-  let parsed: InstanceType<typeof x509.X509Certificate>;
   try {
-    node = new X509Certificate(der);
-    parsed = new x509.X509Certificate(der);
+    return read(der);
   } catch {
     return undefined;
   }
+}
+
+function read(der: Buffer): TppCertificate {
+  const node = new X509Certificate(der);
+  const parsed = new x509.X509Certificate(der);
   const publicKey = node.publicKey;
   const qcExtension = parsed.getExtension(QC_STATEMENTS_OID);
   const psd2 = qcExtension ? readPsd2Statement(qcExtension.value) : undefined;
@@ -106,4 +114,25 @@ function profileProblems(
     problems.push('the subject has no organizationIdentifier (2.5.4.97)');
   }
   return problems;
+}
+
+/**
+ * The TPP a verified certificate speaks for. The profile check already demands an
+ * organizationIdentifier and a PSD2 statement; this refuses rather than inventing an empty id, so
+ * two certificates without one can never become the same TPP.
+ */
+export function tppIdentityOf(certificate: TppCertificate): TppIdentity {
+  const id = certificate.organizationIdentifier?.trim();
+  if (!id || !certificate.psd2) {
+    throw new AppError('CERTIFICATE_INVALID', { path: 'TPP-Signature-Certificate' });
+  }
+  return {
+    id,
+    name: certificate.organizationName ?? id,
+    roles: certificate.psd2.roles,
+    ncaId: certificate.psd2.ncaId,
+    certificateFingerprint: certificate.fingerprint,
+    certificateSerial: certificate.serial,
+    certificateIssuer: certificate.issuerText,
+  };
 }

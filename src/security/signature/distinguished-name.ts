@@ -8,6 +8,11 @@ const TYPE_ALIASES: Record<string, string> = {
   CN: '2.5.4.3',
   COMMONNAME: '2.5.4.3',
   SURNAME: '2.5.4.4',
+  // @peculiar/x509 writes these short names for certificate attributes.
+  SN: '2.5.4.4',
+  G: '2.5.4.42',
+  I: '2.5.4.43',
+  INITIALS: '2.5.4.43',
   SERIALNUMBER: '2.5.4.5',
   C: '2.5.4.6',
   COUNTRYNAME: '2.5.4.6',
@@ -120,8 +125,25 @@ function indexOfUnescaped(text: string, char: string): number {
 
 function unescapeValue(value: string): string {
   const trimmed = value.trim();
+  // RFC 4514 §2.4: `#` + hex is the BER encoding of the value; Java writes attributes it has no
+  // keyword for (organizationIdentifier, e-mail) this way.
+  const ber = /^#([0-9A-Fa-f]{2})+$/.test(trimmed) ? berString(Buffer.from(trimmed.slice(1), 'hex')) : undefined;
+  if (ber !== undefined) {
+    return ber;
+  }
   const unquoted = trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2 ? trimmed.slice(1, -1) : trimmed;
   return unquoted.replace(/\\([0-9A-Fa-f]{2}|.)/g, (_, escaped: string) =>
     escaped.length === 2 ? String.fromCharCode(parseInt(escaped, 16)) : escaped,
   );
+}
+
+/** The text of a BER-encoded string value (UTF8String, PrintableString, IA5String, …). */
+function berString(bytes: Buffer): string | undefined {
+  const tag = bytes[0];
+  const length = bytes[1];
+  const STRING_TAGS = [0x0c, 0x13, 0x14, 0x16, 0x1a];
+  if (tag === undefined || length === undefined || length > 0x7f || !STRING_TAGS.includes(tag) || bytes.length !== length + 2) {
+    return undefined;
+  }
+  return bytes.subarray(2).toString(tag === 0x0c ? 'utf8' : 'latin1');
 }

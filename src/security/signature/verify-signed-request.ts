@@ -6,6 +6,7 @@ import { digestMatches, parseDigest } from './digest.js';
 import { parseKeyId } from './key-id.js';
 import { sameAttributes } from './distinguished-name.js';
 import { parseSignatureParameters } from './signature-parameters.js';
+import { ALWAYS_SIGNED, SIGNED_WHEN_PRESENT } from './signed-headers.js';
 import { buildSigningString, type MessageParts } from './signing-string.js';
 import { verifyRsaSignature } from './verify-signature.js';
 
@@ -32,11 +33,6 @@ const ALGORITHMS: Record<string, 'sha256' | 'sha512'> = {
   sha256withrsa: 'sha256',
   sha512withrsa: 'sha512',
 };
-
-/** Headers every signature must cover (Norwegian profile; research/signing.md §2). */
-const ALWAYS_SIGNED = ['date', 'digest', 'x-request-id'];
-/** Headers the signature must cover whenever the request carries them. */
-const SIGNED_WHEN_PRESENT = ['psu-id', 'psu-corporate-id', 'tpp-redirect-uri'];
 
 /**
  * Verifies a Berlin Group signed request: draft-cavage-http-signatures-10 with the PSD2 rules
