@@ -3,6 +3,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { CoreBanking } from './bank/core-banking.port.js';
+import { createSandboxCoreBanking } from './bank/sandbox-core-banking.js';
 import type { Config } from './config/config.schema.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
@@ -16,6 +18,9 @@ import { RouteTable } from './http/route-table.js';
 import { installValidators } from './http/validation.js';
 import { ErrorBody } from './http/schemas/common.schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createLedger } from './modules/ledger/ledger.service.js';
+import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
+import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
 import { tppRoutes } from './modules/tpps/tpp.routes.js';
 import { createTppService } from './modules/tpps/tpp.service.js';
@@ -31,8 +36,18 @@ export interface AppDependencies {
   readonly logger?: FastifyBaseLogger | undefined;
   /** The clock; tests move it. */
   readonly now?: (() => Date) | undefined;
+  /**
+   * The bank behind the API (DESIGN §1: a port a bank implements). Absent: the sandbox bank, its
+   * mock data and ledger in this database.
+   */
+  readonly coreBanking?: CoreBanking | undefined;
   /** Extra routes registered inside the signed `/v1` scope (tests of the front door use this). */
-  readonly extraV1Routes?: ((scope: FastifyInstance) => Promise<void>) | undefined;
+  readonly extraV1Routes?: ((scope: FastifyInstance, services: V1Services) => Promise<void>) | undefined;
+}
+
+/** What the `/v1` modules are built on. */
+export interface V1Services {
+  readonly coreBanking: CoreBanking;
 }
 
 /**
@@ -99,7 +114,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     return sendError(request, reply, new AppError('ROUTE_UNKNOWN'), config.systemName);
   });
   installIdempotencyCapture(app, db, now);
-  await app.register(compress, { encodings: ['gzip', 'deflate'] });
+  // Answers are compressed when asked; request bodies are not inflated: the Digest covers the bytes as sent.
+  await app.register(compress, { encodings: ['gzip', 'deflate'], globalDecompression: false });
 
   app.addSchema(ErrorBody);
   await app.register(swagger, {
@@ -120,6 +136,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(healthRoutes, { db });
 
   const tpps = createTppService(db, now);
+  const ledger = createLedger(now);
+  const services: V1Services = { coreBanking: deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now) };
   const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
   await app.register(
     async (v1) => {
@@ -133,8 +151,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       });
       installIdempotency(v1, db, now);
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
+      if (config.mode === 'sandbox') {
+        // The mock-data API is not part of a production API (research/seed-system.md §12).
+        await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });
+      }
       if (deps.extraV1Routes) {
-        await deps.extraV1Routes(v1);
+        await deps.extraV1Routes(v1, services);
       }
     },
     { prefix: '/v1' },

@@ -2,6 +2,16 @@ import type { TppTable, TppContactTable } from '../modules/tpps/tpp.table.js';
 import type { IdempotencyRecordTable } from '../http/idempotency/idempotency.table.js';
 import type { AuditEventTable } from '../modules/audit/audit.table.js';
 import type { LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
+import type {
+  SandboxAccountTable,
+  SandboxAgreementTable,
+  SandboxCardAccountTable,
+  SandboxCardTransactionTable,
+  SandboxCustomerTable,
+  SandboxEngagementTable,
+  SandboxTenantTable,
+  SandboxTransactionTable,
+} from '../modules/sandbox/sandbox-bank.table.js';
 
 /** Every table, for Kysely's typing. Each module declares its own tables in `*.table.ts`. */
 export interface Database {
@@ -11,4 +21,12 @@ export interface Database {
   audit_event: AuditEventTable;
   ledger_transaction: LedgerTransactionTable;
   ledger_entry: LedgerEntryTable;
+  sandbox_tenant: SandboxTenantTable;
+  sandbox_customer: SandboxCustomerTable;
+  sandbox_account: SandboxAccountTable;
+  sandbox_agreement: SandboxAgreementTable;
+  sandbox_engagement: SandboxEngagementTable;
+  sandbox_transaction: SandboxTransactionTable;
+  sandbox_card_account: SandboxCardAccountTable;
+  sandbox_card_transaction: SandboxCardTransactionTable;
 }

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
 import * as foundation from './migrations/2026_11_20_0001_foundation.js';
 import * as ledger from './migrations/2026_11_20_0002_ledger.js';
+import * as sandboxBank from './migrations/2026_11_21_0003_sandbox_bank.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -10,6 +11,7 @@ import * as ledger from './migrations/2026_11_20_0002_ledger.js';
 const MIGRATIONS: Record<string, Migration> = {
   '2026_11_20_0001_foundation': foundation,
   '2026_11_20_0002_ledger': ledger,
+  '2026_11_21_0003_sandbox_bank': sandboxBank,
 };
 
 /** The versions, oldest first. */

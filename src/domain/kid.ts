@@ -34,6 +34,15 @@ function mod11CheckCharacter(body: string): string {
 }
 
 /**
+ * A KID from its body digits with the MOD10 (Luhn) check digit appended, for sandbox data.
+ * Undefined when the body is not 1–24 digits: no valid KID could be made from it.
+ */
+export function makeKid(body: string): string | undefined {
+  if (!/^[0-9]{1,24}$/.test(body)) return undefined;
+  return `${body}${mod10CheckCharacter(body)}`;
+}
+
+/**
  * Checks a KID (the OCR payment reference, norway-domain.md §2): 2–25 digits, of which the last
  * may be "-" (the MOD11 check digit 10). Each payee chooses MOD10 or MOD11 in its agreement, and
  * the payer's bank cannot know which, so a KID passing either is accepted (MOD10 tried first).

@@ -116,6 +116,14 @@ export const ERROR_CATALOGUE = {
       nb: 'En forespørsel med denne X-Request-ID er fortsatt under behandling',
     },
   },
+  RESOURCE_EXISTS: {
+    status: 409,
+    tppCode: 'RESOURCE_EXISTS',
+    text: {
+      en: 'A resource with this identifier already exists',
+      nb: 'En ressurs med denne identifikatoren finnes allerede',
+    },
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     tppCode: 'PAYLOAD_TOO_LARGE',

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { certificateHeader, signRequest } from '../../src/client/request-signer.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -124,6 +125,23 @@ describe('review fixes of the front door', () => {
     expect([401, 405]).toContain(replayed.statusCode);
     const elsewhere = await request(`${server.baseUrl}/v1/tpps/PSDNO-FSA-777777777/contact-information`, { method: 'GET', headers });
     expect(elsewhere.statusCode).toBe(401);
+  });
+
+  it('does not inflate a compressed body before checking its Digest', async () => {
+    const { credentials } = await server.newTpp('PSDNO-FSA-888888888');
+    const json = Buffer.from(JSON.stringify({ email: 'zip@tpp.example' }));
+    // Signed over the JSON, sent gzip-compressed: the Digest no longer matches the bytes sent.
+    const headers = signRequest(
+      { method: 'PUT', path: '/v1/tpps/NO-FSA-888888888/contact-information', headers: { 'content-type': 'application/json' }, body: json },
+      credentials,
+    );
+    const response = await request(`${server.baseUrl}/v1/tpps/NO-FSA-888888888/contact-information`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-encoding': 'gzip' },
+      body: gzipSync(json),
+    });
+    expect(response.statusCode).toBe(401);
+    expect(await response.body.json()).toMatchObject({ code: 'SIGNATURE_INVALID' });
   });
 
   it('answers a retried PUT from the store and refuses the same X-Request-ID with another body or PSU', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkKid } from '../../src/domain/kid.js';
+import { checkKid, makeKid } from '../../src/domain/kid.js';
 
 describe('checkKid', () => {
   it.each([
@@ -52,5 +52,21 @@ describe('checkKid', () => {
     for (const last of '0123456789') {
       expect(checkKid(`123456789012345678901234${last}`).ok).toBe(last === '0' || last === '1');
     }
+  });
+});
+
+describe('makeKid', () => {
+  it.each(['1', '1234', '602243', '123456789012345678901234'])('appends a MOD10 check digit to %s that checkKid accepts', (body) => {
+    const kid = makeKid(body);
+    expect(kid).toHaveLength(body.length + 1);
+    expect(checkKid(kid!)).toEqual({ ok: true, value: { kid, algorithm: 'MOD10' } });
+  });
+
+  it('makes the documented example 12344 from 1234', () => {
+    expect(makeKid('1234')).toBe('12344');
+  });
+
+  it.each(['', '12a4', '1234567890123456789012345'])('refuses the body %j', (body) => {
+    expect(makeKid(body)).toBeUndefined();
   });
 });

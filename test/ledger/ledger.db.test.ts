@@ -3,7 +3,7 @@
  * of postings the balances equal the sum of the postings; a posting repeated under the same key
  * applies once; concurrent postings on one account from separate connection pools never lose an
  * update; pending postings count in `expected` only until booked; amounts beyond 2^53 minor units
- * stay exact.
+ * stay exact; forgetting accounts (the sandbox's wipe) removes whole postings, never half of one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, withTransaction, type DatabaseHandle } from '../../src/db/create-db.js';
@@ -124,6 +124,26 @@ describe.each(DIALECTS)('sandbox ledger (%s)', (dialect) => {
     };
     await expect(withTransaction(database.db, (trx) => ledger.post(trx, posting))).rejects.toThrow('at least two legs');
     expect((await ledger.balances(database.db, `${dialect}-u-a`, 'NOK')).closingBooked).toBe(0n);
+  });
+
+  it('forgets accounts: every posting touching them goes, with all its legs, and nothing else', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => `${dialect}-forget-${name}`) as [string, string, string];
+    await withTransaction(database.db, async (trx) => {
+      await ledger.post(trx, transfer(`${dialect}-forget-1`, 'system:clearing', a, 1_000n));
+      await ledger.post(trx, transfer(`${dialect}-forget-2`, a, b, 300n));
+      await ledger.post(trx, transfer(`${dialect}-forget-3`, 'system:clearing', c, 50n));
+    });
+    const removed = await withTransaction(database.db, (trx) => ledger.forget(trx, [a]));
+    expect(removed).toBe(2);
+    expect((await ledger.balances(database.db, b, 'NOK')).closingBooked).toBe(0n);
+    expect((await ledger.balances(database.db, c, 'NOK')).closingBooked).toBe(50n);
+    const orphans = await database.db
+      .selectFrom('ledger_entry')
+      .select('id')
+      .where('transaction_id', 'not in', (eb) => eb.selectFrom('ledger_transaction').select('id'))
+      .execute();
+    expect(orphans).toEqual([]);
+    expect(await withTransaction(database.db, (trx) => ledger.forget(trx, []))).toBe(0);
   });
 
   it('loses no update when two connection pools post on one account at once', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppDependencies } from '../../src/app.js';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
 import type { SigningCredentials } from '../../src/client/request-signer.js';
 import { TppClient } from '../../src/client/tpp-client.js';
@@ -34,7 +34,7 @@ export interface TestServerOptions {
   readonly dialect?: 'sqlite' | 'postgres';
   readonly now?: () => Date;
   readonly trustStore?: (ca: SandboxCa) => TrustStore;
-  readonly extraV1Routes?: (scope: FastifyInstance) => Promise<void>;
+  readonly extraV1Routes?: AppDependencies['extraV1Routes'];
 }
 
 /**

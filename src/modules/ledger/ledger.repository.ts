@@ -15,6 +15,8 @@ export interface AccountSums {
   readonly expected: bigint;
 }
 
+const REMOVE_SLICE = 500;
+
 /** The only place that queries ledger_transaction and ledger_entry. */
 export const ledgerRepository = {
   /**
@@ -73,6 +75,24 @@ export const ledgerRepository = {
       .where('ledger_entry.currency', '=', currency)
       .executeTakeFirstOrThrow();
     return { booked: BigInt(row.booked), expected: BigInt(row.expected) };
+  },
+
+  /**
+   * Deletes every transaction with a leg on one of these accounts, all its legs included (the
+   * foreign key cascades), so the ledger stays balanced. Returns how many transactions went.
+   */
+  async removeTouching(trx: DbOrTx, accountIds: readonly string[]): Promise<number> {
+    let removed = 0;
+    // In slices: both databases cap the number of bound parameters in one statement.
+    for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
+      const slice = accountIds.slice(start, start + REMOVE_SLICE);
+      const result = await trx
+        .deleteFrom('ledger_transaction')
+        .where('id', 'in', (eb) => eb.selectFrom('ledger_entry').select('transaction_id').where('account_id', 'in', slice))
+        .executeTakeFirst();
+      removed += Number(result.numDeletedRows);
+    }
+    return removed;
   },
 
   /** Moves a pending posting to booked (e.g. when a reserved amount settles). */

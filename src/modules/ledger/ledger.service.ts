@@ -19,6 +19,11 @@ export interface Ledger {
    */
   post(trx: DbOrTx, posting: LedgerPosting): Promise<RecordedPosting>;
   balances(db: DbOrTx, accountId: string, currency: string): Promise<LedgerBalances>;
+  /**
+   * Forgets accounts: deletes every posting that touches one of them, with all its legs. Only the
+   * sandbox uses it, when a TPP wipes its mock data; a real ledger never deletes a posting.
+   */
+  forget(trx: DbOrTx, accountIds: readonly string[]): Promise<number>;
 }
 
 /** The sandbox bank's double-entry ledger (issue 3): balances are always derived from entries. */
@@ -35,6 +40,10 @@ export function createLedger(now: () => Date): Ledger {
     async balances(db, accountId, currency) {
       const sums = await ledgerRepository.sums(db, accountId, currency);
       return { closingBooked: sums.booked, expected: sums.expected, interimAvailable: sums.expected };
+    },
+
+    async forget(trx, accountIds) {
+      return ledgerRepository.removeTouching(trx, accountIds);
     },
   };
 }

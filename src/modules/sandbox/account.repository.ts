@@ -1,0 +1,122 @@
+import type { AccountReference } from '../../bank/core-banking.port.js';
+import type { DbOrTx } from '../../db/create-db.js';
+import type { CustomerType, SandboxAccount } from './sandbox-bank.model.js';
+
+export interface NewAccountRow {
+  readonly id: string;
+  readonly customerId: string;
+  readonly bban: string;
+  readonly iban: string;
+  readonly currency: string;
+  readonly name: string;
+  readonly product: string;
+  readonly cashAccountType: string;
+}
+
+/** An account with its owner and, for a corporation, its agreement's organisation number. */
+function accounts(db: DbOrTx, tppId: string) {
+  return db
+    .selectFrom('sandbox_account as a')
+    .innerJoin('sandbox_customer as c', 'c.id', 'a.customer_id')
+    .leftJoin('sandbox_agreement as g', 'g.customer_id', 'a.customer_id')
+    .select([
+      'a.id',
+      'a.bban',
+      'a.iban',
+      'a.currency',
+      'a.name',
+      'a.product',
+      'a.cash_account_type',
+      'c.id as customer_id',
+      'c.customer_number',
+      'c.customer_type',
+      'c.name as customer_name',
+      'g.organisation_number',
+    ])
+    .where('a.tpp_id', '=', tppId);
+}
+
+type AccountRow = Awaited<ReturnType<ReturnType<typeof accounts>['executeTakeFirstOrThrow']>>;
+
+function toAccount(row: AccountRow): SandboxAccount {
+  return {
+    id: row.id,
+    owner: {
+      id: row.customer_id,
+      customerNumber: row.customer_number,
+      customerType: row.customer_type as CustomerType,
+      name: row.customer_name,
+    },
+    bban: row.bban,
+    iban: row.iban,
+    currency: row.currency,
+    name: row.name,
+    product: row.product,
+    cashAccountType: row.cash_account_type,
+    organisationNumber: row.organisation_number ?? undefined,
+  };
+}
+
+/** The only place that queries sandbox_account; every query is scoped to one TPP. */
+export const accountRepository = {
+  /** Inserts an account; false when the TPP already has an account with this BBAN (or IBAN). */
+  async insert(db: DbOrTx, tppId: string, account: NewAccountRow, at: string): Promise<boolean> {
+    const inserted = await db
+      .insertInto('sandbox_account')
+      .values({
+        id: account.id,
+        tpp_id: tppId,
+        customer_id: account.customerId,
+        bban: account.bban,
+        iban: account.iban,
+        currency: account.currency,
+        name: account.name,
+        product: account.product,
+        cash_account_type: account.cashAccountType,
+        created_at: at,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  },
+
+  async findById(db: DbOrTx, tppId: string, id: string): Promise<SandboxAccount | undefined> {
+    const row = await accounts(db, tppId).where('a.id', '=', id).executeTakeFirst();
+    return row && toAccount(row);
+  },
+
+  /** By BBAN or IBAN, as a payment or an engagement names it. */
+  async findByReference(db: DbOrTx, tppId: string, reference: AccountReference): Promise<SandboxAccount | undefined> {
+    const query = accounts(db, tppId);
+    const row = await (
+      'bban' in reference ? query.where('a.bban', '=', reference.bban) : query.where('a.iban', '=', reference.iban)
+    ).executeTakeFirst();
+    return row && toAccount(row);
+  },
+
+  async list(db: DbOrTx, tppId: string): Promise<SandboxAccount[]> {
+    const rows = await accounts(db, tppId).orderBy('c.customer_number').orderBy('a.bban').execute();
+    return rows.map(toAccount);
+  },
+
+  async listOwnedBy(db: DbOrTx, tppId: string, customerId: string): Promise<SandboxAccount[]> {
+    const rows = await accounts(db, tppId).where('a.customer_id', '=', customerId).orderBy('a.bban').execute();
+    return rows.map(toAccount);
+  },
+
+  /**
+   * Takes the account's row lock until the transaction ends (a write that changes nothing), so
+   * two balance updates of one account cannot both read the old balance. SQLite serialises
+   * write transactions anyway; on PostgreSQL this is the row lock.
+   */
+  async lock(trx: DbOrTx, tppId: string, id: string): Promise<boolean> {
+    const result = await trx
+      .updateTable('sandbox_account')
+      .set({ tpp_id: tppId })
+      .where('tpp_id', '=', tppId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+};

@@ -1,0 +1,28 @@
+import type { Db } from '../../db/create-db.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+import { createAccountService } from './account.service.js';
+import { createAgreementService } from './agreement.service.js';
+import { createCardAccountService } from './card-account.service.js';
+import { createCustomerService } from './customer.service.js';
+import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
+import { createInitializeService } from './sandbox-initialize.service.js';
+import { createTransactionService } from './transaction.service.js';
+
+/**
+ * The sandbox bank's mock-data use cases (issue 3, research/seed-system.md §12), one service per
+ * resource, all scoped to the calling TPP and all moving money only through the ledger.
+ */
+export function createSandboxBank(db: Db, ledger: Ledger, now: () => Date) {
+  const deps = { db, bookkeeping: sandboxBookkeeping(ledger), now };
+  const accounts = createAccountService(deps);
+  return {
+    initializer: createInitializeService(deps),
+    customers: createCustomerService(deps),
+    accounts,
+    transactions: createTransactionService(deps, accounts),
+    agreements: createAgreementService(deps),
+    cardAccounts: createCardAccountService(deps),
+  };
+}
+
+export type SandboxBank = ReturnType<typeof createSandboxBank>;

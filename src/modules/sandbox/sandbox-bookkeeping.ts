@@ -1,0 +1,89 @@
+import type { DbOrTx } from '../../db/create-db.js';
+import type { Money } from '../../domain/money.js';
+import { transferLegs } from '../ledger/ledger-posting.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+import { cardAccountRepository } from './card-account.repository.js';
+import { sandboxSystemAccount, type SandboxBalances, type SandboxCardTransaction, type SandboxTransaction } from './sandbox-bank.model.js';
+import { transactionRepository } from './transaction.repository.js';
+
+/**
+ * How mock data moves money: every mock transaction is a row that describes it plus one ledger
+ * posting against the TPP's clearing account, written in the caller's transaction; balance
+ * updates and opening balances are single postings against the TPP's adjustment account. No
+ * balance is ever stored.
+ */
+export function sandboxBookkeeping(ledger: Ledger) {
+  return {
+    async bookTransactions(trx: DbOrTx, tppId: string, items: readonly SandboxTransaction[], at: string): Promise<void> {
+      await transactionRepository.insertMany(trx, tppId, items, at);
+      const clearing = sandboxSystemAccount(tppId, 'clearing');
+      for (const item of items) {
+        await ledger.post(trx, {
+          idempotencyKey: `sandbox:transaction:${item.id}`,
+          status: item.status,
+          bookingDate: item.bookingDate,
+          valueDate: item.valueDate,
+          description: [item.counterpartyName, item.remittanceUnstructured ?? item.remittanceReference].filter(Boolean).join(': '),
+          legs: transferLegs(clearing, item.accountId, item.amount.currency, item.amount.minor),
+        });
+      }
+    },
+
+    async bookCardTransactions(trx: DbOrTx, tppId: string, items: readonly SandboxCardTransaction[], at: string): Promise<void> {
+      await cardAccountRepository.insertTransactions(trx, tppId, items, at);
+      const clearing = sandboxSystemAccount(tppId, 'clearing');
+      for (const item of items) {
+        await ledger.post(trx, {
+          idempotencyKey: `sandbox:card-transaction:${item.id}`,
+          status: item.status,
+          bookingDate: item.bookingDate ?? item.transactionDate,
+          valueDate: item.bookingDate ?? item.transactionDate,
+          description: item.transactionDetails ?? 'Card transaction',
+          legs: transferLegs(clearing, item.cardAccountId, item.amount.currency, item.amount.minor),
+        });
+      }
+    },
+
+    /**
+     * Posts the one booked adjustment that brings closingBooked to `target`; nothing when it is
+     * already there. The caller holds the account's lock, so the balance read here stays true.
+     */
+    async setClosingBooked(
+      trx: DbOrTx,
+      tppId: string,
+      accountId: string,
+      target: Money,
+      posting: { key: string; date: string; description: string },
+    ): Promise<bigint> {
+      const current = await ledger.balances(trx, accountId, target.currency);
+      const difference = target.minor - current.closingBooked;
+      if (difference !== 0n) {
+        await ledger.post(trx, {
+          idempotencyKey: posting.key,
+          status: 'booked',
+          bookingDate: posting.date,
+          valueDate: posting.date,
+          description: posting.description,
+          legs: transferLegs(sandboxSystemAccount(tppId, 'adjustment'), accountId, target.currency, difference),
+        });
+      }
+      return difference;
+    },
+
+    /** Balances of an account or card account; a card's available amount includes its credit limit. */
+    async balances(db: DbOrTx, accountId: string, currency: string, creditLimit?: Money): Promise<SandboxBalances> {
+      const sums = await ledger.balances(db, accountId, currency);
+      return {
+        closingBooked: { minor: sums.closingBooked, currency },
+        expected: { minor: sums.expected, currency },
+        interimAvailable: { minor: sums.interimAvailable + (creditLimit?.minor ?? 0n), currency },
+      };
+    },
+
+    async forget(trx: DbOrTx, ledgerAccountIds: readonly string[]): Promise<void> {
+      await ledger.forget(trx, ledgerAccountIds);
+    },
+  };
+}
+
+export type SandboxBookkeeping = ReturnType<typeof sandboxBookkeeping>;

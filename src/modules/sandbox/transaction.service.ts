@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountReference } from '../../bank/core-banking.port.js';
+import { checkKid } from '../../domain/kid.js';
+import { localized } from '../../domain/localized.js';
+import { accountRepository } from './account.repository.js';
+import type { AccountService } from './account.service.js';
+import type { SandboxAccount, SandboxCaller, SandboxTransaction } from './sandbox-bank.model.js';
+import { amountIn, counterpartyAccount, notFuture, refuse, valid } from './sandbox-checks.js';
+import { osloDate } from './sandbox-dates.js';
+import { audit, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
+import { asSandboxTransactions, generateTransactions, type TransactionProfile } from './transaction-generator.js';
+import { transactionRepository } from './transaction.repository.js';
+import type { FillRequest, NewTransaction } from './transaction.schemas.js';
+
+export interface FillResult {
+  readonly account: SandboxAccount;
+  readonly seed: string;
+  readonly profile: TransactionProfile;
+  readonly transactions: readonly SandboxTransaction[];
+}
+
+function isAccount(reference: AccountReference, account: SandboxAccount): boolean {
+  return 'iban' in reference ? reference.iban === account.iban : reference.bban === account.bban;
+}
+
+/**
+ * Mock account transactions (`POST /v1/sandbox/accounts/{mockAccountId}/transactions`): booked,
+ * dated today or earlier with the booking date not after the value date, in the account's
+ * currency, and with the mock account on the right side: the debtor of a debit, the creditor of a
+ * credit. The counterparty's side is posted to the TPP's clearing account.
+ */
+export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, accounts: AccountService) {
+  async function book(
+    caller: SandboxCaller,
+    account: SandboxAccount,
+    items: readonly SandboxTransaction[],
+    action: string,
+    resourceId: string,
+  ) {
+    const at = now().toISOString();
+    await inSandbox(db, caller, at, async (trx) => {
+      // Still there under the lock: an initialize may have wiped it since it was read.
+      if (!(await accountRepository.lock(trx, caller.tppId, account.id))) {
+        unknown('mockAccountId', localized(`your sandbox has no account ${account.id}`, `sandkassen din har ingen konto ${account.id}`));
+      }
+      await bookkeeping.bookTransactions(trx, caller.tppId, items, at);
+      await audit(trx, caller, action, { type: 'sandbox-transaction', id: resourceId }, at, { count: items.length });
+    });
+  }
+
+  return {
+    async create(
+      caller: SandboxCaller,
+      accountId: string,
+      input: NewTransaction,
+    ): Promise<{ account: SandboxAccount; transaction: SandboxTransaction }> {
+      const account = await accounts.find(caller, accountId);
+      const today = osloDate(now());
+      notFuture(input.bookingDate, today, 'bookingDate');
+      notFuture(input.valueDate, today, 'valueDate');
+      if (input.bookingDate > input.valueDate) {
+        refuse(
+          'bookingDate',
+          localized(
+            `must not be after valueDate (${input.valueDate}), got ${input.bookingDate}`,
+            `kan ikke være etter valueDate (${input.valueDate}), men er ${input.bookingDate}`,
+          ),
+        );
+      }
+      const amount = amountIn(input.transactionAmount, account.currency, 'transactionAmount');
+      if (amount.minor === 0n) {
+        refuse(
+          'transactionAmount.amount',
+          localized(
+            'must not be zero: negative is a debit, positive a credit',
+            'kan ikke være null: negativt er en belastning, positivt en godskrivning',
+          ),
+        );
+      }
+      const debit = amount.minor < 0n;
+      const own = debit ? input.debtorAccount : input.creditorAccount;
+      const ownPath = debit ? 'debtorAccount' : 'creditorAccount';
+      const ownReference = own && counterpartyAccount(own, ownPath);
+      if (ownReference && !isAccount(ownReference, account)) {
+        refuse(
+          ownPath,
+          debit
+            ? localized(
+                `must be the mock account ${account.iban} itself: the mock account must be the debtor of a debit (negative amount); name the other party as creditorAccount`,
+                `må være mock-kontoen ${account.iban} selv: mock-kontoen må være debitor for en belastning (negativt beløp); oppgi motparten som creditorAccount`,
+              )
+            : localized(
+                `must be the mock account ${account.iban} itself: the mock account must be the creditor of a credit (positive amount); name the other party as debtorAccount`,
+                `må være mock-kontoen ${account.iban} selv: mock-kontoen må være kreditor for en godskrivning (positivt beløp); oppgi motparten som debtorAccount`,
+              ),
+        );
+      }
+      const other = debit ? input.creditorAccount : input.debtorAccount;
+      const counterparty = other && counterpartyAccount(other, debit ? 'creditorAccount' : 'debtorAccount');
+      if (input.remittanceInformationStructured && input.remittanceInformationUnstructured !== undefined) {
+        refuse(
+          'remittanceInformationStructured',
+          localized(
+            'and remittanceInformationUnstructured exclude each other: give a KID or a text',
+            'og remittanceInformationUnstructured utelukker hverandre: oppgi KID eller tekst',
+          ),
+        );
+      }
+      const kid = input.remittanceInformationStructured
+        ? valid(checkKid(input.remittanceInformationStructured.reference), 'remittanceInformationStructured.reference').kid
+        : undefined;
+      const transaction: SandboxTransaction = {
+        id: randomUUID(),
+        accountId: account.id,
+        status: 'booked',
+        bookingDate: input.bookingDate,
+        valueDate: input.valueDate,
+        amount,
+        counterpartyName: debit ? input.creditorName : input.debtorName,
+        counterpartyAccount: counterparty,
+        remittanceUnstructured: input.remittanceInformationUnstructured,
+        remittanceReference: kid,
+      };
+      await book(caller, account, [transaction], 'sandbox.transaction.created', transaction.id);
+      return { account, transaction };
+    },
+
+    /** Data fill: `count` realistic transactions, the same for the same seed and request. */
+    async fill(caller: SandboxCaller, accountId: string, input: FillRequest): Promise<FillResult> {
+      const account = await accounts.find(caller, accountId);
+      const today = osloDate(now());
+      notFuture(input.dateFrom, today, 'dateFrom');
+      notFuture(input.dateTo, today, 'dateTo');
+      if (input.dateFrom > input.dateTo) {
+        refuse('dateFrom', localized(`must not be after dateTo (${input.dateTo})`, `kan ikke være etter dateTo (${input.dateTo})`));
+      }
+      const seed = input.seed ?? account.bban;
+      const profile = input.profile ?? (account.owner.customerType === 'CORPORATE' ? 'corporate' : 'private');
+      const generated = generateTransactions({ ...input, seed, profile, currency: account.currency });
+      const transactions = asSandboxTransactions(account.id, account.currency, generated);
+      await book(caller, account, transactions, 'sandbox.transactions.filled', account.id);
+      return { account, seed, profile, transactions };
+    },
+
+    async list(caller: SandboxCaller, accountId: string): Promise<{ account: SandboxAccount; transactions: SandboxTransaction[] }> {
+      const account = await accounts.find(caller, accountId);
+      return { account, transactions: await transactionRepository.listForAccount(db, caller.tppId, account.id) };
+    },
+
+    async get(caller: SandboxCaller, accountId: string, id: string): Promise<{ account: SandboxAccount; transaction: SandboxTransaction }> {
+      const account = await accounts.find(caller, accountId);
+      const transaction = await transactionRepository.findById(db, caller.tppId, account.id, id);
+      if (!transaction) {
+        unknown(
+          'transactionId',
+          localized(`account ${accountId} has no transaction ${id}`, `konto ${accountId} har ingen transaksjon ${id}`),
+        );
+      }
+      return { account, transaction };
+    },
+  };
+}
+
+export type TransactionService = ReturnType<typeof createTransactionService>;
