@@ -31,7 +31,7 @@ const insert = db.prepare('INSERT INTO contact (tpp_id, email, request_id, creat
 const app = Fastify({ logger: false });
 
 app.put<{ Params: { id: string }; Body: { email?: unknown } }>('/baseline/:id', async (request, reply) => {
-  if (!(await signatureVerifies(request.headers))) {
+  if (!(await signatureVerifies(request.headers, request.method, request.raw.url ?? request.url))) {
     return reply.code(401).send({ code: 'SIGNATURE_INVALID' });
   }
   const email = typeof request.body?.email === 'string' ? request.body.email : '';
@@ -40,14 +40,18 @@ app.put<{ Params: { id: string }; Body: { email?: unknown } }>('/baseline/:id', 
 });
 
 /** Rebuilds the draft-cavage signing string from the headers the signature names and verifies it on the thread pool. */
-function signatureVerifies(headers: IncomingHttpHeaders): Promise<boolean> {
+function signatureVerifies(headers: IncomingHttpHeaders, method: string, target: string): Promise<boolean> {
   const header = String(headers.signature ?? '');
   const signed = /headers="([^"]*)"/.exec(header)?.[1];
   const signature = /signature="([^"]*)"/.exec(header)?.[1];
   if (!signed || !signature) return Promise.resolve(false);
   const signingString = signed
     .split(' ')
-    .map((name) => `${name}: ${String(headers[name] ?? '').trim()}`)
+    .map((name) =>
+      name === '(request-target)'
+        ? `(request-target): ${method.toLowerCase()} ${target}`
+        : `${name}: ${String(headers[name] ?? '').trim()}`,
+    )
     .join('\n');
   return new Promise((resolve) => {
     verify('sha256', Buffer.from(signingString, 'latin1'), publicKey, Buffer.from(signature, 'base64'), (error, valid) =>

@@ -13,6 +13,8 @@ export interface LoadResult {
   readonly timeouts: number;
   /** Counts by status code, so a flagged run says which statuses it got. */
   readonly statusCodes: Readonly<Record<string, number>>;
+  /** How many requests were sent again because the pool ran out (0 in an honest run). */
+  readonly repeated: number;
 }
 
 /**
@@ -20,11 +22,10 @@ export interface LoadResult {
  * requests on the wire are distinct (own X-Request-ID, body, signature) and no connection
  * replays another's sequence in lock-step.
  */
-function rotating(pool: readonly PreparedRequest[]): autocannon.Request {
-  let next = 0;
+function rotating(pool: readonly PreparedRequest[], counter: { sent: number }): autocannon.Request {
   return {
     setupRequest: (request) => {
-      const entry = pool[next++ % pool.length]!;
+      const entry = pool[counter.sent++ % pool.length]!;
       // A fresh headers object: autocannon adds Content-Length to it, and the pool stays untouched.
       return { ...request, method: entry.method, path: entry.path, headers: { ...entry.headers }, body: entry.body };
     },
@@ -41,13 +42,14 @@ export async function runPhase(
   connections: number,
   seconds: number,
 ): Promise<LoadResult> {
+  const counter = { sent: 0 };
   const result = await autocannon({
     url: baseUrl,
     connections,
     pipelining: 1,
     duration: seconds,
     timeout: 10,
-    requests: [rotating(pool)],
+    requests: [rotating(pool, counter)],
   });
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
@@ -68,6 +70,7 @@ export async function runPhase(
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
+    repeated: Math.max(0, counter.sent - pool.length),
   };
 }
 

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { signRequest, type SigningCredentials } from '../src/client/request-signer.js';
 import { credentialsFromPem } from '../src/client/tpp-credentials.js';
 import { SandboxCa } from '../src/security/certificates/sandbox-ca.js';
@@ -59,3 +60,42 @@ export function signedPool(spec: PoolSpec, credentials: SigningCredentials): Pre
 
 /** The body of the n-th contact-information request, distinct per request. */
 export const contactBody = (n: number) => ({ email: `psd2-${n}@tpp.example` });
+
+const SIGN_WORKER_BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(
+  new URL('./sign-worker.ts', import.meta.url).href,
+)}); });`;
+
+/**
+ * The same pool as {@link signedPool}, signed on `threads` worker threads. Used for the measured
+ * run, which needs one distinct request (own X-Request-ID) per request sent: a repeated
+ * X-Request-ID would be answered from the idempotency store, a cheaper path than the real one.
+ */
+export async function signedPoolInParallel(
+  spec: Omit<PoolSpec, 'path'> & { readonly path: string },
+  credentials: SigningCredentials,
+  threads = 2,
+): Promise<PreparedRequest[]> {
+  const bodies = Array.from({ length: spec.size }, (_, n) => JSON.stringify(spec.body(n)));
+  const share = Math.ceil(bodies.length / threads);
+  const parts = await Promise.all(
+    Array.from({ length: threads }, (_, t) => {
+      // The worker runs TypeScript too: Node 20 does not hand the parent's tsx loader to a worker's
+      // entry module, so a one-line script registers tsx and then imports the worker.
+      const worker = new Worker(SIGN_WORKER_BOOTSTRAP, {
+        eval: true,
+        workerData: {
+          method: spec.method,
+          path: spec.path,
+          bodies: bodies.slice(t * share, (t + 1) * share),
+          privateKeyPem: credentials.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          certificatePem: credentials.certificate,
+        },
+      });
+      return new Promise<Record<string, string>[]>((resolve, reject) => {
+        worker.once('message', (headers: Record<string, string>[]) => resolve(headers));
+        worker.once('error', reject);
+      }).finally(() => void worker.terminate());
+    }),
+  );
+  return parts.flat().map((headers, n) => ({ method: spec.method, path: spec.path, headers, body: Buffer.from(bodies[n]!) }));
+}

@@ -88,10 +88,11 @@ export function evaluateBudgets(
 
 export function flaggedScenarios(scenarios: readonly ScenarioResult[]): string[] {
   return scenarios
-    .filter((s) => s.load.non2xx > 0 || s.load.errors > 0 || s.load.total === 0 || s.targetExited !== undefined)
+    .filter((s) => s.load.non2xx > 0 || s.load.errors > 0 || s.load.total === 0 || s.load.repeated > 0 || s.targetExited !== undefined)
     .map(
       (s) =>
         `(${s.id}) ${s.label}: ${s.load.non2xx} non-2xx, ${s.load.errors} errors (${s.load.timeouts} timeouts), statuses ${JSON.stringify(s.load.statusCodes)}` +
+        (s.load.repeated > 0 ? `; ${s.load.repeated} requests were sent twice (the pool ran out)` : '') +
         (s.targetExited === undefined ? '' : `; the target process exited during the run (${s.targetExited})`),
     );
 }
@@ -102,7 +103,7 @@ export function printReport(report: BenchReport): void {
   out.push('');
   out.push(
     `nordic-xs2a bench: ${machine.cpus} CPU (${machine.cpuModel}), Node ${machine.node}; ${settings.connections} connections, ` +
-      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured; pool of ${settings.poolSize} pre-signed requests per scenario`,
+      `${settings.warmupSeconds} s warm-up (pool of ${settings.poolSize}) + ${settings.durationSeconds} s measured, every measured request distinct and pre-signed`,
   );
   out.push(`server: LOG_LEVEL=${server.logLevel}, logs to ${server.logDestination} (${server.logLines} lines written)`);
   out.push('');
