@@ -144,7 +144,15 @@ describe('review fixes of the front door', () => {
     expect(await response.body.json()).toMatchObject({ code: 'SIGNATURE_INVALID' });
   });
 
-  it('answers a retried PUT from the store and refuses the same X-Request-ID with another body or PSU', async () => {
+  it('frees the X-Request-ID of a refused PUT for its correction', async () => {
+    const id = randomUUID();
+    const refused = await server.client.put(path, { email: 'not an address' }, { headers: { 'X-Request-ID': id } });
+    expect(refused.status).toBe(400);
+    const corrected = await server.client.put(path, { email: 'fixed@tpp.example' }, { headers: { 'X-Request-ID': id } });
+    expect(corrected.status).toBe(200);
+  });
+
+  it('runs a retried PUT again with the same answer and refuses the same X-Request-ID with another body or PSU', async () => {
     const id = randomUUID();
     const first = await server.client.put(path, { email: 'first@tpp.example' }, { headers: { 'X-Request-ID': id } });
     const retry = await server.client.put(path, { email: 'first@tpp.example' }, { headers: { 'X-Request-ID': id } });

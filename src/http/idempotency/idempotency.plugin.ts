@@ -10,10 +10,13 @@ const REPLAYED_HEADERS = ['location', 'aspsp-sca-approach', 'content-type'];
 const claims = new WeakMap<FastifyRequest, IdempotencyKey>();
 
 /**
- * Every request that changes something claims its X-Request-ID: a retry is answered from the
- * store, and a captured request cannot be replayed to change something a second time.
+ * Every request that changes something claims its X-Request-ID, so the id cannot be reused for
+ * another request. A POST's answer is stored and replayed (a retried POST must not create twice);
+ * PUT, PATCH and DELETE are idempotent by HTTP, so the same request simply runs again and only
+ * the id is recorded, in one write.
  */
-const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const REPLAYED_METHODS = new Set(['POST']);
+const RECORDED_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /** Headers besides the body that change what a request does: the same id with other values is another request. */
 const OUTCOME_HEADERS = [
@@ -35,7 +38,8 @@ const OUTCOME_HEADERS = [
  */
 export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Date): void {
   scope.addHook('preHandler', async (request, reply) => {
-    if (!CHANGING_METHODS.has(request.method) || !request.ctx.tpp || !request.ctx.requestId) {
+    const replayed = REPLAYED_METHODS.has(request.method);
+    if ((!replayed && !RECORDED_METHODS.has(request.method)) || !request.ctx.tpp || !request.ctx.requestId) {
       return;
     }
     const key = { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId };
@@ -45,6 +49,22 @@ export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Da
     }
     hash.update(request.ctx.rawBody ?? Buffer.alloc(0));
     const digest = hash.digest('hex');
+    if (!replayed) {
+      const seen = await idempotencyRepository.markSeen(
+        db,
+        key,
+        { method: request.method, path: request.url, hash: digest },
+        now().toISOString(),
+      );
+      if (seen === 'conflict') {
+        throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
+      }
+      if (seen === 'new') {
+        // Kept only if the request succeeds; a refused one frees the id for its correction.
+        releaseOnFailure.add(request);
+      }
+      return;
+    }
     const reservation = await idempotencyRepository.reserve(
       db,
       key,
@@ -65,8 +85,18 @@ export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Da
   });
 }
 
+const releaseOnFailure = new WeakSet<FastifyRequest>();
+
 export function installIdempotencyCapture(app: FastifyInstance, db: Db, now: () => Date): void {
   app.addHook('onSend', async (request, reply, payload) => {
+    if (
+      releaseOnFailure.delete(request) &&
+      (reply.statusCode < 200 || reply.statusCode >= 300) &&
+      request.ctx.tpp &&
+      request.ctx.requestId
+    ) {
+      await idempotencyRepository.release(db, { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId });
+    }
     const key = claims.get(request);
     if (!key) {
       return payload;

@@ -93,7 +93,42 @@ export const idempotencyRepository = {
       .deleteFrom('idempotency_record')
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
-      .where('state', '=', 'in_progress')
+      .where('state', 'in', ['in_progress', 'seen'])
       .execute();
+  },
+
+  /**
+   * Records the X-Request-ID of an idempotent request (PUT, PATCH, DELETE) in one write. The same
+   * request again may simply run again; the id with another request is a conflict.
+   */
+  async markSeen(
+    db: DbOrTx,
+    key: IdempotencyKey,
+    request: { method: string; path: string; hash: string },
+    at: string,
+  ): Promise<'new' | 'repeat' | 'conflict'> {
+    const inserted = await db
+      .insertInto('idempotency_record')
+      .values({
+        tpp_id: key.tppId,
+        request_id: key.requestId,
+        method: request.method,
+        path: request.path,
+        request_hash: request.hash,
+        state: 'seen',
+        created_at: at,
+      })
+      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+      return 'new';
+    }
+    const existing = await db
+      .selectFrom('idempotency_record')
+      .select('request_hash')
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .executeTakeFirst();
+    return existing?.request_hash === request.hash ? 'repeat' : 'conflict';
   },
 };
