@@ -29,20 +29,7 @@ export const idempotencyRepository = {
     request: { method: string; path: string; hash: string },
     at: string,
   ): Promise<Reservation> {
-    const inserted = await db
-      .insertInto('idempotency_record')
-      .values({
-        tpp_id: key.tppId,
-        request_id: key.requestId,
-        method: request.method,
-        path: request.path,
-        request_hash: request.hash,
-        state: 'in_progress',
-        created_at: at,
-      })
-      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+    if (await insertClaim(db, key, request, 'in_progress', at)) {
       return { kind: 'reserved' };
     }
     const existing = await db
@@ -107,20 +94,7 @@ export const idempotencyRepository = {
     request: { method: string; path: string; hash: string },
     at: string,
   ): Promise<'new' | 'repeat' | 'conflict'> {
-    const inserted = await db
-      .insertInto('idempotency_record')
-      .values({
-        tpp_id: key.tppId,
-        request_id: key.requestId,
-        method: request.method,
-        path: request.path,
-        request_hash: request.hash,
-        state: 'seen',
-        created_at: at,
-      })
-      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+    if (await insertClaim(db, key, request, 'seen', at)) {
       return 'new';
     }
     const existing = await db
@@ -132,3 +106,27 @@ export const idempotencyRepository = {
     return existing?.request_hash === request.hash ? 'repeat' : 'conflict';
   },
 };
+
+/** Inserts a claim unless the id is taken; the primary key decides between concurrent claims. */
+async function insertClaim(
+  db: DbOrTx,
+  key: IdempotencyKey,
+  request: { method: string; path: string; hash: string },
+  state: 'in_progress' | 'seen',
+  at: string,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('idempotency_record')
+    .values({
+      tpp_id: key.tppId,
+      request_id: key.requestId,
+      method: request.method,
+      path: request.path,
+      request_hash: request.hash,
+      state,
+      created_at: at,
+    })
+    .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
