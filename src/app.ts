@@ -8,7 +8,8 @@ import { createSandboxCoreBanking } from './bank/sandbox-core-banking.js';
 import type { Config } from './config/config.schema.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
-import { clientErrorResponse, installErrorHandler, sendError, toAppError } from './errors/error-handler.js';
+import { ErrorBodySchema } from './errors/error-body.js';
+import { clientErrorResponse, handleError, installErrorHandler, sendError } from './errors/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
@@ -16,7 +17,6 @@ import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
 import { RouteTable } from './http/route-table.js';
 import { installValidators } from './http/validation.js';
-import { ErrorBody } from './http/schemas/common.schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
@@ -72,10 +72,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         socket.destroy(error);
       }
     },
-    frameworkErrors: (error, request, reply) => {
-      const appError = toAppError(error);
-      sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), config.systemName, appError ? undefined : error);
-    },
+    frameworkErrors: (error, request, reply) => void handleError(error, request, reply, config.systemName),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const routes = new RouteTable();
@@ -86,6 +83,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     const requestId = request.headers['x-request-id'];
     if (typeof requestId === 'string' && checkRequestId(requestId).ok) {
       reply.header('x-request-id', requestId);
+      // UUIDs are case-insensitive: the lower-case form keys idempotency, so a retry that changes
+      // the case is still recognised as the same request.
+      request.ctx.requestId = requestId.toLowerCase();
     }
     reply.header('content-language', request.ctx.language);
   });
@@ -95,7 +95,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         requestId: request.ctx.requestId,
         tpp: request.ctx.tpp?.id,
         method: request.method,
-        route: request.routeOptions.url,
+        operation: request.routeOptions.schema?.operationId ?? request.routeOptions.url,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       },
@@ -117,7 +117,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // Answers are compressed when asked; request bodies are not inflated: the Digest covers the bytes as sent.
   await app.register(compress, { encodings: ['gzip', 'deflate'], globalDecompression: false });
 
-  app.addSchema(ErrorBody);
+  app.addSchema(ErrorBodySchema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -1,27 +1,35 @@
+import { Type, type Static } from 'typebox';
 import type { Language } from '../domain/localized.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import type { AppError } from './app-error.js';
 
-export interface TppMessage {
-  category: 'ERROR';
-  code: string;
-  path?: string;
-  text?: string;
-}
-
 /**
  * The error body of the requirement (`id`, `system`, `status`, `code`, `message`) with the
- * Berlin Group `tppMessages` beside it, so that both kinds of client find what they expect.
+ * Berlin Group `tppMessages` beside it, so that both kinds of client find what they expect. The
+ * schema documents it once for every route (OpenAPI); the types below are derived from it.
  */
-export interface ErrorBody {
-  id: string;
-  system: string;
-  status: number;
-  code: string;
-  message?: string;
-  tppMessages: TppMessage[];
-  _links?: Record<string, { href: string }>;
-}
+export const ErrorBodySchema = Type.Object(
+  {
+    id: Type.String({ description: 'Identifier of this error occurrence; quote it to the bank' }),
+    system: Type.String({ description: 'Name of the reporting system' }),
+    status: Type.Integer({ description: 'HTTP status code' }),
+    code: Type.String({ description: 'Error code (see docs/errors.md)' }),
+    message: Type.Optional(Type.String({ description: 'Text; absent on 500 SYSTEM_ERROR' })),
+    tppMessages: Type.Array(
+      Type.Object({
+        category: Type.Literal('ERROR'),
+        code: Type.String(),
+        path: Type.Optional(Type.String()),
+        text: Type.Optional(Type.String({ maxLength: 500 })),
+      }),
+    ),
+    _links: Type.Optional(Type.Record(Type.String(), Type.Object({ href: Type.String() }))),
+  },
+  { $id: 'ErrorBody' },
+);
+
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+export type TppMessage = ErrorBody['tppMessages'][number];
 
 /** Berlin Group caps `tppMessages[].text` at 500 characters. */
 const MAX_TEXT = 500;

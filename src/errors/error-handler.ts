@@ -11,10 +11,13 @@ import { languageOf } from '../http/request-context.js';
  * other error is a bug: it is logged with an occurrence id and answered as a bare 500.
  */
 export function installErrorHandler(app: FastifyInstance, system: string): void {
-  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    const appError = toAppError(error);
-    return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), system, appError ? undefined : error);
-  });
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => handleError(error, request, reply, system));
+}
+
+/** Answers any thrown error; also used for the router's own errors (`frameworkErrors`). */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, system: string): FastifyReply {
+  const appError = toAppError(error);
+  return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), system, appError ? undefined : error);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, system: string, cause?: unknown): FastifyReply {
@@ -105,6 +108,3 @@ function validationPath(context: string | undefined, issue: ValidationIssue): st
 function isFastifyError(error: unknown): error is FastifyError & { validation?: ValidationIssue[]; validationContext?: string } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }
-
-/** The statuses the catalogue can answer; used by route schemas to document error responses. */
-export const ERROR_STATUSES = [...new Set(Object.values(ERROR_CATALOGUE).map((entry) => entry.status))].sort();

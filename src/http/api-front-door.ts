@@ -29,20 +29,21 @@ export interface FrontDoorOptions {
  */
 export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptions): void {
   scope.addHook('onRequest', async (request) => {
-    const requestId = request.headers['x-request-id'];
-    if (requestId === undefined) {
+    // The root hook has recorded a valid X-Request-ID; only a refusal needs to look again.
+    if (request.ctx.requestId === undefined) {
+      const requestId = request.headers['x-request-id'];
+      if (requestId === undefined) {
+        throw new AppError('FORMAT_ERROR', {
+          detail: localized('the X-Request-ID header is missing', 'X-Request-ID-headeren mangler'),
+          path: 'X-Request-ID',
+        });
+      }
+      const checked = checkRequestId(String(requestId));
       throw new AppError('FORMAT_ERROR', {
-        detail: localized('the X-Request-ID header is missing', 'X-Request-ID-headeren mangler'),
+        detail: checked.ok ? localized('must be sent once') : checked.reason,
         path: 'X-Request-ID',
       });
     }
-    const checked = checkRequestId(Array.isArray(requestId) ? requestId.join(',') : requestId);
-    if (!checked.ok) {
-      throw new AppError('FORMAT_ERROR', { detail: checked.reason, path: 'X-Request-ID' });
-    }
-    // UUIDs are case-insensitive: the lower-case form keys idempotency, so a retry that changes
-    // the case is still recognised as the same request.
-    request.ctx.requestId = checked.value.toLowerCase();
     if (!acceptsJson(request.headers.accept)) {
       throw new AppError('ACCEPT_UNSUPPORTED', { path: 'Accept' });
     }

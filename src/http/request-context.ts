@@ -26,8 +26,6 @@ declare module 'fastify' {
     ctx: RequestContext;
   }
   interface FastifyContextConfig {
-    /** Berlin Group operationId, for logs and metrics. */
-    operationId?: string;
     /** The PSD2 role the route needs (DESIGN §5): PIS needs PSP_PI. */
     requiredRole?: Psd2Role;
   }
@@ -55,12 +53,4 @@ export function tppOf(request: FastifyRequest): TppIdentity {
     throw new Error('tppOf() called on a route outside the signed /v1 scope');
   }
   return tpp;
-}
-
-export function headersOf(request: FastifyRequest): RequestHeaders {
-  const headers = request.ctx.headers;
-  if (!headers) {
-    throw new Error('headersOf() called on a route outside the API scope');
-  }
-  return headers;
 }

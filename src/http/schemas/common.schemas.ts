@@ -6,27 +6,6 @@ export const Link = Type.Object({
   verbs: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('DELETE')]))),
 });
 
-/** The error body of DESIGN §4, documented once and referenced by every route. */
-export const ErrorBody = Type.Object(
-  {
-    id: Type.String({ description: 'Identifier of this error occurrence; quote it to the bank' }),
-    system: Type.String({ description: 'Name of the reporting system' }),
-    status: Type.Integer({ description: 'HTTP status code' }),
-    code: Type.String({ description: 'Error code (see docs/errors.md)' }),
-    message: Type.Optional(Type.String({ description: 'Text; absent on 500 SYSTEM_ERROR' })),
-    tppMessages: Type.Array(
-      Type.Object({
-        category: Type.Literal('ERROR'),
-        code: Type.String(),
-        path: Type.Optional(Type.String()),
-        text: Type.Optional(Type.String({ maxLength: 500 })),
-      }),
-    ),
-    _links: Type.Optional(Type.Record(Type.String(), Type.Object({ href: Type.String() }))),
-  },
-  { $id: 'ErrorBody' },
-);
-
 /** The error statuses a signed `/v1` operation can answer, for route response schemas. */
 export function signedErrorResponses(extra: readonly number[] = []): Record<number, TSchema> {
   const statuses = [400, 401, 404, 405, 406, 409, 413, 415, 500, ...extra];

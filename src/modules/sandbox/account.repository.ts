@@ -1,6 +1,7 @@
 import type { AccountReference } from '../../bank/core-banking.port.js';
 import type { DbOrTx } from '../../db/create-db.js';
-import type { CustomerType, SandboxAccount } from './sandbox-bank.model.js';
+import type { SandboxAccount } from './sandbox-bank.model.js';
+import { JOINED_CUSTOMER_COLUMNS, joinedCustomer } from './customer.repository.js';
 
 export interface NewAccountRow {
   readonly id: string;
@@ -27,10 +28,7 @@ function accounts(db: DbOrTx, tppId: string) {
       'a.name',
       'a.product',
       'a.cash_account_type',
-      'c.id as customer_id',
-      'c.customer_number',
-      'c.customer_type',
-      'c.name as customer_name',
+      ...JOINED_CUSTOMER_COLUMNS,
       'g.organisation_number',
     ])
     .where('a.tpp_id', '=', tppId);
@@ -41,12 +39,7 @@ type AccountRow = Awaited<ReturnType<ReturnType<typeof accounts>['executeTakeFir
 function toAccount(row: AccountRow): SandboxAccount {
   return {
     id: row.id,
-    owner: {
-      id: row.customer_id,
-      customerNumber: row.customer_number,
-      customerType: row.customer_type as CustomerType,
-      name: row.customer_name,
-    },
+    owner: joinedCustomer(row),
     bban: row.bban,
     iban: row.iban,
     currency: row.currency,

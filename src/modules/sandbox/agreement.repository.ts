@@ -1,20 +1,13 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
-import type { CustomerType, EngagementRole, SandboxAgreement, SandboxEngagement } from './sandbox-bank.model.js';
+import type { EngagementRole, SandboxAgreement, SandboxEngagement } from './sandbox-bank.model.js';
+import { JOINED_CUSTOMER_COLUMNS, joinedCustomer } from './customer.repository.js';
 
 function agreements(db: DbOrTx, tppId: string) {
   return db
     .selectFrom('sandbox_agreement as g')
     .innerJoin('sandbox_customer as c', 'c.id', 'g.customer_id')
-    .select([
-      'g.id',
-      'g.organisation_number',
-      'g.name',
-      'c.id as customer_id',
-      'c.customer_number',
-      'c.customer_type',
-      'c.name as customer_name',
-    ])
+    .select(['g.id', 'g.organisation_number', 'g.name', ...JOINED_CUSTOMER_COLUMNS])
     .where('g.tpp_id', '=', tppId);
 }
 
@@ -23,12 +16,7 @@ type AgreementRow = Awaited<ReturnType<ReturnType<typeof agreements>['executeTak
 function toAgreement(row: AgreementRow): SandboxAgreement {
   return {
     id: row.id,
-    owner: {
-      id: row.customer_id,
-      customerNumber: row.customer_number,
-      customerType: row.customer_type as CustomerType,
-      name: row.customer_name,
-    },
+    owner: joinedCustomer(row),
     organisationNumber: row.organisation_number,
     name: row.name,
   };
@@ -45,10 +33,7 @@ function engagements(db: DbOrTx, tppId: string) {
       'e.roles',
       sql<string | null>`cast(e.register_limit_minor as text)`.as('register_limit_minor'),
       sql<string | null>`cast(e.approval_limit_minor as text)`.as('approval_limit_minor'),
-      'c.id as customer_id',
-      'c.customer_number',
-      'c.customer_type',
-      'c.name as customer_name',
+      ...JOINED_CUSTOMER_COLUMNS,
       'a.id as account_id',
       'a.bban',
       'a.iban',
@@ -64,12 +49,7 @@ function toEngagement(row: EngagementRow): SandboxEngagement {
   return {
     id: row.id,
     agreementId: row.agreement_id,
-    customer: {
-      id: row.customer_id,
-      customerNumber: row.customer_number,
-      customerType: row.customer_type as CustomerType,
-      name: row.customer_name,
-    },
+    customer: joinedCustomer(row),
     account: { id: row.account_id, bban: row.bban, iban: row.iban, currency: row.currency },
     roles: row.roles.split(',') as EngagementRole[],
     registerLimit: limit(row.register_limit_minor),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
-import type { BookingStatus, CustomerType, SandboxCardAccount, SandboxCardTransaction } from './sandbox-bank.model.js';
+import type { BookingStatus, SandboxCardAccount, SandboxCardTransaction } from './sandbox-bank.model.js';
+import { JOINED_CUSTOMER_COLUMNS, joinedCustomer } from './customer.repository.js';
 
 const INSERT_SLICE = 100;
 
@@ -15,10 +16,7 @@ function cardAccounts(db: DbOrTx, tppId: string) {
       'k.product',
       'k.currency',
       sql<string>`cast(k.credit_limit_minor as text)`.as('credit_limit_minor'),
-      'c.id as customer_id',
-      'c.customer_number',
-      'c.customer_type',
-      'c.name as customer_name',
+      ...JOINED_CUSTOMER_COLUMNS,
     ])
     .where('k.tpp_id', '=', tppId);
 }
@@ -28,12 +26,7 @@ type CardAccountRow = Awaited<ReturnType<ReturnType<typeof cardAccounts>['execut
 function toCardAccount(row: CardAccountRow): SandboxCardAccount {
   return {
     id: row.id,
-    owner: {
-      id: row.customer_id,
-      customerNumber: row.customer_number,
-      customerType: row.customer_type as CustomerType,
-      name: row.customer_name,
-    },
+    owner: joinedCustomer(row),
     maskedPan: row.masked_pan,
     name: row.name,
     product: row.product,

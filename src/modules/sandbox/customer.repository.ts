@@ -7,6 +7,24 @@ function toCustomer(row: { id: string; customer_number: string; customer_type: s
   return { id: row.id, customerNumber: row.customer_number, customerType: row.customer_type as CustomerType, name: row.name };
 }
 
+/** The owner's columns when another sandbox table is joined with sandbox_customer as `c`. */
+export const JOINED_CUSTOMER_COLUMNS = ['c.id as customer_id', 'c.customer_number', 'c.customer_type', 'c.name as customer_name'] as const;
+
+/** The customer of a row selected with {@link JOINED_CUSTOMER_COLUMNS}. */
+export function joinedCustomer(row: {
+  customer_id: string;
+  customer_number: string;
+  customer_type: string;
+  customer_name: string;
+}): SandboxCustomer {
+  return toCustomer({
+    id: row.customer_id,
+    customer_number: row.customer_number,
+    customer_type: row.customer_type,
+    name: row.customer_name,
+  });
+}
+
 /** The only place that queries sandbox_customer; every query is scoped to one TPP. */
 export const customerRepository = {
   /** Inserts a customer; false when the TPP already has one with this customer number. */

@@ -8,7 +8,7 @@ import type { SandboxRouteOptions } from './sandbox-routes.options.js';
  * creating one resource at a new address; the links lead to what it seeded.
  */
 export const initializeRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = async (app, { bank, mapper }) => {
-  app.post('/initialize', { schema: initializeSchema, config: { operationId: 'initializeSandbox' } }, async (request) => ({
+  app.post('/initialize', { schema: initializeSchema }, async (request) => ({
     ...(await bank.initializer.initialize(callerOf(request))),
     _links: {
       customers: mapper.link('/customers', 'GET', 'POST'),

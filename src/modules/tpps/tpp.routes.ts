@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { headersOf, tppOf } from '../../http/request-context.js';
+import { tppOf } from '../../http/request-context.js';
 import type { TppService } from './tpp.service.js';
 import type { TppContact } from './tpp.repository.js';
 import { getContactInformationSchema, putContactInformationSchema } from './tpp.schemas.js';
@@ -13,23 +13,14 @@ export const tppRoutes: FastifyPluginAsyncTypebox<{ tpps: TppService; publicUrl:
     },
   });
 
-  app.put(
-    '/tpps/:tppId/contact-information',
-    { schema: putContactInformationSchema, config: { operationId: 'putTppContactInformation' } },
-    async (request) => {
-      const tpp = tppOf(request);
-      headersOf(request);
-      const contact = await tpps.saveContactInformation(tpp, request.params.tppId, request.body.email, request.ctx.requestId ?? '');
-      return view(request.params.tppId, contact);
-    },
-  );
+  app.put('/tpps/:tppId/contact-information', { schema: putContactInformationSchema }, async (request) => {
+    const tpp = tppOf(request);
+    const contact = await tpps.saveContactInformation(tpp, request.params.tppId, request.body.email, request.ctx.requestId ?? '');
+    return view(request.params.tppId, contact);
+  });
 
-  app.get(
-    '/tpps/:tppId/contact-information',
-    { schema: getContactInformationSchema, config: { operationId: 'getTppContactInformation' } },
-    async (request) => {
-      const contact = await tpps.contactInformation(tppOf(request), request.params.tppId);
-      return view(request.params.tppId, contact);
-    },
-  );
+  app.get('/tpps/:tppId/contact-information', { schema: getContactInformationSchema }, async (request) => {
+    const contact = await tpps.contactInformation(tppOf(request), request.params.tppId);
+    return view(request.params.tppId, contact);
+  });
 };
