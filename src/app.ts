@@ -18,6 +18,8 @@ import { newRequestContext } from './http/request-context.js';
 import { RouteTable } from './http/route-table.js';
 import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { paymentRoutes } from './modules/payments/payment.routes.js';
+import { createPaymentsService, type PaymentsService } from './modules/payments/payment.service.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
@@ -48,6 +50,7 @@ export interface AppDependencies {
 /** What the `/v1` modules are built on. */
 export interface V1Services {
   readonly coreBanking: CoreBanking;
+  readonly payments: PaymentsService;
 }
 
 /**
@@ -137,7 +140,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   const tpps = createTppService(db, now);
   const ledger = createLedger(now);
-  const services: V1Services = { coreBanking: deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now) };
+  const coreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now);
+  const payments = createPaymentsService(db, coreBanking, now, {
+    publicUrl: config.publicUrl,
+    maxDaysAhead: config.maxExecutionDaysAhead,
+    nokRates: config.nokRates,
+  });
+  const services: V1Services = { coreBanking, payments };
   const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
   await app.register(
     async (v1) => {
@@ -151,6 +160,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       });
       installIdempotency(v1, db, now);
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
+      await v1.register(paymentRoutes, { payments });
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (research/seed-system.md §12).
         await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });

@@ -3,6 +3,7 @@
  * its default and how a text becomes a value; `load-config.ts` applies them all at once and
  * `.env.example` lists them. Nothing else reads `process.env`.
  */
+import { DEFAULT_NOK_RATES, parseNokRates, type NokRates } from '../domain/regulatory-reporting.js';
 export type Mode = 'sandbox' | 'production';
 export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -24,6 +25,10 @@ export interface Config {
   readonly dataDir: string;
   readonly systemName: string;
   readonly bankName: string;
+  /** How many days ahead a requested execution date or periodic start date may lie. */
+  readonly maxExecutionDaysAhead: number;
+  /** NOK per unit of foreign currencies, for the currency-register threshold and limits. */
+  readonly nokRates: NokRates;
   readonly logLevel: LogLevel;
 }
 
@@ -70,6 +75,14 @@ const fingerprints: Parse<ReadonlySet<string>> = (text) => {
     .filter(Boolean);
   const bad = items.find((item) => !/^[0-9a-f]{64}$/.test(item));
   return bad === undefined ? { value: new Set(items) } : { problem: `"${bad}" is not a SHA-256 fingerprint (64 hex digits)` };
+};
+
+const nokRates: Parse<NokRates> = (text) => {
+  if (text.trim() === '') return { value: DEFAULT_NOK_RATES };
+  const parsed = parseNokRates(text, DEFAULT_NOK_RATES.asOf);
+  if (!parsed.ok) return { problem: parsed.reason.en };
+  // Configured rates override the embedded table; currencies not named keep its rate.
+  return { value: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ...parsed.value.rates]) } };
 };
 
 const database: Parse<DatabaseTarget> = (text) => {
@@ -178,6 +191,21 @@ export const VARIABLES = [
     parse: nonEmpty,
   },
   { name: 'XS2A_BANK_NAME', key: 'bankName', description: 'the bank name shown to PSUs', fallback: 'Nordic Sandbox Bank', parse: nonEmpty },
+  {
+    name: 'XS2A_MAX_EXECUTION_DAYS',
+    key: 'maxExecutionDaysAhead',
+    description: 'how many days ahead a requestedExecutionDate or periodic startDate may lie',
+    fallback: '365',
+    parse: integer(1, 3650),
+  },
+  {
+    name: 'XS2A_NOK_RATES',
+    key: 'nokRates',
+    description:
+      'NOK per unit of foreign currencies (e.g. EUR=11.725,SEK=0.98) over the embedded sandbox table, for the NOK 100 000 reporting threshold',
+    fallback: '',
+    parse: nokRates,
+  },
   {
     name: 'LOG_LEVEL',
     key: 'logLevel',

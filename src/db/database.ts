@@ -1,6 +1,7 @@
 import type { TppTable, TppContactTable } from '../modules/tpps/tpp.table.js';
 import type { IdempotencyRecordTable } from '../http/idempotency/idempotency.table.js';
 import type { AuditEventTable } from '../modules/audit/audit.table.js';
+import type { PaymentTable } from '../modules/payments/payment.table.js';
 import type { LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -29,4 +30,5 @@ export interface Database {
   sandbox_transaction: SandboxTransactionTable;
   sandbox_card_account: SandboxCardAccountTable;
   sandbox_card_transaction: SandboxCardTransactionTable;
+  payment: PaymentTable;
 }

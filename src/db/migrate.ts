@@ -3,6 +3,7 @@ import type { Db } from './create-db.js';
 import * as foundation from './migrations/2026_11_20_0001_foundation.js';
 import * as ledger from './migrations/2026_11_20_0002_ledger.js';
 import * as sandboxBank from './migrations/2026_11_21_0003_sandbox_bank.js';
+import * as payments from './migrations/2026_11_22_0004_payments.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_20_0001_foundation': foundation,
   '2026_11_20_0002_ledger': ledger,
   '2026_11_21_0003_sandbox_bank': sandboxBank,
+  '2026_11_22_0004_payments': payments,
 };
 
 /** The versions, oldest first. */

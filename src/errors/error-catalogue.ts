@@ -15,6 +15,45 @@ export const ERROR_CATALOGUE = {
     tppCode: 'FORMAT_ERROR',
     text: { en: 'The request is not well formed', nb: 'Forespørselen har feil format' },
   },
+  EXECUTION_DATE_INVALID: {
+    status: 400,
+    tppCode: 'EXECUTION_DATE_INVALID',
+    text: { en: 'The requested execution date is not acceptable', nb: 'Ønsket utførelsesdato kan ikke brukes' },
+  },
+  REQUIRED_KID_MISSING: {
+    status: 400,
+    tppCode: 'REQUIRED_KID_MISSING',
+    text: { en: 'A KID is required but missing', nb: 'KID er påkrevd, men mangler' },
+  },
+  CORPORATE_ID_REQUIRED: {
+    status: 400,
+    tppCode: 'FORMAT_ERROR',
+    text: {
+      en: 'PSU-Corporate-ID is required: the debtor account belongs to a corporate agreement',
+      nb: 'PSU-Corporate-ID er påkrevd: belastningskontoen hører til en bedriftsavtale',
+    },
+  },
+  DEBTOR_ACCOUNT_UNKNOWN: {
+    status: 400,
+    tppCode: 'PAYMENT_FAILED',
+    text: { en: 'The debtor account is not an account of this bank', nb: 'Belastningskontoen er ikke en konto i denne banken' },
+  },
+  DEBTOR_ACCOUNT_NOT_PERMITTED: {
+    status: 400,
+    tppCode: 'PAYMENT_FAILED',
+    text: {
+      en: 'The PSU may not register this payment from the debtor account',
+      nb: 'Brukeren har ikke rett til å registrere denne betalingen fra belastningskontoen',
+    },
+  },
+  PAYMENT_DUPLICATE: {
+    status: 400,
+    tppCode: 'PAYMENT_FAILED',
+    text: {
+      en: 'An equal payment (debtor, creditor, amount, date and remittance) is already in progress',
+      nb: 'En lik betaling (belastningskonto, mottaker, beløp, dato og melding) er allerede under behandling',
+    },
+  },
   TIMESTAMP_INVALID: {
     status: 400,
     tppCode: 'TIMESTAMP_INVALID',
@@ -64,6 +103,14 @@ export const ERROR_CATALOGUE = {
     tppCode: 'CERTIFICATE_REVOKED',
     text: { en: 'The signing certificate has been revoked by its issuer', nb: 'Signeringssertifikatet er trukket tilbake av utstederen' },
   },
+  CORPORATE_ID_INVALID: {
+    status: 401,
+    tppCode: 'CORPORATE_ID_INVALID',
+    text: {
+      en: 'PSU-Corporate-ID does not match the agreement of the account',
+      nb: 'PSU-Corporate-ID stemmer ikke med avtalen kontoen hører til',
+    },
+  },
   ROLE_INVALID: {
     status: 401,
     tppCode: 'ROLE_INVALID',
@@ -77,6 +124,11 @@ export const ERROR_CATALOGUE = {
     tppCode: 'RESOURCE_UNKNOWN',
     text: { en: 'The addressed resource is unknown', nb: 'Ressursen finnes ikke' },
   },
+  PRODUCT_UNKNOWN: {
+    status: 404,
+    tppCode: 'PRODUCT_UNKNOWN',
+    text: { en: 'The payment service does not offer this payment product', nb: 'Betalingstjenesten tilbyr ikke dette betalingsproduktet' },
+  },
   ROUTE_UNKNOWN: {
     status: 404,
     tppCode: 'RESOURCE_UNKNOWN',
@@ -86,6 +138,11 @@ export const ERROR_CATALOGUE = {
     status: 405,
     tppCode: 'SERVICE_INVALID',
     text: { en: 'This HTTP method is not allowed at this path', nb: 'Denne HTTP-metoden er ikke tillatt på denne adressen' },
+  },
+  CANCELLATION_INVALID: {
+    status: 405,
+    tppCode: 'CANCELLATION_INVALID',
+    text: { en: 'The payment can no longer be cancelled', nb: 'Betalingen kan ikke lenger kanselleres' },
   },
   ACCEPT_UNSUPPORTED: {
     status: 406,
@@ -122,6 +179,14 @@ export const ERROR_CATALOGUE = {
     text: {
       en: 'A resource with this identifier already exists',
       nb: 'En ressurs med denne identifikatoren finnes allerede',
+    },
+  },
+  STATUS_INVALID: {
+    status: 409,
+    tppCode: 'STATUS_INVALID',
+    text: {
+      en: 'The resource changed status meanwhile; read it again',
+      nb: 'Ressursen har endret status i mellomtiden; les den på nytt',
     },
   },
   PAYLOAD_TOO_LARGE: {

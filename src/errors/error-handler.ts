@@ -60,7 +60,12 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error.validation) {
     const first = error.validation[0];
     const path = first ? validationPath(error.validationContext, first) : undefined;
-    const message = first?.keyword === 'required' ? 'is missing' : (first?.message ?? 'is not valid');
+    const message =
+      first?.keyword === 'required'
+        ? 'is missing'
+        : first?.keyword === 'additionalProperties'
+          ? 'is not a field of this request (check its spelling)'
+          : (first?.message ?? 'is not valid');
     return new AppError('FORMAT_ERROR', {
       detail: path ? `${path} ${message}` : message,
       ...(path ? { path } : {}),

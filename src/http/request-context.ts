@@ -28,6 +28,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The PSD2 role the route needs (DESIGN §5): PIS needs PSP_PI. */
     requiredRole?: Psd2Role;
+    /**
+     * The route's service records the X-Request-ID and its answer in its own transaction (see
+     * idempotencyRepository.recordCompleted); the generic claim is skipped.
+     */
+    idempotentInService?: boolean;
   }
 }
 

@@ -42,13 +42,11 @@ export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Da
     if ((!replayed && !RECORDED_METHODS.has(request.method)) || !request.ctx.tpp || !request.ctx.requestId) {
       return;
     }
-    const key = { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId };
-    const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
-    for (const name of OUTCOME_HEADERS) {
-      hash.update(`${name}: ${String(request.headers[name] ?? '')}\n`);
+    if (request.routeOptions.config.idempotentInService) {
+      return;
     }
-    hash.update(request.ctx.rawBody ?? Buffer.alloc(0));
-    const digest = hash.digest('hex');
+    const key = { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId };
+    const digest = requestHash(request);
     if (!replayed) {
       const seen = await idempotencyRepository.markSeen(
         db,
@@ -83,6 +81,16 @@ export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Da
         throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
     }
   });
+}
+
+/** What makes two requests with one X-Request-ID the same request: method, URL, outcome headers and body. */
+export function requestHash(request: FastifyRequest): string {
+  const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+  for (const name of OUTCOME_HEADERS) {
+    hash.update(`${name}: ${String(request.headers[name] ?? '')}\n`);
+  }
+  hash.update(request.ctx.rawBody ?? Buffer.alloc(0));
+  return hash.digest('hex');
 }
 
 const releaseOnFailure = new WeakSet<FastifyRequest>();

@@ -58,6 +58,63 @@ export const idempotencyRepository = {
     };
   },
 
+  /**
+   * What is stored under an id, without claiming it: the answer to replay, a conflict, or nothing
+   * yet. Services that record their answer in their own transaction ({@link recordCompleted}) look
+   * here first, so a retry is answered before it is validated again.
+   */
+  async peek(db: DbOrTx, key: IdempotencyKey, hash: string): Promise<Reservation | undefined> {
+    const existing = await db
+      .selectFrom('idempotency_record')
+      .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .executeTakeFirst();
+    if (!existing) return undefined;
+    if (existing.request_hash !== hash) return { kind: 'conflict' };
+    if (existing.state !== 'completed' || existing.response_status === null) return { kind: 'in-progress' };
+    return {
+      kind: 'replay',
+      response: {
+        status: existing.response_status,
+        headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>,
+        body: existing.response_body ?? '',
+      },
+    };
+  },
+
+  /**
+   * Records a request and its answer at once, in the caller's transaction with the change it made,
+   * so the answer cannot be lost between the two (a crash leaves neither). False when the id was
+   * taken meanwhile: the caller rolls back and answers what {@link peek} finds.
+   */
+  async recordCompleted(
+    trx: DbOrTx,
+    key: IdempotencyKey,
+    request: { method: string; path: string; hash: string },
+    response: StoredResponse,
+    at: string,
+  ): Promise<boolean> {
+    const inserted = await trx
+      .insertInto('idempotency_record')
+      .values({
+        tpp_id: key.tppId,
+        request_id: key.requestId,
+        method: request.method,
+        path: request.path,
+        request_hash: request.hash,
+        state: 'completed',
+        response_status: response.status,
+        response_headers: JSON.stringify(response.headers),
+        response_body: response.body,
+        created_at: at,
+        completed_at: at,
+      })
+      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+  },
+
   async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, at: string): Promise<void> {
     await db
       .updateTable('idempotency_record')

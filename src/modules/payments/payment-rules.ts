@@ -1,0 +1,421 @@
+import { createHash } from 'node:crypto';
+import { checkBic } from '../../domain/bic.js';
+import { checkCountryCode } from '../../domain/countries.js';
+import { checkCurrencyCode } from '../../domain/currencies.js';
+import { checkIban, norwegianBbanOfIban } from '../../domain/iban.js';
+import { checkNorwegianBban } from '../../domain/bban.js';
+import { addDays, checkIsoDate, type IsoDate } from '../../domain/iso-date.js';
+import { checkKid } from '../../domain/kid.js';
+import { localized, type Check, type Localized } from '../../domain/localized.js';
+import { addMoney, checkPositiveAmount, compareMoney, formatAmount, type Money } from '../../domain/money.js';
+import { checkDayOfExecution, checkMonthsOfExecution, executionDates, type PeriodicSchedule } from '../../domain/periodic-schedule.js';
+import { isRegulatoryReportingCode, requiresRegulatoryReporting, type NokRates } from '../../domain/regulatory-reporting.js';
+import { AppError } from '../../errors/app-error.js';
+import type { ErrorCode } from '../../errors/error-catalogue.js';
+import type { PaymentProduct } from './payment-products.js';
+import type {
+  AccountReference,
+  Amount,
+  BulkItem,
+  BulkNdctBody,
+  PeriodicNdctBody,
+  SinglePaymentBody,
+  StructuredRemittance,
+} from './payment.schemas.js';
+
+/**
+ * The payment rules that the wire schema cannot express (issue 4 §2, DESIGN §2), as pure
+ * functions: each refuses with the field's path and the rule, and returns what the service needs
+ * to go on (the debtor account to look up, the amount, the date, the duplicate fingerprint).
+ */
+
+export interface RuleContext {
+  /** Today in the bank's time zone. */
+  readonly today: IsoDate;
+  /** How many days ahead a requested execution or start date may lie. */
+  readonly maxDaysAhead: number;
+  readonly nokRates: NokRates;
+}
+
+/** A validated payment order: what the service checks against the bank and stores. */
+export interface PaymentOrder {
+  /** The debtor account as the bank looks it up: always its Norwegian BBAN. */
+  readonly debtorBban: string;
+  /** The currency the TPP named for the debtor account, if it did. */
+  readonly debtorCurrency: string | undefined;
+  /** The instructed amount; for a bulk the sum of its payments. */
+  readonly amount: Money;
+  readonly requestedExecutionDate: IsoDate | undefined;
+  /** Fingerprint for the logical-duplicate rule (DESIGN §2). */
+  readonly logicalKey: string;
+  /** The body to store and answer on GET (the submitted one, with spellings normalised). */
+  readonly body: Record<string, unknown>;
+}
+
+function refuse(path: string, reason: Localized, code: ErrorCode = 'FORMAT_ERROR'): never {
+  throw new AppError(code, { path, detail: localized(`${path} ${reason.en}`, `${path} ${reason.nb}`) });
+}
+
+function must<T>(check: Check<T>, path: string, code: ErrorCode = 'FORMAT_ERROR'): T {
+  if (!check.ok) refuse(path, check.reason, code);
+  return check.value;
+}
+
+/** A Norwegian account: BBAN (MOD11) or NO IBAN (mod-97 and MOD11), and if both, the same account. */
+function norwegianAccount(reference: AccountReference, path: string): string {
+  const bban = reference.bban === undefined ? undefined : must(checkNorwegianBban(reference.bban), `${path}.bban`);
+  if (reference.iban === undefined) {
+    if (bban === undefined) {
+      refuse(path, localized('needs a bban or an iban', 'må ha bban eller iban'));
+    }
+    return bban;
+  }
+  const iban = must(checkIban(reference.iban), `${path}.iban`);
+  const ofIban = norwegianBbanOfIban(iban);
+  if (ofIban === undefined) {
+    refuse(
+      `${path}.iban`,
+      localized('must be a Norwegian IBAN (NO…) for this payment', 'må være et norsk IBAN (NO…) for denne betalingen'),
+    );
+  }
+  if (bban !== undefined && bban !== ofIban) {
+    refuse(`${path}.iban`, localized(`names another account than bban ${bban}`, `peker på en annen konto enn bban ${bban}`));
+  }
+  return ofIban;
+}
+
+/** A foreign creditor account: an IBAN of any country (checked), or the receiving bank's own account number. */
+function foreignAccount(reference: AccountReference, path: string): string {
+  if (reference.iban !== undefined) return must(checkIban(reference.iban), `${path}.iban`);
+  if (reference.bban === undefined) refuse(path, localized('needs an iban or a bban', 'må ha iban eller bban'));
+  if (!/^[A-Za-z0-9]{1,30}$/.test(reference.bban)) {
+    refuse(`${path}.bban`, localized('must be 1 to 30 letters or digits', 'må være 1 til 30 bokstaver eller sifre'));
+  }
+  return reference.bban;
+}
+
+function amountOf(amount: Amount, path: string): Money {
+  must(checkCurrencyCode(amount.currency), `${path}.currency`);
+  return must(checkPositiveAmount(amount.amount, amount.currency), `${path}.amount`);
+}
+
+function requireCurrency(amount: Money, currency: string, path: string, product: string): void {
+  if (amount.currency !== currency) {
+    refuse(
+      `${path}.currency`,
+      localized(
+        `must be ${currency} for ${product}, got ${amount.currency}`,
+        `må være ${currency} for ${product}, men er ${amount.currency}`,
+      ),
+    );
+  }
+}
+
+function accountCurrency(reference: AccountReference, path: string): string | undefined {
+  return reference.currency === undefined ? undefined : must(checkCurrencyCode(reference.currency), `${path}.currency`);
+}
+
+function checkDate(text: string, path: string, context: RuleContext, code: ErrorCode = 'EXECUTION_DATE_INVALID'): IsoDate {
+  const date = must(checkIsoDate(text), path, 'FORMAT_ERROR');
+  if (date < context.today) {
+    refuse(path, localized(`is in the past (today is ${context.today})`, `er tilbake i tid (i dag er ${context.today})`), code);
+  }
+  const last = addDays(context.today, context.maxDaysAhead);
+  if (date > last) {
+    refuse(
+      path,
+      localized(
+        `is more than ${context.maxDaysAhead} days ahead (latest ${last})`,
+        `er mer enn ${context.maxDaysAhead} dager fram i tid (senest ${last})`,
+      ),
+      code,
+    );
+  }
+  return date;
+}
+
+/** KID rules (DESIGN §2): a SCOR reference (or one without a type) is a KID that passes MOD10 or MOD11. */
+function checkStructured(entry: StructuredRemittance, path: string): void {
+  if (entry.referenceType !== undefined && entry.referenceType !== 'SCOR') return;
+  if (entry.reference.trim() === '') {
+    refuse(
+      `${path}.reference`,
+      localized('is empty: a SCOR reference carries the KID', 'er tom: en SCOR-referanse skal ha KID'),
+      'REQUIRED_KID_MISSING',
+    );
+  }
+  const kid = checkKid(entry.reference);
+  if (!kid.ok) {
+    refuse(`${path}.reference`, localized(`is not a valid KID: ${kid.reason.en}`, `er ikke en gyldig KID: ${kid.reason.nb}`));
+  }
+}
+
+interface Remittance {
+  remittanceInformationUnstructured?: string | undefined;
+  remittanceInformationStructured?: StructuredRemittance | undefined;
+  remittanceInformationStructuredArray?: StructuredRemittance[] | undefined;
+}
+
+function checkRemittance(body: Remittance, prefix: string): void {
+  const structured = body.remittanceInformationStructured !== undefined;
+  const array = body.remittanceInformationStructuredArray !== undefined;
+  if (structured && array) {
+    refuse(
+      `${prefix}remittanceInformationStructuredArray`,
+      localized(
+        'may not be sent together with remittanceInformationStructured',
+        'kan ikke sendes sammen med remittanceInformationStructured',
+      ),
+    );
+  }
+  if (body.remittanceInformationUnstructured !== undefined && (structured || array)) {
+    const field = structured ? 'remittanceInformationStructured' : 'remittanceInformationStructuredArray';
+    refuse(
+      `${prefix}${field}`,
+      localized(
+        'may not be sent together with remittanceInformationUnstructured: a payment carries either a KID or a message',
+        'kan ikke sendes sammen med remittanceInformationUnstructured: en betaling har enten KID eller melding',
+      ),
+    );
+  }
+  if (body.remittanceInformationStructured) {
+    checkStructured(body.remittanceInformationStructured, `${prefix}remittanceInformationStructured`);
+  }
+  body.remittanceInformationStructuredArray?.forEach((entry, index) =>
+    checkStructured(entry, `${prefix}remittanceInformationStructuredArray[${index}]`),
+  );
+}
+
+function checkAddressCountry(address: { country: string } | undefined, prefix: string): void {
+  if (address) must(checkCountryCode(address.country), `${prefix}creditorAddress.country`);
+}
+
+/** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
+function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; creditor: string } {
+  const amount = amountOf(item.instructedAmount, `${prefix}instructedAmount`);
+  requireCurrency(amount, 'NOK', `${prefix}instructedAmount`, 'Norwegian domestic payments');
+  const creditor = norwegianAccount(item.creditorAccount, `${prefix}creditorAccount`);
+  const creditorCurrency = accountCurrency(item.creditorAccount, `${prefix}creditorAccount`);
+  if (creditorCurrency !== undefined && creditorCurrency !== 'NOK') {
+    refuse(
+      `${prefix}creditorAccount.currency`,
+      localized('must be NOK for a Norwegian domestic payment', 'må være NOK for en innenlandsk betaling'),
+    );
+  }
+  checkAddressCountry(item.creditorAddress, prefix);
+  checkRemittance(item, prefix);
+  return { amount, creditor };
+}
+
+/** Currency-register reporting (norway-domain.md §5): required from NOK 100 000, validated whenever given. */
+function checkRegulatoryReporting(body: SinglePaymentBody, amount: Money, context: RuleContext, required: boolean): void {
+  const { regulatoryReportingCode: code, regulatoryReportingInformation: information, regulatoryReportingAmount } = body;
+  if (code !== undefined && !isRegulatoryReportingCode(code)) {
+    refuse(
+      'regulatoryReportingCode',
+      localized(`${code} is not a payment-type code of the currency register`, `${code} er ikke en betalingsartkode i valutaregisteret`),
+    );
+  }
+  if (regulatoryReportingAmount !== undefined) {
+    const reported = amountOf(regulatoryReportingAmount, 'regulatoryReportingAmount');
+    if (reported.currency !== amount.currency || compareMoney(reported, amount) > 0) {
+      refuse(
+        'regulatoryReportingAmount',
+        localized(
+          `must be in ${amount.currency} and at most the instructed amount ${formatAmount(amount)}`,
+          `må være i ${amount.currency} og høyst det overførte beløpet ${formatAmount(amount)}`,
+        ),
+      );
+    }
+  }
+  const overThreshold = required && (requiresRegulatoryReporting(amount, context.nokRates) ?? true);
+  const why = overThreshold
+    ? localized(
+        'is required: the amount is NOK 100 000 or more (or has no NOK rate)',
+        'er påkrevd: beløpet er NOK 100 000 eller mer (eller mangler NOK-kurs)',
+      )
+    : localized('is required together with the other regulatory reporting field', 'er påkrevd sammen med det andre rapporteringsfeltet');
+  if (code === undefined && (overThreshold || information !== undefined)) refuse('regulatoryReportingCode', why);
+  if (information === undefined && (overThreshold || code !== undefined)) refuse('regulatoryReportingInformation', why);
+}
+
+function fingerprint(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+function remittanceOf(body: Remittance): unknown {
+  return [
+    body.remittanceInformationUnstructured ?? null,
+    body.remittanceInformationStructured?.reference ?? null,
+    body.remittanceInformationStructuredArray?.map((entry) => entry.reference) ?? null,
+  ];
+}
+
+/** Checks a single payment of any of the five products. */
+export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentBody, context: RuleContext): PaymentOrder {
+  const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
+  const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
+  let amount: Money;
+  let creditor: string;
+  switch (product) {
+    case 'norwegian-domestic-credit-transfers':
+    case 'instant-norwegian-domestic-credit-transfers-straks':
+      ({ amount, creditor } = domesticTransfer(body, ''));
+      break;
+    case 'sepa-credit-transfers': {
+      amount = amountOf(body.instructedAmount, 'instructedAmount');
+      requireCurrency(amount, 'EUR', 'instructedAmount', 'SEPA credit transfers');
+      if (body.creditorAccount.iban === undefined) {
+        refuse('creditorAccount.iban', localized('is required for a SEPA credit transfer', 'er påkrevd for en SEPA-betaling'));
+      }
+      creditor = must(checkIban(body.creditorAccount.iban), 'creditorAccount.iban');
+      checkCreditorSide(body, amount, context, false);
+      break;
+    }
+    case 'norwegian-cross-border-credit-transfers':
+    case 'cross-border-credit-transfers': {
+      amount = amountOf(body.instructedAmount, 'instructedAmount');
+      creditor = foreignAccount(body.creditorAccount, 'creditorAccount');
+      if (body.creditorAgent === undefined && body.creditorAccount.iban === undefined) {
+        refuse('creditorAgent', localized('is required when creditorAccount has no iban', 'er påkrevd når creditorAccount ikke har iban'));
+      }
+      checkCreditorSide(body, amount, context, product === 'norwegian-cross-border-credit-transfers');
+      break;
+    }
+  }
+  let requestedExecutionDate: IsoDate | undefined;
+  if (body.requestedExecutionDate !== undefined) {
+    requestedExecutionDate = checkDate(body.requestedExecutionDate, 'requestedExecutionDate', context);
+    if (product === 'instant-norwegian-domestic-credit-transfers-straks' && requestedExecutionDate !== context.today) {
+      refuse(
+        'requestedExecutionDate',
+        localized(`must be today (${context.today}) for an instant payment`, `må være i dag (${context.today}) for en straksbetaling`),
+        'EXECUTION_DATE_INVALID',
+      );
+    }
+  }
+  return {
+    debtorBban,
+    debtorCurrency,
+    amount,
+    requestedExecutionDate,
+    logicalKey: fingerprint([
+      'payments',
+      product,
+      debtorBban,
+      creditor,
+      formatAmount(amount),
+      amount.currency,
+      requestedExecutionDate ?? null,
+      remittanceOf(body),
+    ]),
+    body: body,
+  };
+}
+
+/** Creditor currency, agent, address and reporting of the cross-border and SEPA products. */
+function checkCreditorSide(body: SinglePaymentBody, amount: Money, context: RuleContext, reportingRequired: boolean): void {
+  const creditorCurrency = accountCurrency(body.creditorAccount, 'creditorAccount');
+  if (creditorCurrency !== undefined && creditorCurrency !== amount.currency) {
+    refuse(
+      'creditorAccount.currency',
+      localized(`must be the instructed currency ${amount.currency}`, `må være samme valuta som beløpet, ${amount.currency}`),
+    );
+  }
+  if (body.creditorAgent !== undefined) must(checkBic(body.creditorAgent), 'creditorAgent');
+  checkAddressCountry(body.creditorAddress, '');
+  checkRemittance(body, '');
+  checkRegulatoryReporting(body, amount, context, reportingRequired);
+}
+
+/** Checks a bulk of Norwegian domestic payments: one debtor and date, each payment checked with its index in the path. */
+export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): PaymentOrder {
+  const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
+  const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
+  const requestedExecutionDate =
+    body.requestedExecutionDate === undefined ? undefined : checkDate(body.requestedExecutionDate, 'requestedExecutionDate', context);
+  let total: Money = { minor: 0n, currency: 'NOK' };
+  const items = body.payments.map((item, index) => {
+    const { amount, creditor } = domesticTransfer(item, `payments[${index}].`);
+    total = addMoney(total, amount);
+    return [creditor, formatAmount(amount), remittanceOf(item)];
+  });
+  return {
+    debtorBban,
+    debtorCurrency,
+    amount: total,
+    requestedExecutionDate,
+    logicalKey: fingerprint(['bulk-payments', debtorBban, requestedExecutionDate ?? null, items]),
+    body: body,
+  };
+}
+
+/** A checked periodic payment: the order, and the schedule its GET shows dates of. */
+export interface PeriodicOrder extends PaymentOrder {
+  readonly schedule: PeriodicSchedule;
+}
+
+/** Checks a periodic Norwegian domestic payment and its schedule (DESIGN §2, norway-domain.md §4.2). */
+export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContext): PeriodicOrder {
+  const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
+  const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
+  const { amount, creditor } = domesticTransfer(body, '');
+  const startDate = checkDate(body.startDate, 'startDate', context);
+  let endDate: IsoDate | undefined;
+  if (body.endDate !== undefined) {
+    endDate = must(checkIsoDate(body.endDate), 'endDate');
+    if (endDate < startDate) refuse('endDate', localized(`is before startDate ${startDate}`, `er før startDate ${startDate}`));
+  }
+  const executionRule = body.executionRule === 'preceeding' ? 'preceding' : body.executionRule;
+  const dayOfExecution = body.dayOfExecution === undefined ? undefined : must(checkDayOfExecution(body.dayOfExecution), 'dayOfExecution');
+  let monthsOfExecution: number[] | undefined;
+  if (body.frequency === 'MonthlyVariable') {
+    if (body.monthsOfExecution === undefined) {
+      refuse(
+        'monthsOfExecution',
+        localized('is required when frequency is MonthlyVariable', 'er påkrevd når frequency er MonthlyVariable'),
+      );
+    }
+    monthsOfExecution = must(checkMonthsOfExecution(body.monthsOfExecution), 'monthsOfExecution');
+  } else if (body.monthsOfExecution !== undefined) {
+    refuse(
+      'monthsOfExecution',
+      localized('is only allowed when frequency is MonthlyVariable', 'er bare tillatt når frequency er MonthlyVariable'),
+    );
+  }
+  const schedule: PeriodicSchedule = { startDate, endDate, frequency: body.frequency, dayOfExecution, executionRule, monthsOfExecution };
+  if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
+    refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
+  }
+  const normalised: Record<string, unknown> = { ...body };
+  if (executionRule !== undefined) normalised['executionRule'] = executionRule;
+  return {
+    debtorBban,
+    debtorCurrency,
+    amount,
+    requestedExecutionDate: startDate,
+    logicalKey: fingerprint([
+      'periodic-payments',
+      debtorBban,
+      creditor,
+      formatAmount(amount),
+      startDate,
+      body.frequency,
+      remittanceOf(body),
+    ]),
+    body: normalised,
+    schedule,
+  };
+}
+
+/** The schedule of a stored periodic payment's body (already checked when it was created). */
+export function scheduleOf(body: PeriodicNdctBody): PeriodicSchedule {
+  return {
+    startDate: body.startDate,
+    endDate: body.endDate,
+    frequency: body.frequency,
+    dayOfExecution: body.dayOfExecution === undefined ? undefined : Number(body.dayOfExecution),
+    executionRule: body.executionRule === 'preceeding' ? 'preceding' : body.executionRule,
+    monthsOfExecution: body.monthsOfExecution?.map(Number),
+  };
+}

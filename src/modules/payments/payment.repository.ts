@@ -1,0 +1,177 @@
+import { PostgresAdapter, sql } from 'kysely';
+import type { DbOrTx } from '../../db/create-db.js';
+import type { PaymentProduct, PaymentService } from './payment-products.js';
+import { isTransactionStatus, LIVE_STATUSES, type TransactionStatus } from './payment-status.js';
+
+/** A stored payment initiation. */
+export interface Payment {
+  readonly id: string;
+  readonly tppId: string;
+  readonly service: PaymentService;
+  readonly product: PaymentProduct;
+  readonly status: TransactionStatus;
+  readonly statusReason: string | undefined;
+  readonly fundsAvailable: boolean | undefined;
+  readonly requestId: string;
+  readonly psuId: string | undefined;
+  readonly psuCorporateId: string | undefined;
+  readonly debtorAccountId: string;
+  readonly currency: string;
+  readonly amountMinor: bigint;
+  readonly requestedExecutionDate: string | undefined;
+  readonly body: Record<string, unknown>;
+  readonly requestContext: Record<string, unknown>;
+  readonly createdAt: string;
+  readonly statusChangedAt: string;
+}
+
+export interface NewPayment extends Omit<Payment, 'statusReason' | 'fundsAvailable' | 'statusChangedAt'> {
+  readonly logicalKey: string | undefined;
+}
+
+const COLUMNS = [
+  'id',
+  'tpp_id',
+  'service',
+  'product',
+  'status',
+  'status_reason',
+  'funds_available',
+  'request_id',
+  'psu_id',
+  'psu_corporate_id',
+  'debtor_account_id',
+  'currency',
+  'requested_execution_date',
+  'body',
+  'request_context',
+  'created_at',
+  'status_changed_at',
+] as const;
+
+type Row = {
+  [K in (typeof COLUMNS)[number]]: K extends 'funds_available'
+    ? boolean | number | null
+    : K extends 'status_reason' | 'psu_id' | 'psu_corporate_id' | 'requested_execution_date'
+      ? string | null
+      : string;
+} & { amount: string };
+
+function toPayment(row: Row): Payment {
+  if (!isTransactionStatus(row.status)) throw new Error(`payment ${row.id} has an unknown status ${row.status}`);
+  return {
+    id: row.id,
+    tppId: row.tpp_id,
+    service: row.service as PaymentService,
+    product: row.product as PaymentProduct,
+    status: row.status,
+    statusReason: row.status_reason ?? undefined,
+    fundsAvailable: row.funds_available === null ? undefined : Boolean(row.funds_available),
+    requestId: row.request_id,
+    psuId: row.psu_id ?? undefined,
+    psuCorporateId: row.psu_corporate_id ?? undefined,
+    debtorAccountId: row.debtor_account_id,
+    currency: row.currency,
+    amountMinor: BigInt(row.amount),
+    requestedExecutionDate: row.requested_execution_date ?? undefined,
+    body: JSON.parse(row.body) as Record<string, unknown>,
+    requestContext: JSON.parse(row.request_context) as Record<string, unknown>,
+    createdAt: row.created_at,
+    statusChangedAt: row.status_changed_at,
+  };
+}
+
+/** The only place that queries the payment table. */
+export const paymentRepository = {
+  async insert(db: DbOrTx, payment: NewPayment): Promise<void> {
+    await db
+      .insertInto('payment')
+      .values({
+        id: payment.id,
+        tpp_id: payment.tppId,
+        service: payment.service,
+        product: payment.product,
+        status: payment.status,
+        status_reason: null,
+        funds_available: null,
+        request_id: payment.requestId,
+        psu_id: payment.psuId ?? null,
+        psu_corporate_id: payment.psuCorporateId ?? null,
+        debtor_account_id: payment.debtorAccountId,
+        currency: payment.currency,
+        amount_minor: payment.amountMinor,
+        requested_execution_date: payment.requestedExecutionDate ?? null,
+        logical_key: payment.logicalKey ?? null,
+        body: JSON.stringify(payment.body),
+        request_context: JSON.stringify(payment.requestContext),
+        created_at: payment.createdAt,
+        status_changed_at: payment.createdAt,
+      })
+      .execute();
+  },
+
+  /** A payment of this TPP in this service; another TPP's is not found (DESIGN §5). */
+  async find(db: DbOrTx, tppId: string, service: PaymentService, id: string): Promise<Payment | undefined> {
+    const row = await db
+      .selectFrom('payment')
+      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where('id', '=', id)
+      .where('tpp_id', '=', tppId)
+      .where('service', '=', service)
+      .executeTakeFirst();
+    return row && toPayment(row);
+  },
+
+  /** The id of a live payment of this TPP with the same logical fingerprint, if any. */
+  async findLiveDuplicate(db: DbOrTx, tppId: string, logicalKey: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('payment')
+      .select('id')
+      .where('tpp_id', '=', tppId)
+      .where('logical_key', '=', logicalKey)
+      .where('status', 'in', LIVE_STATUSES)
+      .executeTakeFirst();
+    return row?.id;
+  },
+
+  /**
+   * Serialises creations of logically equal payments on PostgreSQL (a transaction-scoped advisory
+   * lock on the fingerprint), so two concurrent equal payments cannot both pass the duplicate
+   * check. SQLite runs one write transaction at a time and needs nothing.
+   */
+  async lockLogicalKey(trx: DbOrTx, tppId: string, logicalKey: string): Promise<void> {
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`${tppId}\n${logicalKey}`}, 0))`.execute(trx);
+    }
+  },
+
+  /**
+   * Moves a payment from `from` to `to`. False when its status was no longer `from` (a concurrent
+   * change won), so the caller never overwrites a status it did not see.
+   */
+  async updateStatus(
+    db: DbOrTx,
+    id: string,
+    change: {
+      from: TransactionStatus;
+      to: TransactionStatus;
+      reason: string | undefined;
+      fundsAvailable?: boolean | undefined;
+      at: string;
+    },
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('payment')
+      .set({
+        status: change.to,
+        status_reason: change.reason ?? null,
+        status_changed_at: change.at,
+        // 1/0, not true/false: better-sqlite3 binds no booleans, and PostgreSQL reads '1'/'0' as boolean.
+        ...(change.fundsAvailable === undefined ? {} : { funds_available: change.fundsAvailable ? 1 : 0 }),
+      })
+      .where('id', '=', id)
+      .where('status', '=', change.from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+};

@@ -1,0 +1,243 @@
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { FREQUENCIES, type Frequency } from '../../domain/periodic-schedule.js';
+import { TRANSACTION_STATUSES, type TransactionStatus } from './payment-status.js';
+
+/*
+ * Wire schemas of payment initiation (Berlin Group 1.3.12 names, Norwegian profile). They check
+ * shape, types and lengths; the rules that need arithmetic or other fields (check digits,
+ * currencies, KID, dates, regulatory reporting) live in payment-rules.ts, which names the field
+ * it refuses just as these do. Unknown fields are refused, so a misspelt one is never ignored.
+ */
+
+const strict = { additionalProperties: false } as const;
+
+const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+
+export const AccountReference = Type.Object(
+  {
+    iban: Type.Optional(
+      Type.String({ maxLength: 42, description: 'IBAN in wire form (no spaces): mod-97, and MOD11 on the BBAN part of a Norwegian one' }),
+    ),
+    bban: Type.Optional(Type.String({ maxLength: 30, description: 'Norwegian BBAN, 11 digits with a MOD11 check digit' })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' })),
+    cashAccountType: Type.Optional(Type.String({ maxLength: 35 })),
+  },
+  strict,
+);
+export type AccountReference = Static<typeof AccountReference>;
+
+export const Amount = Type.Object(
+  {
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }),
+    amount: Type.String({
+      maxLength: 20,
+      description: 'A string such as "100.33", with at most the currency\'s minor units (a JSON number is refused)',
+    }),
+  },
+  strict,
+);
+export type Amount = Static<typeof Amount>;
+
+/** Berlin Group 1.3.12 address, used by the Norwegian domestic products. */
+export const DomesticAddress = Type.Object(
+  {
+    streetName: Type.Optional(text(70)),
+    buildingNumber: Type.Optional(text(16)),
+    townName: Type.Optional(text(35)),
+    postCode: Type.Optional(text(16)),
+    country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+  },
+  strict,
+);
+
+/** The address of the bank's cross-border products, as its documentation publishes it (`city`, `street`, `postalCode`). */
+export const CrossBorderAddress = Type.Object(
+  {
+    street: Type.Optional(text(70)),
+    buildingNumber: Type.Optional(text(16)),
+    postalCode: Type.Optional(text(16)),
+    city: text(35),
+    country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+  },
+  strict,
+);
+
+export const StructuredRemittance = Type.Object(
+  {
+    reference: Type.String({ maxLength: 35, description: 'The KID when referenceType is SCOR (or absent)' }),
+    referenceType: Type.Optional(Type.String({ maxLength: 35, description: 'SCOR for a KID' })),
+    referenceIssuer: Type.Optional(Type.String({ maxLength: 35 })),
+  },
+  strict,
+);
+export type StructuredRemittance = Static<typeof StructuredRemittance>;
+
+const IsoDateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
+
+/** Fields every credit transfer has. */
+const transferFields = {
+  endToEndIdentification: Type.Optional(text(35)),
+  instructedAmount: Amount,
+  creditorAccount: AccountReference,
+  creditorName: text(70),
+  ultimateCreditor: Type.Optional(text(70)),
+  ultimateDebtor: Type.Optional(text(70)),
+  purposeCode: Type.Optional(Type.String({ pattern: '^[A-Z]{4}$' })),
+  remittanceInformationUnstructured: Type.Optional(text(140)),
+  remittanceInformationStructured: Type.Optional(StructuredRemittance),
+  remittanceInformationStructuredArray: Type.Optional(Type.Array(StructuredRemittance, { minItems: 1, maxItems: 10 })),
+};
+
+/** The Norwegian currency register's fields (Valutaregisteret). */
+const regulatoryReportingFields = {
+  regulatoryReportingCode: Type.Optional(Type.String({ maxLength: 10, description: 'A payment-type code of the currency register' })),
+  regulatoryReportingInformation: Type.Optional(text(35, 'What the payment is for, in short')),
+  regulatoryReportingAmount: Type.Optional(Amount),
+};
+
+const singleFields = {
+  debtorAccount: AccountReference,
+  requestedExecutionDate: Type.Optional(IsoDateText),
+};
+
+function body<T extends TProperties>(properties: T, title: string): TObject<T> {
+  return Type.Object(properties, { ...strict, title });
+}
+
+export const NdctBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(DomesticAddress) }, 'NDCT payment');
+export const IndctsBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(DomesticAddress) }, 'INDCTS payment');
+export const NcbctBody = body(
+  {
+    ...singleFields,
+    ...transferFields,
+    creditorAgent: Type.String({ description: 'BIC of the creditor bank' }),
+    creditorAddress: CrossBorderAddress,
+    chargeBearer: Type.Optional(Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')])),
+    ...regulatoryReportingFields,
+  },
+  'NCBCT payment',
+);
+export const CbctBody = body(
+  {
+    ...singleFields,
+    ...transferFields,
+    creditorAgent: Type.Optional(Type.String({ description: 'BIC of the creditor bank; required unless creditorAccount has an IBAN' })),
+    creditorAddress: CrossBorderAddress,
+    chargeBearer: Type.Optional(Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')])),
+    ...regulatoryReportingFields,
+  },
+  'CBCT payment',
+);
+export const SctBody = body(
+  {
+    ...singleFields,
+    ...transferFields,
+    creditorAgent: Type.Optional(Type.String({ description: 'BIC of the creditor bank' })),
+    creditorAddress: Type.Optional(DomesticAddress),
+    ...regulatoryReportingFields,
+  },
+  'SCT payment',
+);
+
+/** One payment of a bulk: an NDCT without debtor account and date, which the bulk gives once. */
+export const BulkItem = Type.Object({ ...transferFields, creditorAddress: Type.Optional(DomesticAddress) }, strict);
+
+export const MAX_BULK_PAYMENTS = 1000;
+
+export const BulkNdctBody = body(
+  {
+    paymentInformationId: Type.Optional(text(35)),
+    batchBookingPreferred: Type.Optional(Type.Boolean()),
+    debtorAccount: AccountReference,
+    requestedExecutionDate: Type.Optional(IsoDateText),
+    payments: Type.Array(BulkItem, { minItems: 1, maxItems: MAX_BULK_PAYMENTS }),
+  },
+  'Bulk NDCT payment',
+);
+
+export const PeriodicNdctBody = body(
+  {
+    debtorAccount: AccountReference,
+    ...transferFields,
+    creditorAddress: Type.Optional(DomesticAddress),
+    startDate: IsoDateText,
+    endDate: Type.Optional(IsoDateText),
+    executionRule: Type.Optional(
+      Type.Union([Type.Literal('following'), Type.Literal('preceding'), Type.Literal('preceeding')], {
+        description: '`preceeding`, as the bank documentation spells it, is taken as `preceding`',
+      }),
+    ),
+    frequency: Type.Unsafe<Frequency>(Type.String({ enum: [...FREQUENCIES], description: 'Berlin Group frequency code' })),
+    dayOfExecution: Type.Optional(Type.String({ maxLength: 2, description: '"1".."31"; 31 is the last day of the month' })),
+    monthsOfExecution: Type.Optional(
+      Type.Array(Type.String({ maxLength: 2 }), { maxItems: 11, description: 'For MonthlyVariable: months "1".."12", unique' }),
+    ),
+  },
+  'Periodic NDCT payment',
+);
+
+export type NdctBody = Static<typeof NdctBody>;
+export type NcbctBody = Static<typeof NcbctBody>;
+export type CbctBody = Static<typeof CbctBody>;
+export type SctBody = Static<typeof SctBody>;
+export type BulkNdctBody = Static<typeof BulkNdctBody>;
+export type PeriodicNdctBody = Static<typeof PeriodicNdctBody>;
+export type BulkItem = Static<typeof BulkItem>;
+
+/** The union of every single-payment body, as the rules read it. */
+export type SinglePaymentBody = NdctBody & Partial<NcbctBody>;
+
+const TransactionStatus = Type.Unsafe<TransactionStatus>(Type.String({ enum: [...TRANSACTION_STATUSES] }));
+
+export const PaymentCreatedResponse = Type.Object({
+  transactionStatus: TransactionStatus,
+  paymentId: Type.String(),
+  _links: Type.Record(Type.String(), Link),
+});
+
+export const PaymentStatusResponse = Type.Object({
+  transactionStatus: TransactionStatus,
+  fundsAvailable: Type.Optional(Type.Boolean()),
+  psuMessage: Type.Optional(Type.String()),
+});
+
+export const PaymentCancelResponse = Type.Object({
+  transactionStatus: TransactionStatus,
+  _links: Type.Record(Type.String(), Link),
+});
+
+/** The payment as submitted plus its status: any of the bodies above. */
+export const PaymentWithStatusResponse = Type.Object({ transactionStatus: TransactionStatus }, { additionalProperties: true });
+
+export const PaymentIdParams = Type.Object({
+  paymentProduct: Type.String({ maxLength: 100 }),
+  paymentId: Type.String({ maxLength: 100 }),
+});
+
+export const LogicalDuplicateQuery = Type.Object(
+  {
+    allowLogicalDuplicate: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'true creates the payment even if an equal one (debtor, creditor, amount, date, remittance) is still live',
+      }),
+    ),
+  },
+  strict,
+);
+
+export const NoQuery = Type.Object({}, strict);
+
+export const InitiationHeaders = Type.Object({
+  ...SignedRequestHeaders.properties,
+  'psu-id': Type.Optional(Type.String({ description: 'Norwegian national identity number or D-number of the PSU' })),
+  'psu-corporate-id': Type.Optional(Type.String({ description: 'Organisation number; required for an account of a corporate agreement' })),
+  'tpp-redirect-uri': Type.Optional(Type.String()),
+  'tpp-nok-redirect-uri': Type.Optional(Type.String()),
+  'tpp-explicit-authorisation-preferred': Type.Optional(
+    Type.String({ description: 'true: the TPP starts the authorisation itself (e.g. for a signing basket)' }),
+  ),
+});
+
+export const initiationResponses = { 201: PaymentCreatedResponse, ...signedErrorResponses() };

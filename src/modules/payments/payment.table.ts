@@ -1,0 +1,32 @@
+/** A payment initiation resource (single, bulk or periodic), see migration 0004. */
+export interface PaymentTable {
+  id: string;
+  tpp_id: string;
+  /** payments | bulk-payments | periodic-payments */
+  service: string;
+  /** The product path segment, e.g. norwegian-domestic-credit-transfers. */
+  product: string;
+  /** Berlin Group transactionStatus (RCVD, ACTC, …). */
+  status: string;
+  /** Why the last status change happened, for RJCT and CANC. */
+  status_reason: string | null;
+  /** Set once a funds check has happened (ACCP with false, ACSC with true). */
+  funds_available: number | boolean | null;
+  request_id: string;
+  psu_id: string | null;
+  psu_corporate_id: string | null;
+  /** The bank's id of the debtor account (core-banking port). */
+  debtor_account_id: string;
+  currency: string;
+  /** The instructed amount (bulk: the sum of its payments); bigint, read with `cast(… as text)`. */
+  amount_minor: bigint | string;
+  requested_execution_date: string | null;
+  /** Fingerprint of debtor, creditor, amount, date and remittance for the logical-duplicate rule. */
+  logical_key: string | null;
+  /** The validated request body as JSON. */
+  body: string;
+  /** JSON: redirect URIs, PSU context headers and preferences sent with the creation. */
+  request_context: string;
+  created_at: string;
+  status_changed_at: string;
+}
