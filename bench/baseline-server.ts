@@ -1,6 +1,6 @@
 /**
  * Baseline (a) of DESIGN §9: a bare Fastify 5 route that does only what any signed, persisted
- * write must do: ONE async RSA-2048 verify of the Signature header over its signing string (the
+ * write must do (PUT of a contact, POST of a payment body): ONE async RSA-2048 verify of the Signature header over its signing string (the
  * KeyObject cached) and ONE prepared better-sqlite3 INSERT (WAL, synchronous=NORMAL). One process,
  * no logging, no schemas. The full server's throughput is measured against this.
  *
@@ -37,6 +37,16 @@ app.put<{ Params: { id: string }; Body: { email?: unknown } }>('/baseline/:id', 
   const email = typeof request.body?.email === 'string' ? request.body.email : '';
   insert.run(request.params.id, email, String(request.headers['x-request-id']), new Date().toISOString());
   return { email, _links: { self: { href: `/baseline/${request.params.id}` } } };
+});
+
+// The same work for a POSTed payment body: verify, then store the body as received.
+app.post<{ Params: { id: string } }>('/baseline/:id', async (request, reply) => {
+  if (!(await signatureVerifies(request.headers, request.method, request.raw.url ?? request.url))) {
+    return reply.code(401).send({ code: 'SIGNATURE_INVALID' });
+  }
+  const requestId = String(request.headers['x-request-id']);
+  insert.run(request.params.id, JSON.stringify(request.body), requestId, new Date().toISOString());
+  return reply.code(201).send({ transactionStatus: 'RCVD', paymentId: requestId, _links: { self: { href: `/baseline/${requestId}` } } });
 });
 
 /** Rebuilds the draft-cavage signing string from the headers the signature names and verifies it on the thread pool. */

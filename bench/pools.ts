@@ -38,6 +38,13 @@ export interface PoolSpec {
   readonly method: PreparedRequest['method'];
   readonly path: (n: number) => string;
   readonly body: (n: number) => unknown;
+  /** Extra request headers, signed with the rest (e.g. PSU-ID). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The headers every pooled request carries besides the signature's own. */
+function baseHeaders(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return { 'content-type': 'application/json', accept: 'application/json', ...extra };
 }
 
 /**
@@ -49,10 +56,7 @@ export function signedPool(spec: PoolSpec, credentials: SigningCredentials): Pre
   for (let n = 0; n < spec.size; n++) {
     const path = spec.path(n);
     const body = Buffer.from(JSON.stringify(spec.body(n)));
-    const headers = signRequest(
-      { method: spec.method, path, body, headers: { 'content-type': 'application/json', accept: 'application/json' } },
-      credentials,
-    );
+    const headers = signRequest({ method: spec.method, path, body, headers: baseHeaders(spec.headers) }, credentials);
     pool.push({ method: spec.method, path, headers, body });
   }
   return pool;
@@ -60,6 +64,19 @@ export function signedPool(spec: PoolSpec, credentials: SigningCredentials): Pre
 
 /** The body of the n-th contact-information request, distinct per request. */
 export const contactBody = (n: number) => ({ email: `psd2-${n}@tpp.example` });
+
+/**
+ * The n-th NDCT initiation from `debtorBban`: distinct remittance per request, so no two are
+ * logical duplicates of each other (which the server would refuse).
+ */
+export const ndctBody = (debtorBban: string) => (n: number) => ({
+  debtorAccount: { bban: debtorBban, currency: 'NOK' },
+  instructedAmount: { currency: 'NOK', amount: `${100 + (n % 900)}.${String(n % 100).padStart(2, '0')}` },
+  creditorAccount: { bban: '86011117947', currency: 'NOK' },
+  creditorName: 'Bench Mottaker AS',
+  creditorAddress: { townName: 'Oslo', country: 'NO' },
+  remittanceInformationUnstructured: `Faktura ${n}`,
+});
 
 const SIGN_WORKER_BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(
   new URL('./sign-worker.ts', import.meta.url).href,
@@ -86,6 +103,7 @@ export async function signedPoolInParallel(
         workerData: {
           method: spec.method,
           path: spec.path,
+          headers: baseHeaders(spec.headers),
           bodies: bodies.slice(t * share, (t + 1) * share),
           privateKeyPem: credentials.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
           certificatePem: credentials.certificate,

@@ -22,7 +22,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { runPhase, sendOnce, type LoadResult } from './load.js';
-import { contactBody, issueBenchTpp, signedPool, signedPoolInParallel, type BenchTpp, type PreparedRequest } from './pools.js';
+import { TppClient } from '../src/client/tpp-client.js';
+import {
+  contactBody,
+  issueBenchTpp,
+  ndctBody,
+  signedPool,
+  signedPoolInParallel,
+  type BenchTpp,
+  type PoolSpec,
+  type PreparedRequest,
+} from './pools.js';
 import {
   cpuSeconds,
   freePort,
@@ -63,8 +73,8 @@ interface Scenario {
   readonly id: string;
   readonly label: string;
   /**
-   * DESIGN §9 compares one operation (the subject) with the baseline; other scenarios are
-   * reported without budgets. When signed NDCT initiation exists, it becomes the subject.
+   * DESIGN §9 compares one operation (the subject: signed NDCT initiation) with the baseline;
+   * other scenarios are reported without budgets.
    */
   readonly budgetRole?: 'baseline' | 'subject';
   readonly target: Target;
@@ -155,27 +165,50 @@ async function startBaseline(workDir: string, tpp: BenchTpp): Promise<Target> {
   return { child, baseUrl };
 }
 
-function scenarios(baseline: Target, server: Target, tpp: BenchTpp): Scenario[] {
-  const contactPool = (path: string) => (size: number) =>
-    size <= 2_000
-      ? Promise.resolve(signedPool({ size, method: 'PUT', path: () => path, body: contactBody }, tpp.credentials))
-      : signedPoolInParallel({ size, method: 'PUT', path, body: contactBody }, tpp.credentials);
+function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: string): Scenario[] {
+  const pool =
+    (spec: Omit<PoolSpec, 'size' | 'path'> & { path: string }) =>
+    (size: number): Promise<PreparedRequest[]> =>
+      size <= 2_000
+        ? Promise.resolve(signedPool({ ...spec, size, path: () => spec.path }, tpp.credentials))
+        : signedPoolInParallel({ ...spec, size }, tpp.credentials);
+  const payment = { method: 'POST' as const, body: ndctBody(debtorBban), headers: { 'psu-id': BENCH_PSU_ID } };
   return [
     {
       id: 'a',
-      label: 'baseline: bare Fastify, async RSA verify + 1 INSERT',
+      label: 'baseline: bare Fastify POST, async RSA verify + 1 INSERT',
       budgetRole: 'baseline',
       target: baseline,
-      buildPool: contactPool(`/baseline/${tpp.pathId}`),
+      buildPool: pool({ ...payment, path: `/baseline/${tpp.pathId}` }),
     },
     {
       id: 'b',
-      label: 'signed PUT /v1/tpps/{id}/contact-information',
+      label: 'signed NDCT initiation POST /v1/payments/norwegian-domestic-credit-transfers',
       budgetRole: 'subject',
       target: server,
-      buildPool: contactPool(`/v1/tpps/${tpp.pathId}/contact-information`),
+      buildPool: pool({ ...payment, path: '/v1/payments/norwegian-domestic-credit-transfers' }),
+    },
+    {
+      id: 'c',
+      label: 'signed PUT /v1/tpps/{id}/contact-information',
+      target: server,
+      buildPool: pool({ method: 'PUT', body: contactBody, path: `/v1/tpps/${tpp.pathId}/contact-information` }),
     },
   ];
+}
+
+/** The seeded private customer whose account the bench's payments are drawn on. */
+const BENCH_PSU_ID = '13039319955';
+
+/** Seeds the bench TPP's sandbox (POST /v1/sandbox/initialize) and returns the PSU's NOK account. */
+async function seedSandbox(server: Target, tpp: BenchTpp): Promise<string> {
+  const client = new TppClient(server.baseUrl, tpp.credentials);
+  const seeded = await client.post('/v1/sandbox/initialize', {});
+  if (seeded.status !== 200) throw new Error(`sandbox initialize answered ${seeded.status}: ${seeded.text}`);
+  const accounts = await client.get<{ accounts: { bban: string; currency: string; customerNumber: string }[] }>('/v1/sandbox/accounts');
+  const account = accounts.body.accounts.find((a) => a.currency === 'NOK' && a.customerNumber === BENCH_PSU_ID);
+  if (!account) throw new Error(`no NOK account of ${BENCH_PSU_ID} in the seeded sandbox: ${accounts.text}`);
+  return account.bban;
 }
 
 async function runScenario(scenario: Scenario, settings: Settings): Promise<ScenarioResult> {
@@ -253,7 +286,8 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
   const baseline = await startBaseline(workDir, tpp);
   log(`baseline ready on ${baseline.baseUrl} (pid ${baseline.child.pid})`);
 
-  const planned = scenarios(baseline, server, tpp);
+  const debtorBban = await seedSandbox(server, tpp);
+  const planned = scenarios(baseline, server, tpp, debtorBban);
   armWatchdog(planned.length * (settings.warmupSeconds + settings.durationSeconds + 15) + 60);
   const results: ScenarioResult[] = [];
   for (const scenario of planned) {

@@ -9,6 +9,7 @@ import { credentialsFromPem } from '../src/client/tpp-credentials.js';
 export interface SignJob {
   readonly method: 'PUT' | 'POST' | 'GET' | 'DELETE';
   readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
   readonly bodies: readonly string[];
   readonly privateKeyPem: string;
   readonly certificatePem: string;
@@ -22,7 +23,7 @@ const signed = job.bodies.map((text) =>
       method: job.method,
       path: job.path,
       body: Buffer.from(text),
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...job.headers },
     },
     credentials,
   ),

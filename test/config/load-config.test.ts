@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load-config.js';
+import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
 
 type Env = Record<string, string>;
 
@@ -44,6 +45,8 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       dataDir: './data',
       systemName: 'nordic-xs2a',
       bankName: 'Nordic Sandbox Bank',
+      maxExecutionDaysAhead: 365,
+      nokRates: DEFAULT_NOK_RATES,
       logLevel: 'info',
     });
   });
@@ -83,6 +86,8 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       XS2A_DATA_DIR: '/var/lib/xs2a',
       XS2A_SYSTEM_NAME: 'bank-xs2a',
       XS2A_BANK_NAME: 'Fjordbanken',
+      XS2A_MAX_EXECUTION_DAYS: '90',
+      XS2A_NOK_RATES: 'EUR=12.5, THB=0.31',
       LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
@@ -99,8 +104,26 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       dataDir: '/var/lib/xs2a',
       systemName: 'bank-xs2a',
       bankName: 'Fjordbanken',
+      maxExecutionDaysAhead: 90,
+      nokRates: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ['EUR', '12.5'], ['THB', '0.31']]) },
       logLevel: 'debug',
     });
+  });
+
+  it.each([
+    ['XS2A_MAX_EXECUTION_DAYS', '0'],
+    ['XS2A_MAX_EXECUTION_DAYS', 'a year'],
+    ['XS2A_NOK_RATES', 'EUR=-1'],
+    ['XS2A_NOK_RATES', 'EURO=11'],
+    ['XS2A_NOK_RATES', 'EUR'],
+  ])('refuses %s=%s with one line naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(1);
+      expect((error as ConfigError).problems[0]).toMatch(new RegExp(`^${name}`));
+    }
   });
 
   it('allows XS2A_REQUIRE_SIGNATURE=false in sandbox mode', () => {
