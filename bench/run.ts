@@ -166,12 +166,19 @@ async function startBaseline(workDir: string, tpp: BenchTpp): Promise<Target> {
 }
 
 function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: string): Scenario[] {
-  const pool =
-    (spec: Omit<PoolSpec, 'size' | 'path'> & { path: string }) =>
-    (size: number): Promise<PreparedRequest[]> =>
-      size <= 2_000
-        ? Promise.resolve(signedPool({ ...spec, size, path: () => spec.path }, tpp.credentials))
-        : signedPoolInParallel({ ...spec, size }, tpp.credentials);
+  // Bodies are numbered across all pools of a scenario: a payment body sent in the warm-up and
+  // again in the measured run would be a logical duplicate, refused by the server.
+  const pool = (spec: Omit<PoolSpec, 'size' | 'path'> & { path: string }) => {
+    let issued = 0;
+    return (size: number): Promise<PreparedRequest[]> => {
+      const offset = issued;
+      issued += size;
+      const numbered = { ...spec, size, body: (n: number) => spec.body(offset + n) };
+      return size <= 2_000
+        ? Promise.resolve(signedPool({ ...numbered, path: () => spec.path }, tpp.credentials))
+        : signedPoolInParallel(numbered, tpp.credentials);
+    };
+  };
   const payment = { method: 'POST' as const, body: ndctBody(debtorBban), headers: { 'psu-id': BENCH_PSU_ID } };
   return [
     {

@@ -299,6 +299,7 @@ export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentB
     debtorCurrency,
     amount,
     requestedExecutionDate,
+    // No date means today: a payment dated today and one without a date are the same payment.
     logicalKey: fingerprint([
       'payments',
       product,
@@ -306,10 +307,10 @@ export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentB
       creditor,
       formatAmount(amount),
       amount.currency,
-      requestedExecutionDate ?? null,
+      requestedExecutionDate ?? context.today,
       remittanceOf(body),
     ]),
-    body: body,
+    body,
   };
 }
 
@@ -345,8 +346,8 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
     debtorCurrency,
     amount: total,
     requestedExecutionDate,
-    logicalKey: fingerprint(['bulk-payments', debtorBban, requestedExecutionDate ?? null, items]),
-    body: body,
+    logicalKey: fingerprint(['bulk-payments', debtorBban, requestedExecutionDate ?? context.today, items]),
+    body,
   };
 }
 
@@ -394,15 +395,7 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
     debtorCurrency,
     amount,
     requestedExecutionDate: startDate,
-    logicalKey: fingerprint([
-      'periodic-payments',
-      debtorBban,
-      creditor,
-      formatAmount(amount),
-      startDate,
-      body.frequency,
-      remittanceOf(body),
-    ]),
+    logicalKey: fingerprint(['periodic-payments', debtorBban, creditor, formatAmount(amount), remittanceOf(body), schedule]),
     body: normalised,
     schedule,
   };

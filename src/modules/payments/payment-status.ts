@@ -26,7 +26,10 @@ const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus
   CANC: [],
 };
 
-/** Statuses after which nothing more happens to a payment. */
+/**
+ * Statuses after which the payment is neither executed nor cancelled any more: done, or dead.
+ * Only ACSC may still become ACCC, when the bank learns the creditor was credited too.
+ */
 export const FINAL_STATUSES: ReadonlySet<TransactionStatus> = new Set(['ACSC', 'ACCC', 'PART', 'RJCT', 'CANC']);
 
 /** Statuses of a payment that may still be executed: a logical duplicate of one of these is refused (DESIGN §2). */
