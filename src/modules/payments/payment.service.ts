@@ -179,9 +179,15 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
       // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (DESIGN §2).
       const logicalKey = initiation.service === 'periodic-payments' ? undefined : order.logicalKey;
       try {
-        await withTransaction(db, async (trx) => {
+        return await withTransaction(db, async (trx) => {
           if (logicalKey !== undefined && !initiation.allowLogicalDuplicate) {
+            // Equal payments queue here (PostgreSQL), so a parallel retry of this very request sees
+            // the first one's stored answer below instead of taking it for a logical duplicate.
             await paymentRepository.lockLogicalKey(trx, initiation.tpp.id, logicalKey);
+          }
+          const concurrent = await idempotencyRepository.peek(trx, key, initiation.request.hash);
+          if (concurrent) return answer(concurrent);
+          if (logicalKey !== undefined && !initiation.allowLogicalDuplicate) {
             const duplicate = await paymentRepository.findLiveDuplicate(trx, initiation.tpp.id, logicalKey);
             if (duplicate !== undefined) {
               throw new AppError('PAYMENT_DUPLICATE', {
@@ -230,6 +236,7 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
             at,
           );
           if (!recorded) throw new LostRace();
+          return response;
         });
       } catch (error) {
         if (error instanceof LostRace) {
@@ -238,7 +245,6 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
         }
         throw error;
       }
-      return response;
     },
 
     async find(tpp, service, product, paymentId) {
