@@ -32,30 +32,8 @@ export const idempotencyRepository = {
     if (await insertClaim(db, key, request, 'in_progress', at)) {
       return { kind: 'reserved' };
     }
-    const existing = await db
-      .selectFrom('idempotency_record')
-      .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
-      .where('tpp_id', '=', key.tppId)
-      .where('request_id', '=', key.requestId)
-      .executeTakeFirst();
-    if (!existing) {
-      // Released between our insert and our read: the earlier request failed; this one may run.
-      return this.reserve(db, key, request, at);
-    }
-    if (existing.request_hash !== request.hash) {
-      return { kind: 'conflict' };
-    }
-    if (existing.state !== 'completed' || existing.response_status === null) {
-      return { kind: 'in-progress' };
-    }
-    return {
-      kind: 'replay',
-      response: {
-        status: existing.response_status,
-        headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>,
-        body: existing.response_body ?? '',
-      },
-    };
+    // Released between our insert and our read: the earlier request failed; this one may run.
+    return (await this.peek(db, key, request.hash)) ?? this.reserve(db, key, request, at);
   },
 
   /**
