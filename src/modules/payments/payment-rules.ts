@@ -52,6 +52,9 @@ export interface PaymentOrder {
   readonly body: Record<string, unknown>;
 }
 
+/** One more than the largest NOK amount the wire format allows (14 digits, 2 decimals), in øre. */
+const MAX_AMOUNT_MINOR_NOK = 10n ** 16n;
+
 function refuse(path: string, reason: Localized, code: ErrorCode = 'FORMAT_ERROR'): never {
   throw new AppError(code, { path, detail: localized(`${path} ${reason.en}`, `${path} ${reason.nb}`) });
 }
@@ -341,6 +344,16 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
     total = addMoney(total, amount);
     return [creditor, formatAmount(amount), remittanceOf(item)];
   });
+  // Each payment fits the amount format; their sum must too (it is what the debtor is charged).
+  if (total.minor >= MAX_AMOUNT_MINOR_NOK) {
+    refuse(
+      'payments',
+      localized(
+        'add up to more than the largest amount, 99999999999999.99 NOK',
+        'summerer seg til mer enn det største beløpet, 99999999999999.99 NOK',
+      ),
+    );
+  }
   return {
     debtorBban,
     debtorCurrency,

@@ -12,7 +12,11 @@ import { TRANSACTION_STATUSES, type TransactionStatus } from './payment-status.j
 
 const strict = { additionalProperties: false } as const;
 
-const text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+/** Text with at least one visible character and no control characters. */
+const VISIBLE_TEXT = '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]*$';
+
+const text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: VISIBLE_TEXT, ...(description ? { description } : {}) });
 
 export const AccountReference = Type.Object(
   {

@@ -22,7 +22,7 @@ import {
   type PaymentOrder,
   type RuleContext,
 } from './payment-rules.js';
-import { cancellationRule, type TransactionStatus } from './payment-status.js';
+import { cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
@@ -122,7 +122,7 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
       }
       if (permission.registerLimit !== undefined && exceeds(order.amount, permission.registerLimit)) {
         throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', {
-          path: 'instructedAmount',
+          path: initiation.service === 'bulk-payments' ? 'payments' : 'instructedAmount',
           detail: localized(
             `the amount is above the PSU's registration limit of ${formatAmount(permission.registerLimit)} ${permission.registerLimit.currency}`,
             `beløpet er over brukerens registreringsgrense på ${formatAmount(permission.registerLimit)} ${permission.registerLimit.currency}`,
@@ -264,6 +264,11 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
         transactionStatus: payment.status,
       };
       if (payment.service === 'periodic-payments') {
+        // A cancelled or rejected standing order has no coming executions.
+        if (FINAL_STATUSES.has(payment.status)) {
+          view['nextExecutionDates'] = [];
+          return view;
+        }
         const today = todayIn(BANK_TIME_ZONE, now());
         view['nextExecutionDates'] = executionDates(scheduleOf(payment.body as PeriodicNdctBody), {
           from: today,
