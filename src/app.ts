@@ -16,6 +16,7 @@ import { installIdempotency, installIdempotencyCapture } from './http/idempotenc
 import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
 import { RouteTable } from './http/route-table.js';
+import { sharedSerializers } from './http/schema-compilers.js';
 import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { paymentRoutes } from './modules/payments/payment.routes.js';
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
     // over-long path parameter) get the DESIGN §4 body too, not Fastify's own.
     clientErrorHandler: (error, socket) => {

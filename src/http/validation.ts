@@ -1,4 +1,4 @@
-import AjvModule, { type Ajv as AjvInstance } from 'ajv';
+import AjvModule, { type Ajv as AjvInstance, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
@@ -16,6 +16,7 @@ export function installValidators(app: FastifyInstance): void {
   const body = newAjv(false);
   const text = newAjv('array');
   let sharedSchemasAdded = false;
+  const compiled = new Map<string, ValidateFunction>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (!sharedSchemasAdded) {
       // Schemas registered with app.addSchema, so `$ref`s in route schemas resolve.
@@ -25,7 +26,14 @@ export function installValidators(app: FastifyInstance): void {
       }
       sharedSchemasAdded = true;
     }
-    return (httpPart === 'body' ? body : text).compile(schema);
+    // Routes share schemas (every /v1 route takes the same headers): each distinct one is compiled once.
+    const key = `${httpPart === 'body' ? 'body' : 'text'} ${JSON.stringify(schema)}`;
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = (httpPart === 'body' ? body : text).compile(schema);
+      compiled.set(key, validate);
+    }
+    return validate;
   });
 }
 
