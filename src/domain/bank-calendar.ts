@@ -9,6 +9,9 @@ import { localized, type Localized } from './localized.js';
  */
 
 /** A day NBO is closed besides weekends, named as in the bank's calendar. */
+/** The time zone of the Norwegian bank day: "today" for execution dates, schedules and the sandbox. */
+export const BANK_TIME_ZONE = 'Europe/Oslo';
+
 export interface BankHoliday {
   readonly date: IsoDate;
   readonly name: Localized;

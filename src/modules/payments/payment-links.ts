@@ -15,10 +15,6 @@ export function paymentLinks(publicUrl: string, service: PaymentService, product
 
 /** The cancellation authorisation a DELETE of an approved payment asks the TPP to start. */
 export function cancellationLinks(publicUrl: string, service: PaymentService, product: string, paymentId: string) {
-  const self = `${publicUrl}${paymentPath(service, product, paymentId)}`;
-  return {
-    self: { href: self },
-    status: { href: `${self}/status` },
-    startAuthorisation: { href: `${self}/cancellation-authorisations` },
-  };
+  const links = paymentLinks(publicUrl, service, product, paymentId);
+  return { ...links, startAuthorisation: { href: `${links.self.href}/cancellation-authorisations` } };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BankScope, CoreBanking } from '../../bank/core-banking.port.js';
 import { withTransaction, type Db } from '../../db/create-db.js';
+import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { todayIn } from '../../domain/iso-date.js';
 import { localized } from '../../domain/localized.js';
 import { compareMoney, formatAmount, type Money } from '../../domain/money.js';
@@ -9,7 +10,7 @@ import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { nokEquivalentMinor } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { idempotencyRepository, type StoredResponse } from '../../http/idempotency/idempotency.repository.js';
+import { idempotencyRepository, type Reservation, type StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import { cancellationLinks, paymentLinks, paymentPath } from './payment-links.js';
@@ -26,9 +27,6 @@ import { cancellationRule, FINAL_STATUSES, type TransactionStatus } from './paym
 import { transitionPayment } from './payment-transition.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
-
-/** The bank's time zone: "today" for execution dates and schedules. */
-export const BANK_TIME_ZONE = 'Europe/Oslo';
 
 export interface PaymentSettings {
   readonly publicUrl: string;
@@ -140,20 +138,6 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
     const limitNok = nokEquivalentMinor(limit, settings.nokRates);
     return amountNok === undefined || limitNok === undefined || amountNok > limitNok;
   }
-
-  function answer(replayed: { kind: string; response?: StoredResponse }): StoredResponse {
-    switch (replayed.kind) {
-      case 'replay':
-        return replayed.response as StoredResponse;
-      case 'conflict':
-        throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
-      default:
-        throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
-    }
-  }
-
-  /** Thrown inside the transaction to roll it back when a concurrent request recorded the id first. */
-  class LostRace extends Error {}
 
   return {
     async initiate(initiation) {
@@ -322,6 +306,23 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
       }
     },
   };
+}
+
+/** Thrown inside the transaction to roll it back when a concurrent request recorded the id first. */
+class LostRace extends Error {}
+
+/** The stored answer to replay, or the 409 an X-Request-ID already taken calls for. */
+function answer(earlier: Reservation): StoredResponse {
+  switch (earlier.kind) {
+    case 'replay':
+      return earlier.response;
+    case 'conflict':
+      throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
+    case 'in-progress':
+    case 'reserved':
+      // peek never reserves; an unfinished claim is another request still running.
+      throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
+  }
 }
 
 /** 404 PRODUCT_UNKNOWN, saying which products the service offers. */

@@ -3,28 +3,14 @@
  * whatever the server's time zone, and arithmetic is done on UTC midnights so no daylight-saving
  * change can shift a date.
  */
+import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
+import { todayIn } from '../../domain/iso-date.js';
 
-const OSLO_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit' });
+export { addDays, daysBetween } from '../../domain/iso-date.js';
 
-/** The date in Europe/Oslo at `at`. */
+/** The date in the bank's time zone (Europe/Oslo) at `at`. */
 export function osloDate(at: Date): string {
-  const parts = Object.fromEntries(OSLO_DATE.formatToParts(at).map((part) => [part.type, part.value]));
-  return `${parts['year']}-${parts['month']}-${parts['day']}`;
-}
-
-function toUtc(date: string): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
-
-const DAY_MS = 86_400_000;
-
-export function addDays(date: string, days: number): string {
-  return new Date(toUtc(date) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Whole days from `from` to `to` (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((toUtc(to) - toUtc(from)) / DAY_MS);
+  return todayIn(BANK_TIME_ZONE, at);
 }
 
 /** The first day of each month that overlaps [from, to], as YYYY-MM-01. */
