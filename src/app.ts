@@ -20,6 +20,15 @@ import { sharedSerializers } from './http/schema-compilers.js';
 import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { paymentRoutes } from './modules/payments/payment.routes.js';
+import { paymentAuthorisationRoutes } from './modules/payments/payment-authorisation.routes.js';
+import { paymentApprovalSubject, paymentCancellationSubject } from './modules/payments/payment-approval.js';
+import { createAuthorisationService, type AuthorisationService } from './modules/authorisations/authorisation.service.js';
+import { installExpirySweep } from './modules/authorisations/expiry-sweep.js';
+import { createPsuAccessService } from './modules/psu-access/psu-access.service.js';
+import { psuAccessRoutes } from './modules/psu-access/psu-access.routes.js';
+import { scaRedirectRoutes } from './modules/sca-redirect/sca-redirect.routes.js';
+import type { PsuAuthenticator } from './bank/psu-authenticator.port.js';
+import { createSandboxPsuAuthenticator } from './bank/sandbox-psu-authenticator.js';
 import { createPaymentsService, type PaymentsService } from './modules/payments/payment.service.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
@@ -44,6 +53,8 @@ export interface AppDependencies {
    * mock data and ledger in this database.
    */
   readonly coreBanking?: CoreBanking | undefined;
+  /** The bank's authenticator behind the SCA pages. Absent: the sandbox's (one documented code). */
+  readonly psuAuthenticator?: PsuAuthenticator | undefined;
   /** Extra routes registered inside the signed `/v1` scope (tests of the front door use this). */
   readonly extraV1Routes?: ((scope: FastifyInstance, services: V1Services) => Promise<void>) | undefined;
 }
@@ -52,6 +63,7 @@ export interface AppDependencies {
 export interface V1Services {
   readonly coreBanking: CoreBanking;
   readonly payments: PaymentsService;
+  readonly authorisations: AuthorisationService;
 }
 
 /**
@@ -143,12 +155,20 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const tpps = createTppService(db, now);
   const ledger = createLedger(now);
   const coreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now);
-  const payments = createPaymentsService(db, coreBanking, now, {
+  const authorisations = createAuthorisationService(db, now, deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db), {
+    publicUrl: config.publicUrl,
+    expirySeconds: config.scaExpirySeconds,
+  });
+  const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
+  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, now, {
     publicUrl: config.publicUrl,
     maxDaysAhead: config.maxExecutionDaysAhead,
     nokRates: config.nokRates,
   });
-  const services: V1Services = { coreBanking, payments };
+  authorisations.registerSubject('payment', paymentApprovalSubject(db, coreBanking, authorisations, now, config.nokRates));
+  authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
+  const services: V1Services = { coreBanking, payments, authorisations };
+  installExpirySweep(app, authorisations);
   const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
   await app.register(
     async (v1) => {
@@ -159,10 +179,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         certificates,
         now,
         onTpp: (tpp) => tpps.recordContact(tpp),
+        psuOfToken: (tpp, token) => psuAccess.psuOfToken(tpp, token),
       });
       installIdempotency(v1, db, now);
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
       await v1.register(paymentRoutes, { payments });
+      await v1.register(paymentAuthorisationRoutes, { payments });
+      await v1.register(psuAccessRoutes, { psuAccess });
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (research/seed-system.md §12).
         await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });
@@ -173,6 +196,16 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     },
     { prefix: '/v1' },
   );
+
+  // The PSU's pages: unsigned (a browser), HTML, outside the API's front door.
+  const scaBasePath = `${new URL(config.publicUrl).pathname.replace(/\/$/, '')}/sca`;
+  await app.register(scaRedirectRoutes, {
+    prefix: '/sca',
+    authorisations,
+    bankName: config.bankName,
+    sandbox: config.mode === 'sandbox',
+    basePath: scaBasePath,
+  });
 
   if (config.mode === 'sandbox' && deps.sandboxCa) {
     const ca = deps.sandboxCa;

@@ -29,6 +29,10 @@ export interface Config {
   readonly maxExecutionDaysAhead: number;
   /** NOK per unit of foreign currencies, for the currency-register threshold and limits. */
   readonly nokRates: NokRates;
+  /** How long an SCA redirect link (and a PSU login) stays usable before it fails. */
+  readonly scaExpirySeconds: number;
+  /** How long a PSU access token from `POST /v1/token` identifies its PSU. */
+  readonly psuTokenLifetimeSeconds: number;
   readonly logLevel: LogLevel;
 }
 
@@ -205,6 +209,20 @@ export const VARIABLES = [
       'NOK per unit of foreign currencies (e.g. EUR=11.725,SEK=0.98) over the embedded sandbox table, for the NOK 100 000 reporting threshold',
     fallback: '',
     parse: nokRates,
+  },
+  {
+    name: 'XS2A_SCA_EXPIRY_SECONDS',
+    key: 'scaExpirySeconds',
+    description: 'how long an SCA redirect link stays usable; an expired payment authorisation fails and the payment is RJCT',
+    fallback: '900',
+    parse: integer(30, 86400),
+  },
+  {
+    name: 'XS2A_PSU_TOKEN_LIFETIME_SECONDS',
+    key: 'psuTokenLifetimeSeconds',
+    description: 'lifetime of the PSU access token that POST /v1/token hands out after the PSU pre-step',
+    fallback: '1800',
+    parse: integer(60, 86400),
   },
   {
     name: 'LOG_LEVEL',

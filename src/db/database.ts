@@ -2,6 +2,8 @@ import type { TppTable, TppContactTable } from '../modules/tpps/tpp.table.js';
 import type { IdempotencyRecordTable } from '../http/idempotency/idempotency.table.js';
 import type { AuditEventTable } from '../modules/audit/audit.table.js';
 import type { PaymentTable } from '../modules/payments/payment.table.js';
+import type { AuthorisationTable } from '../modules/authorisations/authorisation.table.js';
+import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
 import type { LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -31,4 +33,6 @@ export interface Database {
   sandbox_card_account: SandboxCardAccountTable;
   sandbox_card_transaction: SandboxCardTransactionTable;
   payment: PaymentTable;
+  authorisation: AuthorisationTable;
+  psu_token: PsuTokenTable;
 }

@@ -4,6 +4,7 @@ import * as foundation from './migrations/2026_11_20_0001_foundation.js';
 import * as ledger from './migrations/2026_11_20_0002_ledger.js';
 import * as sandboxBank from './migrations/2026_11_21_0003_sandbox_bank.js';
 import * as payments from './migrations/2026_11_22_0004_payments.js';
+import * as authorisations from './migrations/2026_11_23_0005_authorisations.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_20_0002_ledger': ledger,
   '2026_11_21_0003_sandbox_bank': sandboxBank,
   '2026_11_22_0004_payments': payments,
+  '2026_11_23_0005_authorisations': authorisations,
 };
 
 /** The versions, oldest first. */

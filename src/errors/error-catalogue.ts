@@ -54,6 +54,14 @@ export const ERROR_CATALOGUE = {
       nb: 'En lik betaling (belastningskonto, mottaker, beløp, dato og melding) er allerede under behandling',
     },
   },
+  LOGIN_CODE_INVALID: {
+    status: 400,
+    tppCode: 'TOKEN_INVALID',
+    text: {
+      en: 'The code is unknown, already used, older than 60 seconds or issued to another TPP',
+      nb: 'Koden er ukjent, allerede brukt, eldre enn 60 sekunder eller utstedt til en annen tredjepartstilbyder',
+    },
+  },
   TIMESTAMP_INVALID: {
     status: 400,
     tppCode: 'TIMESTAMP_INVALID',
@@ -110,6 +118,27 @@ export const ERROR_CATALOGUE = {
       en: 'PSU-Corporate-ID does not match the agreement of the account',
       nb: 'PSU-Corporate-ID stemmer ikke med avtalen kontoen hører til',
     },
+  },
+  PSU_REQUIRED: {
+    status: 401,
+    tppCode: 'PSU_CREDENTIALS_INVALID',
+    text: {
+      en: 'This request needs an identified PSU: send PSU-ID or a PSU access token, or send the PSU to _links.scaRedirect to log in',
+      nb: 'Denne forespørselen krever en identifisert kunde: send PSU-ID eller et tilgangstoken, eller send kunden til _links.scaRedirect for å logge inn',
+    },
+  },
+  TOKEN_INVALID: {
+    status: 401,
+    tppCode: 'TOKEN_INVALID',
+    text: {
+      en: 'The PSU access token is not valid for this TPP',
+      nb: 'Tilgangstokenet er ikke gyldig for denne tredjepartstilbyderen',
+    },
+  },
+  TOKEN_EXPIRED: {
+    status: 401,
+    tppCode: 'TOKEN_EXPIRED',
+    text: { en: 'The PSU access token has expired', nb: 'Tilgangstokenet er utløpt' },
   },
   ROLE_INVALID: {
     status: 401,

@@ -8,7 +8,8 @@ import { verifySignedRequest } from '../security/signature/verify-signed-request
 import { tppIdentityOf } from '../security/certificates/tpp-certificate.js';
 import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
-import { parseRequestHeaders } from './headers/request-headers.js';
+import { parseRequestHeaders, type RequestHeaders } from './headers/request-headers.js';
+import { checkNorwegianIdentityNumber } from '../domain/norwegian-identity-number.js';
 import { parseJsonBody } from './json-body.js';
 
 export interface FrontDoorOptions {
@@ -20,6 +21,8 @@ export interface FrontDoorOptions {
   readonly now: () => Date;
   /** Called once per verified request; records the TPP on first contact. */
   readonly onTpp: (tpp: TppIdentity) => Promise<void>;
+  /** The PSU a bearer token (from the PSU pre-step) identifies for this TPP; absent: tokens are refused. */
+  readonly psuOfToken?: ((tpp: TppIdentity, token: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -61,7 +64,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
     if (!headers.ok) {
       throw new AppError('FORMAT_ERROR', { detail: headers.reason, path: headers.header });
     }
-    request.ctx.headers = headers.value;
+    request.ctx.headers = await withTokenPsu(request, headers.value, options);
     const requiredRole = request.routeOptions.config.requiredRole;
     if (requiredRole && request.ctx.tpp && !request.ctx.tpp.roles.includes(requiredRole)) {
       throw new AppError('ROLE_INVALID', {
@@ -95,6 +98,34 @@ async function identify(request: FastifyRequest, options: FrontDoorOptions): Pro
 }
 
 const EMPTY = Buffer.alloc(0);
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/;
+
+/**
+ * A PSU access token (`Authorization: Bearer …`) identifies the PSU as PSU-ID would (DESIGN §2).
+ * Sent with PSU-ID, both must name the same PSU.
+ */
+async function withTokenPsu(request: FastifyRequest, headers: RequestHeaders, options: FrontDoorOptions): Promise<RequestHeaders> {
+  const authorization = request.headers.authorization;
+  if (authorization === undefined) return headers;
+  const token = BEARER.exec(authorization)?.[1];
+  const tpp = request.ctx.tpp;
+  if (token === undefined || !tpp || !options.psuOfToken) {
+    throw new AppError('TOKEN_INVALID', {
+      path: 'Authorization',
+      detail: localized('send "Authorization: Bearer <access_token>"', 'send "Authorization: Bearer <access_token>"'),
+    });
+  }
+  const psuId = await options.psuOfToken(tpp, token);
+  if (headers.psuId !== undefined && headers.psuId.number !== psuId) {
+    throw new AppError('TOKEN_INVALID', {
+      path: 'PSU-ID',
+      detail: localized('PSU-ID names another PSU than the access token', 'PSU-ID angir en annen kunde enn tilgangstokenet'),
+    });
+  }
+  const checked = checkNorwegianIdentityNumber(psuId);
+  if (!checked.ok) throw new Error(`a PSU token names a malformed PSU-ID`);
+  return { ...headers, psuId: checked.value };
+}
 
 /** Header values as received, by lower-case name, duplicates kept apart (Node merges some). */
 function rawHeaderValues(rawHeaders: readonly string[]): Map<string, string[]> {

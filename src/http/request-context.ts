@@ -59,3 +59,12 @@ export function tppOf(request: FastifyRequest): TppIdentity {
   }
   return tpp;
 }
+
+/** The validated request headers of a `/v1` request; the front door guarantees they are there. */
+export function requestHeadersOf(request: FastifyRequest): RequestHeaders {
+  const headers = request.ctx.headers;
+  if (!headers) {
+    throw new Error('requestHeadersOf() called on a route outside the /v1 front door');
+  }
+  return headers;
+}

@@ -47,6 +47,8 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       bankName: 'Nordic Sandbox Bank',
       maxExecutionDaysAhead: 365,
       nokRates: DEFAULT_NOK_RATES,
+      scaExpirySeconds: 900,
+      psuTokenLifetimeSeconds: 1800,
       logLevel: 'info',
     });
   });
@@ -88,6 +90,8 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       XS2A_BANK_NAME: 'Fjordbanken',
       XS2A_MAX_EXECUTION_DAYS: '90',
       XS2A_NOK_RATES: 'EUR=12.5, THB=0.31',
+      XS2A_SCA_EXPIRY_SECONDS: '300',
+      XS2A_PSU_TOKEN_LIFETIME_SECONDS: '600',
       LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
@@ -106,11 +110,15 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       bankName: 'Fjordbanken',
       maxExecutionDaysAhead: 90,
       nokRates: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ['EUR', '12.5'], ['THB', '0.31']]) },
+      scaExpirySeconds: 300,
+      psuTokenLifetimeSeconds: 600,
       logLevel: 'debug',
     });
   });
 
   it.each([
+    ['XS2A_SCA_EXPIRY_SECONDS', '10'],
+    ['XS2A_PSU_TOKEN_LIFETIME_SECONDS', 'an hour'],
     ['XS2A_MAX_EXECUTION_DAYS', '0'],
     ['XS2A_MAX_EXECUTION_DAYS', 'a year'],
     ['XS2A_NOK_RATES', 'EUR=-1'],

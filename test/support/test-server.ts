@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,9 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'xs2a-server-'));
-  const config = loadConfig({ XS2A_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  // Links handed out (scaRedirect above all) must reach this very server: listen on a known port.
+  const port = await freePort();
+  const config = loadConfig({ XS2A_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: String(port), ...options.env });
   const database = await openTestDatabase(options.dialect ?? 'sqlite');
   const ca = await SandboxCa.open(dataDir);
   const app = await buildApp(config, {
@@ -53,7 +56,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: options.now,
     extraV1Routes: options.extraV1Routes,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
@@ -80,4 +83,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A TCP port nothing listens on right now (the kernel's choice for port 0). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (typeof address !== 'object' || !address) throw new Error('no free port');
+  return address.port;
 }

@@ -122,6 +122,17 @@ export const paymentRepository = {
     return row && toPayment(row);
   },
 
+  /** A payment of this TPP in whichever service (authorisations name payments by id alone). */
+  async findById(db: DbOrTx, tppId: string, id: string): Promise<Payment | undefined> {
+    const row = await db
+      .selectFrom('payment')
+      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where('id', '=', id)
+      .where('tpp_id', '=', tppId)
+      .executeTakeFirst();
+    return row && toPayment(row);
+  },
+
   /** The id of a live payment of this TPP with the same logical fingerprint, if any. */
   async findLiveDuplicate(db: DbOrTx, tppId: string, logicalKey: string): Promise<string | undefined> {
     const row = await db

@@ -3,17 +3,21 @@ import type { BankScope, CoreBanking } from '../../bank/core-banking.port.js';
 import { withTransaction, type Db } from '../../db/create-db.js';
 import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { todayIn } from '../../domain/iso-date.js';
-import { localized } from '../../domain/localized.js';
-import { compareMoney, formatAmount, type Money } from '../../domain/money.js';
+import { localized, type Language } from '../../domain/localized.js';
+import { formatAmount } from '../../domain/money.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
-import { nokEquivalentMinor } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import { idempotencyRepository, type Reservation, type StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
-import { cancellationLinks, paymentLinks, paymentPath } from './payment-links.js';
+import { exceedsLimit } from './payment-limits.js';
+import { cancellationLinks, initiationLinks, paymentPath, scaStatusHref, type AuthorisationKind } from './payment-links.js';
+import { approvesAlone, isAwaitingApproval } from './payment-approval.js';
+import { failureReasonOf, type AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { ScaStatus } from '../authorisations/sca-status.js';
+import type { PsuAccessService } from '../psu-access/psu-access.service.js';
 import { isDomestic, offers, PRODUCTS_OF_SERVICE, type PaymentProduct, type PaymentService } from './payment-products.js';
 import {
   checkBulkPayment,
@@ -27,6 +31,12 @@ import { cancellationRule, FINAL_STATUSES, type TransactionStatus } from './paym
 import { transitionPayment } from './payment-transition.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
+
+/** What payment initiation needs from the SCA modules. */
+export interface PaymentSca {
+  readonly authorisations: AuthorisationService;
+  readonly psuAccess: Pick<PsuAccessService, 'psuRequired'>;
+}
 
 export interface PaymentSettings {
   readonly publicUrl: string;
@@ -57,7 +67,33 @@ export interface PaymentsService {
   view(payment: Payment): { transactionStatus: TransactionStatus } & Record<string, unknown>;
   statusView(payment: Payment): { transactionStatus: TransactionStatus; fundsAvailable?: boolean; psuMessage?: string };
   cancel(tpp: TppIdentity, service: PaymentService, product: string, paymentId: string, requestId: string): Promise<Cancellation>;
+  /** `POST …/authorisations` or `…/cancellation-authorisations`: a new authorisation and where to send the PSU. */
+  startAuthorisation(payment: Payment, kind: AuthorisationKind, tpp: TppIdentity, headers: RequestHeaders): Promise<StartedAuthorisation>;
+  /** The ids of a payment's authorisations (or cancellation authorisations), oldest first. */
+  authorisationIds(payment: Payment, kind: AuthorisationKind): Promise<string[]>;
+  /** One authorisation's scaStatus, and why it failed in the PSU's language. */
+  scaStatus(
+    payment: Payment,
+    kind: AuthorisationKind,
+    authorisationId: string,
+    language: Language,
+  ): Promise<{ scaStatus: ScaStatus; psuMessage?: string }>;
 }
+
+/** The 201 of a started authorisation (Berlin Group startScaprocessResponse). */
+export interface StartedAuthorisation {
+  readonly location: string;
+  readonly body: {
+    scaStatus: ScaStatus;
+    authorisationId: string;
+    _links: { scaRedirect: { href: string }; scaStatus: { href: string } };
+  };
+}
+
+const PURPOSE_OF_KIND: Readonly<Record<AuthorisationKind, 'payment' | 'payment-cancellation'>> = {
+  authorisations: 'payment',
+  'cancellation-authorisations': 'payment-cancellation',
+};
 
 /** How many coming execution dates a periodic payment's GET lists. */
 const SHOWN_EXECUTION_DATES = 12;
@@ -67,7 +103,13 @@ const SHOWN_EXECUTION_DATES = 12;
  * logical-duplicate rule, and the idempotent write of payment, audit event and stored answer in
  * one transaction (a crash leaves all or nothing, and a retry finds the answer).
  */
-export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () => Date, settings: PaymentSettings): PaymentsService {
+export function createPaymentsService(
+  db: Db,
+  coreBanking: CoreBanking,
+  sca: PaymentSca,
+  now: () => Date,
+  settings: PaymentSettings,
+): PaymentsService {
   function ruleContext(): RuleContext {
     return { today: todayIn(BANK_TIME_ZONE, now()), maxDaysAhead: settings.maxDaysAhead, nokRates: settings.nokRates };
   }
@@ -84,8 +126,15 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
     }
   }
 
-  /** The bank's checks: the debtor account exists, fits the product, and the PSU may use it. */
-  async function debtorAccountOf(scope: BankScope, initiation: Initiation, order: PaymentOrder): Promise<string> {
+  /**
+   * The bank's checks: the debtor account exists, fits the product, and the PSU may use it. Also
+   * tells whether the PSU's approval alone will do, or another approver is needed (several approvers).
+   */
+  async function debtorAccountOf(
+    scope: BankScope,
+    initiation: Initiation,
+    order: PaymentOrder,
+  ): Promise<{ accountId: string; severalApprovers: boolean }> {
     const account = await coreBanking.findAccount(scope, { bban: order.debtorBban });
     if (!account) {
       throw new AppError('DEBTOR_ACCOUNT_UNKNOWN', { path: 'debtorAccount' });
@@ -113,12 +162,17 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
       throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
     }
     const psuId = initiation.headers.psuId?.number;
+    if (psuId === undefined && account.organisationNumber !== undefined) {
+      // A corporate agreement decides who may register payments from its accounts: that needs the PSU.
+      throw await sca.psuAccess.psuRequired(initiation.tpp, initiation.headers);
+    }
+    let severalApprovers = false;
     if (psuId !== undefined) {
       const permission = await coreBanking.permission(scope, psuId, account.id, corporateId);
       if (!permission.canRegister) {
         throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', { path: 'debtorAccount' });
       }
-      if (permission.registerLimit !== undefined && exceeds(order.amount, permission.registerLimit)) {
+      if (permission.registerLimit !== undefined && exceedsLimit(order.amount, permission.registerLimit, settings.nokRates)) {
         throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', {
           path: initiation.service === 'bulk-payments' ? 'payments' : 'instructedAmount',
           detail: localized(
@@ -127,16 +181,13 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
           ),
         });
       }
+      severalApprovers = !approvesAlone(
+        { currency: order.amount.currency, amountMinor: order.amount.minor },
+        permission.approvalLimit,
+        settings.nokRates,
+      );
     }
-    return account.id;
-  }
-
-  /** Whether an amount is above a limit, comparing in NOK when the currencies differ (no rate: above). */
-  function exceeds(amount: Money, limit: Money): boolean {
-    if (amount.currency === limit.currency) return compareMoney(amount, limit) > 0;
-    const amountNok = nokEquivalentMinor(amount, settings.nokRates);
-    const limitNok = nokEquivalentMinor(limit, settings.nokRates);
-    return amountNok === undefined || limitNok === undefined || amountNok > limitNok;
+    return { accountId: account.id, severalApprovers };
   }
 
   return {
@@ -147,19 +198,12 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
 
       const scope = { tppId: initiation.tpp.id };
       const order = check(initiation);
-      const debtorAccountId = await debtorAccountOf(scope, initiation, order);
+      const { accountId: debtorAccountId, severalApprovers } = await debtorAccountOf(scope, initiation, order);
       const id = randomUUID();
       const at = now().toISOString();
-      const links = paymentLinks(settings.publicUrl, initiation.service, initiation.product, id);
-      const response: StoredResponse = {
-        status: 201,
-        headers: {
-          location: `${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`,
-          'aspsp-sca-approach': 'REDIRECT',
-          'content-type': 'application/json; charset=utf-8',
-        },
-        body: JSON.stringify({ transactionStatus: 'RCVD', paymentId: id, _links: links }),
-      };
+      // The authorisation starts with the payment, unless the TPP starts it itself (to collect
+      // payments into a basket) or several approvers will each start their own (DESIGN §2).
+      const startsImplicitly = !initiation.headers.tppExplicitAuthorisationPreferred && !severalApprovers;
       // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (DESIGN §2).
       const logicalKey = initiation.service === 'periodic-payments' ? undefined : order.logicalKey;
       try {
@@ -208,10 +252,43 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
               requestId: initiation.request.id,
               action: 'payment.created',
               resource: { type: 'payment', id },
-              details: { service: initiation.service, product: initiation.product, status: 'RCVD' },
+              details: {
+                service: initiation.service,
+                product: initiation.product,
+                status: 'RCVD',
+                ...(severalApprovers ? { severalApprovers } : {}),
+              },
             },
             at,
           );
+          const started = startsImplicitly
+            ? await sca.authorisations.create(trx, {
+                tpp: initiation.tpp,
+                purpose: 'payment',
+                resourceId: id,
+                expectedPsuId: psuId?.number,
+                psuCorporateId,
+                redirectUri: context.tppRedirectUri,
+                nokRedirectUri: context.tppNokRedirectUri,
+                biometric: context.biometricAuthentication,
+              })
+            : undefined;
+          const links = initiationLinks(
+            settings.publicUrl,
+            initiation.service,
+            initiation.product,
+            id,
+            started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+          );
+          const response: StoredResponse = {
+            status: 201,
+            headers: {
+              location: `${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`,
+              'aspsp-sca-approach': 'REDIRECT',
+              'content-type': 'application/json; charset=utf-8',
+            },
+            body: JSON.stringify({ transactionStatus: 'RCVD', paymentId: id, _links: links }),
+          };
           const recorded = await idempotencyRepository.recordCompleted(
             trx,
             key,
@@ -238,6 +315,11 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
       const payment = await paymentRepository.find(db, tpp.id, service, paymentId);
       if (!payment || payment.product !== product) {
         throw new AppError('RESOURCE_UNKNOWN', { path: 'paymentId' });
+      }
+      if (isAwaitingApproval(payment.status)) {
+        // An authorisation whose link expired rejects its payment: the status read tells the truth.
+        await sca.authorisations.expireOverdueOf('payment', payment.id);
+        return (await paymentRepository.find(db, tpp.id, service, paymentId)) ?? payment;
       }
       return payment;
     },
@@ -304,6 +386,65 @@ export function createPaymentsService(db: Db, coreBanking: CoreBanking, now: () 
             ),
           });
       }
+    },
+
+    async startAuthorisation(payment, kind, tpp, headers) {
+      if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
+        throw new AppError('STATUS_INVALID', {
+          detail: localized(
+            `the payment is not waiting for approval (status ${payment.status})`,
+            `betalingen venter ikke på godkjenning (status ${payment.status})`,
+          ),
+        });
+      }
+      if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
+        throw new AppError('CANCELLATION_INVALID', {
+          detail: localized(
+            payment.status === 'RCVD'
+              ? 'the payment is not approved yet: DELETE cancels it at once'
+              : `a payment in status ${payment.status} cannot be cancelled`,
+            payment.status === 'RCVD'
+              ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
+              : `en betaling med status ${payment.status} kan ikke kanselleres`,
+          ),
+        });
+      }
+      if (headers.psuCorporateId !== undefined && headers.psuCorporateId !== payment.psuCorporateId) {
+        throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+      }
+      const context = payment.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+      // Until someone approves, the PSU the TPP named at creation is the one expected.
+      const expectedPsuId = headers.psuId?.number ?? (kind === 'authorisations' && payment.status === 'RCVD' ? payment.psuId : undefined);
+      const authorisation = await sca.authorisations.create(db, {
+        tpp,
+        purpose: PURPOSE_OF_KIND[kind],
+        resourceId: payment.id,
+        expectedPsuId,
+        psuCorporateId: payment.psuCorporateId,
+        redirectUri: headers.tppRedirectUri ?? context.tppRedirectUri,
+        nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
+        biometric: headers.biometricAuthentication,
+      });
+      const scaStatus = scaStatusHref(settings.publicUrl, payment.service, payment.product, payment.id, kind, authorisation.id);
+      return {
+        location: scaStatus,
+        body: {
+          scaStatus: authorisation.scaStatus,
+          authorisationId: authorisation.id,
+          _links: { scaRedirect: { href: sca.authorisations.redirectLink(authorisation) }, scaStatus: { href: scaStatus } },
+        },
+      };
+    },
+
+    async authorisationIds(payment, kind) {
+      return (await sca.authorisations.list(payment.tppId, PURPOSE_OF_KIND[kind], payment.id)).map((authorisation) => authorisation.id);
+    },
+
+    async scaStatus(payment, kind, authorisationId, language) {
+      const authorisation = await sca.authorisations.find(payment.tppId, PURPOSE_OF_KIND[kind], payment.id, authorisationId);
+      if (!authorisation) throw new AppError('RESOURCE_UNKNOWN', { path: 'authorisationId' });
+      const reason = failureReasonOf(authorisation);
+      return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: reason[language] } : {}) };
     },
   };
 }

@@ -1,0 +1,26 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/create-db.js';
+import { customerRepository } from '../modules/sandbox/customer.repository.js';
+import type { PsuAuthenticator } from './psu-authenticator.port.js';
+
+/** The sandbox's one-time code (DESIGN §6): any other code is wrong. */
+export const SANDBOX_ONE_TIME_CODE = '123456';
+
+/**
+ * The sandbox authenticator: a PSU is any customer in the calling TPP's mock data, the one-time
+ * code is always {@link SANDBOX_ONE_TIME_CODE}, and the app confirmation (biometric shortcut) is
+ * simulated as given.
+ */
+export function createSandboxPsuAuthenticator(db: Db): PsuAuthenticator {
+  const expected = Buffer.from(SANDBOX_ONE_TIME_CODE);
+  return {
+    async isCustomer(scope, psuId) {
+      return (await customerRepository.findByNumber(db, scope.tppId, psuId)) !== undefined;
+    },
+    async verifyOneTimeCode(_scope, _psuId, code) {
+      const given = Buffer.from(code);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+    offersAppConfirmation: true,
+  };
+}

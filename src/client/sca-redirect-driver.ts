@@ -1,0 +1,110 @@
+import { request as httpRequest } from 'undici';
+
+/** What the PSU does on the redirect pages. */
+export interface PsuActions {
+  /** Typed on the identify page unless the TPP's PSU-ID has locked it there. */
+  readonly psuId?: string | undefined;
+  /** The one-time codes typed, in order (the sandbox's code is 123456); the last one is repeated if more are asked. */
+  readonly codes?: readonly string[] | undefined;
+  readonly decision?: 'approve' | 'reject' | undefined;
+  /** Confirm in the bank app instead of a code (offered on a mobile user agent when Biometric-Authentication is true). */
+  readonly useApp?: boolean | undefined;
+  /** Accept-Language of the PSU's browser: `en` or `nb`. */
+  readonly language?: string | undefined;
+  readonly userAgent?: string | undefined;
+}
+
+/** Where the flow ended. */
+export interface PsuJourney {
+  /** The TPP redirect URI the PSU was sent to, or undefined when the flow ended on a page. */
+  readonly redirectedTo: string | undefined;
+  /** The last page's HTML (the outcome page when there was no redirect). */
+  readonly lastPage: string;
+  readonly lastStatus: number;
+  /** The steps the PSU went through: identify, code, decision. */
+  readonly steps: readonly string[];
+}
+
+const SANDBOX_CODE = '123456';
+const MAX_STEPS = 12;
+
+/**
+ * Walks the SCA redirect pages with plain HTTP form posts, as a PSU's browser would (issue 5):
+ * for TPPs' own CI, where a browser is too heavy. Give it the `scaRedirect` link and what the PSU
+ * does; it answers where the PSU ended up (normally the TPP's redirect URI).
+ */
+export async function walkScaRedirect(scaRedirect: string, actions: PsuActions = {}): Promise<PsuJourney> {
+  const headers = {
+    'accept-language': actions.language ?? 'en',
+    'user-agent': actions.userAgent ?? 'nordic-xs2a-sca-driver',
+  };
+  const steps: string[] = [];
+  const codes = [...(actions.codes ?? [SANDBOX_CODE])];
+  let url = new URL(scaRedirect);
+  let page = await get(url, headers);
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(page.text);
+    if (page.location !== undefined) {
+      const next = new URL(page.location, url);
+      if (!next.pathname.startsWith(scaPathOf(scaRedirect))) {
+        return { redirectedTo: next.toString(), lastPage: page.text, lastStatus: page.status, steps };
+      }
+      url = next;
+      page = await get(url, headers);
+      continue;
+    }
+    if (!form) return { redirectedTo: undefined, lastPage: page.text, lastStatus: page.status, steps };
+    const action = new URL(unescapeHtml(form[1] ?? ''), url);
+    const fields = new URLSearchParams({ csrf: unescapeHtml(/name="csrf" value="([^"]*)"/.exec(form[2] ?? '')?.[1] ?? '') });
+    const step = action.pathname.split('/').pop() ?? '';
+    if (steps.length > 0 && steps[steps.length - 1] === step && page.status >= 400 && step !== 'code') {
+      // The same step refused again: the PSU cannot get further with these actions.
+      return { redirectedTo: undefined, lastPage: page.text, lastStatus: page.status, steps };
+    }
+    steps.push(step);
+    if (step === 'identify') {
+      fields.set('psuId', actions.psuId ?? unescapeHtml(/name="psuId"[^>]*value="([^"]*)"/.exec(form[2] ?? '')?.[1] ?? ''));
+      fields.set('method', actions.useApp ? 'app' : 'code');
+    } else if (step === 'code') {
+      fields.set('code', codes.length > 1 ? (codes.shift() ?? SANDBOX_CODE) : (codes[0] ?? SANDBOX_CODE));
+    } else {
+      fields.set('decision', actions.decision ?? 'approve');
+    }
+    page = await post(action, fields, headers);
+  }
+  throw new Error(`the SCA pages did not finish within ${MAX_STEPS} steps`);
+}
+
+interface Page {
+  readonly status: number;
+  readonly location: string | undefined;
+  readonly text: string;
+}
+
+async function get(url: URL, headers: Record<string, string>): Promise<Page> {
+  const response = await httpRequest(url, { method: 'GET', headers: { ...headers, accept: 'text/html' } });
+  return { status: response.statusCode, location: locationOf(response.headers['location']), text: await response.body.text() };
+}
+
+async function post(url: URL, fields: URLSearchParams, headers: Record<string, string>): Promise<Page> {
+  const response = await httpRequest(url, {
+    method: 'POST',
+    headers: { ...headers, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+  });
+  return { status: response.statusCode, location: locationOf(response.headers['location']), text: await response.body.text() };
+}
+
+function locationOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The pages' own path: `/sca/` below the server's public path. */
+function scaPathOf(scaRedirect: string): string {
+  const path = new URL(scaRedirect).pathname;
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code)));
+}

@@ -1,0 +1,50 @@
+import type { DbOrTx } from '../../db/create-db.js';
+import type { Localized } from '../../domain/localized.js';
+import type { Authorisation, AuthorisationPurpose } from './authorisation.repository.js';
+
+/** One line of the confirmation page: what is being approved, field by field. */
+export interface ConfirmationLine {
+  readonly label: Localized;
+  readonly value: Localized;
+}
+
+/** What the PSU sees before approving: exactly what the approval does (issue 5). */
+export interface Confirmation {
+  /** "Approve payment", "Cancel payment", … */
+  readonly heading: Localized;
+  readonly lines: readonly ConfirmationLine[];
+  /** Sub-lists, e.g. the payments of a bulk payment, each with its own lines. */
+  readonly items?: readonly { readonly title: Localized; readonly lines: readonly ConfirmationLine[] }[];
+}
+
+/** The bank's answer to a PSU's approval: the effect to apply, or why it cannot be. */
+export type Approval =
+  | {
+      readonly ok: true;
+      /** Applies the effect (a payment's status change) in the approving transaction. */
+      readonly apply: (trx: DbOrTx, at: string) => Promise<void>;
+    }
+  | {
+      readonly ok: false;
+      readonly reason: Localized;
+      /** False when the resource stays as it is (the same approver twice, a cancellation refused). */
+      readonly rejectsResource: boolean;
+    };
+
+/**
+ * What an authorisation authorises, seen from the SCA flow: the module that owns the resource
+ * (payments; signing baskets later) implements this, so the flow never reaches into its tables.
+ */
+export interface AuthorisationSubject {
+  /** What the confirmation page lists. */
+  confirmation(authorisation: Authorisation): Promise<Confirmation>;
+  /**
+   * The bank's checks when the PSU approves (rights, limits, the resource's status). Runs outside
+   * any transaction, because the core-banking port reads through its own connection.
+   */
+  prepareApproval(authorisation: Authorisation, psuId: string): Promise<Approval>;
+  /** What a failed authorisation does to the resource, in the failing transaction (a payment: RJCT). */
+  onFailure(trx: DbOrTx, authorisation: Authorisation, reason: Localized, at: string): Promise<void>;
+}
+
+export type AuthorisationSubjects = Readonly<Record<Exclude<AuthorisationPurpose, 'psu-login'>, AuthorisationSubject>>;

@@ -1,0 +1,66 @@
+import type { DbOrTx } from '../../db/create-db.js';
+import { localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import { auditRepository, type ActorType } from '../audit/audit.repository.js';
+import { authorisationRepository, type Authorisation } from './authorisation.repository.js';
+import { canMoveSca, type ScaStatus } from './sca-status.js';
+
+export interface ScaStatusChange {
+  readonly to: ScaStatus;
+  /** Why it failed, in words the PSU and the TPP read (psuMessage). */
+  readonly reason?: string | undefined;
+  /** The PSU who identified (set with psuIdentified). */
+  readonly psuId?: string | undefined;
+  readonly actor: { readonly type: ActorType; readonly id: string };
+  readonly at: string;
+}
+
+/**
+ * The one way an authorisation's scaStatus changes (DESIGN §3): an illegal move is refused, the
+ * update applies only if nobody changed the status meanwhile, and the move is written to the audit
+ * log in the caller's transaction.
+ */
+export async function transitionAuthorisation(trx: DbOrTx, authorisation: Authorisation, change: ScaStatusChange): Promise<Authorisation> {
+  if (!canMoveSca(authorisation.scaStatus, change.to)) {
+    throw new AppError('STATUS_INVALID', {
+      detail: localized(
+        `an authorisation in scaStatus ${authorisation.scaStatus} cannot move to ${change.to}`,
+        `en autorisasjon med scaStatus ${authorisation.scaStatus} kan ikke gå til ${change.to}`,
+      ),
+    });
+  }
+  const applied = await authorisationRepository.update(trx, authorisation.id, authorisation.scaStatus, {
+    scaStatus: change.to,
+    ...(change.reason === undefined ? {} : { statusReason: change.reason }),
+    ...(change.psuId === undefined ? {} : { psuId: change.psuId }),
+    at: change.at,
+  });
+  if (!applied) {
+    throw new AppError('STATUS_INVALID', {
+      detail: localized('the authorisation changed meanwhile', 'autorisasjonen ble endret i mellomtiden'),
+    });
+  }
+  await auditRepository.append(
+    trx,
+    {
+      actor: change.actor,
+      action: 'authorisation.sca-status-changed',
+      resource: { type: 'authorisation', id: authorisation.id },
+      details: {
+        purpose: authorisation.purpose,
+        ...(authorisation.resourceId ? { resourceId: authorisation.resourceId } : {}),
+        from: authorisation.scaStatus,
+        to: change.to,
+        ...(change.reason ? { reason: change.reason } : {}),
+      },
+    },
+    change.at,
+  );
+  return {
+    ...authorisation,
+    scaStatus: change.to,
+    statusReason: change.reason ?? authorisation.statusReason,
+    psuId: change.psuId ?? authorisation.psuId,
+    statusChangedAt: change.at,
+  };
+}

@@ -1,0 +1,215 @@
+import type { DbOrTx } from '../../db/create-db.js';
+import { FINAL_SCA_STATUSES, isScaStatus, type ScaStatus } from './sca-status.js';
+
+/** What an authorisation authorises: a payment, a payment's cancellation, or a PSU's login (the 401 pre-step). */
+export type AuthorisationPurpose = 'payment' | 'payment-cancellation' | 'psu-login';
+
+export interface Authorisation {
+  readonly id: string;
+  readonly tppId: string;
+  readonly tppName: string;
+  readonly purpose: AuthorisationPurpose;
+  readonly resourceId: string | undefined;
+  readonly scaStatus: ScaStatus;
+  readonly statusReason: string | undefined;
+  readonly expectedPsuId: string | undefined;
+  readonly psuCorporateId: string | undefined;
+  readonly psuId: string | undefined;
+  readonly wrongCodes: number;
+  readonly csrfToken: string;
+  readonly redirectUri: string | undefined;
+  readonly nokRedirectUri: string | undefined;
+  readonly biometric: boolean;
+  readonly loginCodeHash: string | undefined;
+  readonly loginCodeExpiresAt: string | undefined;
+  readonly expiresAt: string;
+  readonly createdAt: string;
+  readonly statusChangedAt: string;
+}
+
+export type NewAuthorisation = Omit<
+  Authorisation,
+  'scaStatus' | 'statusReason' | 'psuId' | 'wrongCodes' | 'loginCodeHash' | 'loginCodeExpiresAt' | 'statusChangedAt'
+>;
+
+type Row = {
+  id: string;
+  tpp_id: string;
+  tpp_name: string;
+  purpose: string;
+  resource_id: string | null;
+  sca_status: string;
+  status_reason: string | null;
+  expected_psu_id: string | null;
+  psu_corporate_id: string | null;
+  psu_id: string | null;
+  wrong_codes: number | string;
+  csrf_token: string;
+  redirect_uri: string | null;
+  nok_redirect_uri: string | null;
+  biometric: number | boolean;
+  login_code_hash: string | null;
+  login_code_expires_at: string | null;
+  expires_at: string;
+  created_at: string;
+  status_changed_at: string;
+};
+
+function toAuthorisation(row: Row): Authorisation {
+  if (!isScaStatus(row.sca_status)) throw new Error(`authorisation ${row.id} has an unknown scaStatus ${row.sca_status}`);
+  return {
+    id: row.id,
+    tppId: row.tpp_id,
+    tppName: row.tpp_name,
+    purpose: row.purpose as AuthorisationPurpose,
+    resourceId: row.resource_id ?? undefined,
+    scaStatus: row.sca_status,
+    statusReason: row.status_reason ?? undefined,
+    expectedPsuId: row.expected_psu_id ?? undefined,
+    psuCorporateId: row.psu_corporate_id ?? undefined,
+    psuId: row.psu_id ?? undefined,
+    wrongCodes: Number(row.wrong_codes),
+    csrfToken: row.csrf_token,
+    redirectUri: row.redirect_uri ?? undefined,
+    nokRedirectUri: row.nok_redirect_uri ?? undefined,
+    biometric: Boolean(row.biometric),
+    loginCodeHash: row.login_code_hash ?? undefined,
+    loginCodeExpiresAt: row.login_code_expires_at ?? undefined,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    statusChangedAt: row.status_changed_at,
+  };
+}
+
+/** The only place that queries the authorisation table. */
+export const authorisationRepository = {
+  async insert(db: DbOrTx, authorisation: NewAuthorisation): Promise<Authorisation> {
+    await db
+      .insertInto('authorisation')
+      .values({
+        id: authorisation.id,
+        tpp_id: authorisation.tppId,
+        tpp_name: authorisation.tppName,
+        purpose: authorisation.purpose,
+        resource_id: authorisation.resourceId ?? null,
+        sca_status: 'received',
+        status_reason: null,
+        expected_psu_id: authorisation.expectedPsuId ?? null,
+        psu_corporate_id: authorisation.psuCorporateId ?? null,
+        psu_id: null,
+        wrong_codes: 0,
+        csrf_token: authorisation.csrfToken,
+        redirect_uri: authorisation.redirectUri ?? null,
+        nok_redirect_uri: authorisation.nokRedirectUri ?? null,
+        // 1/0: better-sqlite3 binds no booleans.
+        biometric: authorisation.biometric ? 1 : 0,
+        login_code_hash: null,
+        login_code_expires_at: null,
+        expires_at: authorisation.expiresAt,
+        created_at: authorisation.createdAt,
+        status_changed_at: authorisation.createdAt,
+      })
+      .execute();
+    return {
+      ...authorisation,
+      scaStatus: 'received',
+      statusReason: undefined,
+      psuId: undefined,
+      wrongCodes: 0,
+      loginCodeHash: undefined,
+      loginCodeExpiresAt: undefined,
+      statusChangedAt: authorisation.createdAt,
+    };
+  },
+
+  async find(db: DbOrTx, id: string): Promise<Authorisation | undefined> {
+    const row = await db.selectFrom('authorisation').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAuthorisation(row);
+  },
+
+  /** The authorisations of a payment (or a payment's cancellations), oldest first. */
+  async listFor(db: DbOrTx, tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]> {
+    const rows = await db
+      .selectFrom('authorisation')
+      .selectAll()
+      .where('resource_id', '=', resourceId)
+      .where('tpp_id', '=', tppId)
+      .where('purpose', '=', purpose)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toAuthorisation);
+  },
+
+  /** The open authorisations of a resource, whoever started them. */
+  async listOpenOf(db: DbOrTx, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]> {
+    const rows = await db
+      .selectFrom('authorisation')
+      .selectAll()
+      .where('resource_id', '=', resourceId)
+      .where('purpose', '=', purpose)
+      .where('sca_status', 'not in', FINAL_SCA_STATUSES)
+      .execute();
+    return rows.map(toAuthorisation);
+  },
+
+  /** Open authorisations whose link has expired, oldest first (the sweep). */
+  async listExpired(db: DbOrTx, now: string, limit: number): Promise<Authorisation[]> {
+    const rows = await db
+      .selectFrom('authorisation')
+      .selectAll()
+      .where('sca_status', 'not in', FINAL_SCA_STATUSES)
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toAuthorisation);
+  },
+
+  /**
+   * Applies a change only if the status is still `from`: false when a concurrent change won, so a
+   * caller never overwrites what it did not see.
+   */
+  async update(
+    db: DbOrTx,
+    id: string,
+    from: ScaStatus,
+    change: {
+      readonly scaStatus?: ScaStatus;
+      readonly statusReason?: string;
+      readonly psuId?: string;
+      readonly wrongCodes?: number;
+      readonly loginCodeHash?: string;
+      readonly loginCodeExpiresAt?: string;
+      readonly at: string;
+    },
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('authorisation')
+      .set({
+        ...(change.scaStatus === undefined ? {} : { sca_status: change.scaStatus, status_changed_at: change.at }),
+        ...(change.statusReason === undefined ? {} : { status_reason: change.statusReason }),
+        ...(change.psuId === undefined ? {} : { psu_id: change.psuId }),
+        ...(change.wrongCodes === undefined ? {} : { wrong_codes: change.wrongCodes }),
+        ...(change.loginCodeHash === undefined ? {} : { login_code_hash: change.loginCodeHash }),
+        ...(change.loginCodeExpiresAt === undefined ? {} : { login_code_expires_at: change.loginCodeExpiresAt }),
+      })
+      .where('id', '=', id)
+      .where('sca_status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Finds a PSU login by the hash of its one-time code and spends the code; undefined when unknown or spent. */
+  async takeLoginCode(db: DbOrTx, codeHash: string): Promise<Authorisation | undefined> {
+    const row = await db.selectFrom('authorisation').selectAll().where('login_code_hash', '=', codeHash).executeTakeFirst();
+    if (!row) return undefined;
+    const spent = await db
+      .updateTable('authorisation')
+      .set({ login_code_hash: null })
+      .where('id', '=', row.id)
+      .where('login_code_hash', '=', codeHash)
+      .executeTakeFirst();
+    return Number(spent.numUpdatedRows) === 1 ? toAuthorisation(row) : undefined;
+  },
+};

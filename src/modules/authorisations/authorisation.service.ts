@@ -1,0 +1,377 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
+import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
+import { localized, type Localized } from '../../domain/localized.js';
+import { checkNorwegianIdentityNumber } from '../../domain/norwegian-identity-number.js';
+import type { TppIdentity } from '../../security/tpp-identity.js';
+import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
+import { transitionAuthorisation } from './authorisation-transition.js';
+import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
+import { isFinalScaStatus } from './sca-status.js';
+
+export interface AuthorisationSettings {
+  readonly publicUrl: string;
+  /** How long a redirect link stays usable (XS2A_SCA_EXPIRY_SECONDS). */
+  readonly expirySeconds: number;
+}
+
+/** Who asks for an authorisation and where the PSU goes afterwards (from the TPP's request headers). */
+export interface AuthorisationRequest {
+  readonly tpp: Pick<TppIdentity, 'id' | 'name'>;
+  readonly purpose: AuthorisationPurpose;
+  readonly resourceId?: string | undefined;
+  /** The PSU the TPP named: only this PSU may complete it. */
+  readonly expectedPsuId?: string | undefined;
+  readonly psuCorporateId?: string | undefined;
+  readonly redirectUri?: string | undefined;
+  readonly nokRedirectUri?: string | undefined;
+  readonly biometric: boolean;
+}
+
+/** The outcome of a PSU's form post on the redirect pages. */
+export type PageOutcome =
+  /** Go on to the page of the authorisation's new status. */
+  | { readonly kind: 'next'; readonly authorisation: Authorisation }
+  /** Show the same step again with this message (a wrong code, a malformed PSU-ID). */
+  | { readonly kind: 'retry'; readonly authorisation: Authorisation; readonly message: Localized }
+  /**
+   * Finished: finalised or failed. `loginCode` is the one-time code of a finished PSU login (only
+   * known now; stored hashed); `rejectedByPsu` tells a rejection from a failure the page explains.
+   */
+  | { readonly kind: 'finished'; readonly authorisation: Authorisation; readonly loginCode?: string; readonly rejectedByPsu?: boolean }
+  /** The post does not fit: unknown link, wrong CSRF token, or a step already done. */
+  | { readonly kind: 'refused'; readonly status: 403 | 404 | 409; readonly message: Localized };
+
+/** How many wrong one-time codes fail an authorisation (DESIGN §6). */
+export const MAX_WRONG_CODES = 3;
+
+/** How long the one-time code of a PSU login may wait for `POST /v1/token`. */
+export const LOGIN_CODE_SECONDS = 60;
+
+/** Reasons an authorisation fails, in the words the PSU and the TPP read. */
+export const FAILURE_REASONS = {
+  rejected: localized('The PSU rejected it', 'Kunden avviste den'),
+  wrongCodes: localized(`The one-time code was wrong ${MAX_WRONG_CODES} times`, `Engangskoden var feil ${MAX_WRONG_CODES} ganger`),
+  expired: localized('The link expired before the PSU finished', 'Lenken utløp før kunden var ferdig'),
+  otherPsu: localized(
+    'Another PSU than the one the TPP named tried to complete it',
+    'En annen kunde enn den tredjepartstilbyderen oppga, forsøkte å fullføre den',
+  ),
+} as const;
+
+export interface AuthorisationService {
+  /** A new authorisation for the caller's transaction (the implicit start at payment creation uses `trx`). */
+  create(db: DbOrTx, request: AuthorisationRequest): Promise<Authorisation>;
+  /** The authorisations of a resource for this TPP, oldest first. */
+  list(tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]>;
+  /** One authorisation of a resource for this TPP (expired ones are failed first), or undefined. */
+  find(tppId: string, purpose: AuthorisationPurpose, resourceId: string, authorisationId: string): Promise<Authorisation | undefined>;
+  /** Fails the open authorisations of a resource whose links have expired. */
+  expireOverdueOf(purpose: AuthorisationPurpose, resourceId: string): Promise<void>;
+  /** Fails every open authorisation whose link has expired; returns how many. */
+  expireOverdue(): Promise<number>;
+  /** The authorisation behind a redirect link (expired ones are failed first). */
+  open(id: string): Promise<Authorisation | undefined>;
+  confirmation(authorisation: Authorisation): Promise<Confirmation>;
+  /** The identify page's post: the PSU-ID, and whether the app confirmation stood in for the code. */
+  identify(id: string, csrf: string, psuId: string, method: 'code' | 'app'): Promise<PageOutcome>;
+  enterCode(id: string, csrf: string, code: string): Promise<PageOutcome>;
+  decide(id: string, csrf: string, decision: 'approve' | 'reject'): Promise<PageOutcome>;
+  /** Spends a PSU login's one-time code for this TPP: the PSU it identified, or undefined. */
+  redeemLoginCode(tppId: string, code: string): Promise<{ psuId: string; loginId: string } | undefined>;
+  /** The page link a PSU is sent to. */
+  redirectLink(authorisation: Pick<Authorisation, 'id'>): string;
+  registerSubject(purpose: keyof AuthorisationSubjects, subject: AuthorisationSubject): void;
+}
+
+/**
+ * SCA by redirect (issue 5): authorisations start received; the PSU's pages move them through
+ * identification, the one-time code and the approval, each move through
+ * {@link transitionAuthorisation}; the resource's owner (an {@link AuthorisationSubject}) decides
+ * what approval and failure do to it.
+ */
+export function createAuthorisationService(
+  db: Db,
+  now: () => Date,
+  authenticator: PsuAuthenticator,
+  settings: AuthorisationSettings,
+): AuthorisationService {
+  const subjects: Partial<Record<keyof AuthorisationSubjects, AuthorisationSubject>> = {};
+
+  function subjectOf(authorisation: Authorisation): AuthorisationSubject | undefined {
+    if (authorisation.purpose === 'psu-login') return undefined;
+    const subject = subjects[authorisation.purpose];
+    if (!subject) throw new Error(`no subject registered for ${authorisation.purpose} authorisations`);
+    return subject;
+  }
+
+  const psuActor = (authorisation: Authorisation) => ({ type: 'psu' as const, id: authorisation.psuId ?? 'unidentified' });
+
+  /** Fails an open authorisation and applies what failure does to its resource, in one transaction. */
+  async function fail(authorisation: Authorisation, reason: Localized, rejectsResource = true): Promise<Authorisation> {
+    const at = now().toISOString();
+    return withTransaction(db, async (trx) => {
+      const failed = await transitionAuthorisation(trx, authorisation, {
+        to: 'failed',
+        reason: JSON.stringify(reason),
+        actor: psuActor(authorisation),
+        at,
+      });
+      const subject = subjectOf(authorisation);
+      if (subject && rejectsResource) await subject.onFailure(trx, failed, reason, at);
+      return failed;
+    });
+  }
+
+  /** Fails the authorisation if its link has expired; a concurrent change wins quietly. */
+  async function expireIfDue(authorisation: Authorisation): Promise<Authorisation> {
+    if (isFinalScaStatus(authorisation.scaStatus) || authorisation.expiresAt > now().toISOString()) return authorisation;
+    try {
+      return await fail(authorisation, FAILURE_REASONS.expired);
+    } catch {
+      return (await authorisationRepository.find(db, authorisation.id)) ?? authorisation;
+    }
+  }
+
+  /** The open authorisation a form post addresses, after its CSRF token and step are checked. */
+  async function formTarget(
+    id: string,
+    csrf: string,
+    step: Authorisation['scaStatus'],
+  ): Promise<{ authorisation: Authorisation } | Extract<PageOutcome, { kind: 'refused' | 'finished' }>> {
+    const found = await authorisationRepository.find(db, id);
+    if (!found) return { kind: 'refused', status: 404, message: PAGE_REFUSALS.unknown };
+    if (!sameSecret(found.csrfToken, csrf)) return { kind: 'refused', status: 403, message: PAGE_REFUSALS.csrf };
+    const authorisation = await expireIfDue(found);
+    if (isFinalScaStatus(authorisation.scaStatus)) return { kind: 'finished', authorisation };
+    if (authorisation.scaStatus !== step) return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
+    return { authorisation };
+  }
+
+  /** After the right code or the app confirmation: a login is done; anything else goes to its confirmation page. */
+  async function authenticated(authorisation: Authorisation): Promise<PageOutcome> {
+    const at = now().toISOString();
+    const actor = psuActor(authorisation);
+    if (authorisation.purpose === 'psu-login') {
+      const code = randomBytes(32).toString('base64url');
+      const finished = await withTransaction(db, async (trx) => {
+        const done = await transitionAuthorisation(trx, authorisation, { to: 'psuAuthenticated', actor, at });
+        const final = await transitionAuthorisation(trx, done, { to: 'finalised', actor, at });
+        const stored = await authorisationRepository.update(trx, final.id, 'finalised', {
+          loginCodeHash: sha256(code),
+          loginCodeExpiresAt: new Date(now().getTime() + LOGIN_CODE_SECONDS * 1000).toISOString(),
+          at,
+        });
+        if (!stored) throw new Error('a finalised login changed within its own transaction');
+        return final;
+      });
+      return { kind: 'finished', authorisation: finished, loginCode: code };
+    }
+    const selected = await withTransaction(db, async (trx) => {
+      const done = await transitionAuthorisation(trx, authorisation, { to: 'psuAuthenticated', actor, at });
+      // The confirmation in the bank's page is the only SCA method: chosen implicitly.
+      return transitionAuthorisation(trx, done, { to: 'scaMethodSelected', actor, at });
+    });
+    return { kind: 'next', authorisation: selected };
+  }
+
+  return {
+    async create(trx, request) {
+      const at = now();
+      return authorisationRepository.insert(trx, {
+        id: randomUUID(),
+        tppId: request.tpp.id,
+        tppName: request.tpp.name,
+        purpose: request.purpose,
+        resourceId: request.resourceId,
+        expectedPsuId: request.expectedPsuId,
+        psuCorporateId: request.psuCorporateId,
+        csrfToken: randomBytes(24).toString('base64url'),
+        redirectUri: request.redirectUri,
+        nokRedirectUri: request.nokRedirectUri,
+        biometric: request.biometric,
+        expiresAt: new Date(at.getTime() + settings.expirySeconds * 1000).toISOString(),
+        createdAt: at.toISOString(),
+      });
+    },
+
+    async list(tppId, purpose, resourceId) {
+      return authorisationRepository.listFor(db, tppId, purpose, resourceId);
+    },
+
+    async find(tppId, purpose, resourceId, authorisationId) {
+      const found = await authorisationRepository.find(db, authorisationId);
+      if (!found || found.tppId !== tppId || found.purpose !== purpose || found.resourceId !== resourceId) return undefined;
+      return expireIfDue(found);
+    },
+
+    async expireOverdueOf(purpose, resourceId) {
+      const at = now().toISOString();
+      for (const authorisation of await authorisationRepository.listOpenOf(db, purpose, resourceId)) {
+        if (authorisation.expiresAt <= at) await expireIfDue(authorisation);
+      }
+    },
+
+    async expireOverdue() {
+      let count = 0;
+      for (const authorisation of await authorisationRepository.listExpired(db, now().toISOString(), 500)) {
+        const after = await expireIfDue(authorisation);
+        if (after.scaStatus === 'failed') count += 1;
+      }
+      return count;
+    },
+
+    async open(id) {
+      const found = await authorisationRepository.find(db, id);
+      return found && expireIfDue(found);
+    },
+
+    async confirmation(authorisation) {
+      const subject = subjectOf(authorisation);
+      if (!subject) throw new Error('a PSU login has no confirmation page');
+      return subject.confirmation(authorisation);
+    },
+
+    async identify(id, csrf, psuIdText, method) {
+      const target = await formTarget(id, csrf, 'received');
+      if (!('authorisation' in target)) return target;
+      const { authorisation } = target;
+      const checked = checkNorwegianIdentityNumber(psuIdText.trim());
+      if (!checked.ok) return { kind: 'retry', authorisation, message: checked.reason };
+      const psuId = checked.value.number;
+      if (authorisation.expectedPsuId !== undefined && psuId !== authorisation.expectedPsuId) {
+        return { kind: 'finished', authorisation: await fail({ ...authorisation, psuId }, FAILURE_REASONS.otherPsu) };
+      }
+      if (!(await authenticator.isCustomer({ tppId: authorisation.tppId }, psuId))) {
+        return {
+          kind: 'retry',
+          authorisation,
+          message: localized(
+            'No customer of this bank has that national identity number',
+            'Ingen kunde i banken har dette fødselsnummeret',
+          ),
+        };
+      }
+      if (method === 'app' && !(authorisation.biometric && authenticator.offersAppConfirmation)) {
+        return { kind: 'refused', status: 409, message: PAGE_REFUSALS.noApp };
+      }
+      const at = now().toISOString();
+      const identified = await withTransaction(db, (trx) =>
+        transitionAuthorisation(trx, authorisation, { to: 'psuIdentified', psuId, actor: { type: 'psu', id: psuId }, at }),
+      );
+      // The bank's app confirms the PSU on the phone (biometrics): it stands in for the one-time code.
+      return method === 'app' ? authenticated(identified) : { kind: 'next', authorisation: identified };
+    },
+
+    async enterCode(id, csrf, code) {
+      const target = await formTarget(id, csrf, 'psuIdentified');
+      if (!('authorisation' in target)) return target;
+      const { authorisation } = target;
+      const psuId = authorisation.psuId ?? '';
+      if (await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, psuId, code.trim())) {
+        return authenticated(authorisation);
+      }
+      const wrongCodes = authorisation.wrongCodes + 1;
+      if (wrongCodes >= MAX_WRONG_CODES) {
+        return { kind: 'finished', authorisation: await fail({ ...authorisation, wrongCodes }, FAILURE_REASONS.wrongCodes) };
+      }
+      const counted = await authorisationRepository.update(db, authorisation.id, 'psuIdentified', { wrongCodes, at: now().toISOString() });
+      if (!counted) return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
+      const left = MAX_WRONG_CODES - wrongCodes;
+      return {
+        kind: 'retry',
+        authorisation: { ...authorisation, wrongCodes },
+        message: localized(
+          `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`,
+          `Feil kode. ${left} ${left === 1 ? 'forsøk' : 'forsøk'} igjen.`,
+        ),
+      };
+    },
+
+    async decide(id, csrf, decision) {
+      const target = await formTarget(id, csrf, 'scaMethodSelected');
+      if (!('authorisation' in target)) return target;
+      const { authorisation } = target;
+      if (decision === 'reject') {
+        return { kind: 'finished', authorisation: await fail(authorisation, FAILURE_REASONS.rejected), rejectedByPsu: true };
+      }
+      const subject = subjectOf(authorisation);
+      if (!subject || authorisation.psuId === undefined) throw new Error('an approval needs a subject and an identified PSU');
+      const approval = await subject.prepareApproval(authorisation, authorisation.psuId);
+      if (!approval.ok) {
+        return { kind: 'finished', authorisation: await fail(authorisation, approval.reason, approval.rejectsResource) };
+      }
+      const at = now().toISOString();
+      const actor = psuActor(authorisation);
+      try {
+        const finalised = await withTransaction(db, async (trx) => {
+          const started = await transitionAuthorisation(trx, authorisation, { to: 'started', actor, at });
+          await approval.apply(trx, at);
+          return transitionAuthorisation(trx, started, { to: 'finalised', actor, at });
+        });
+        return { kind: 'finished', authorisation: finalised };
+      } catch (error) {
+        // The resource changed between the checks and the approval (the TPP cancelled it, another
+        // approver was faster): the approval cannot apply, and the authorisation fails saying so.
+        const current = await authorisationRepository.find(db, authorisation.id);
+        if (!current || isFinalScaStatus(current.scaStatus)) throw error;
+        const reason = localized('The payment changed while it was being approved', 'Betalingen ble endret mens den ble godkjent');
+        return { kind: 'finished', authorisation: await fail(current, reason, false) };
+      }
+    },
+
+    async redeemLoginCode(tppId, code) {
+      const login = await authorisationRepository.takeLoginCode(db, sha256(code));
+      if (!login || login.tppId !== tppId || login.purpose !== 'psu-login' || login.psuId === undefined) return undefined;
+      if ((login.loginCodeExpiresAt ?? '') <= now().toISOString()) return undefined;
+      return { psuId: login.psuId, loginId: login.id };
+    },
+
+    redirectLink(authorisation) {
+      return `${settings.publicUrl}/sca/${authorisation.id}`;
+    },
+
+    registerSubject(purpose, subject) {
+      subjects[purpose] = subject;
+    },
+  };
+}
+
+/** Why a form post is refused, for the error page. */
+const PAGE_REFUSALS = {
+  unknown: localized(
+    'This link is not known. Start again from the app you came from.',
+    'Denne lenken er ukjent. Start på nytt fra appen du kom fra.',
+  ),
+  csrf: localized(
+    'The form has expired or did not come from this page. Open the link again.',
+    'Skjemaet er utløpt eller kom ikke fra denne siden. Åpne lenken på nytt.',
+  ),
+  step: localized(
+    'This step is already done. Open the link again to continue.',
+    'Dette steget er allerede utført. Åpne lenken på nytt for å fortsette.',
+  ),
+  noApp: localized('Confirmation in the app is not offered here.', 'Bekreftelse i appen tilbys ikke her.'),
+} as const;
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A stored failure reason (JSON of both languages), for psuMessage and the outcome page. */
+export function failureReasonOf(authorisation: Authorisation): Localized | undefined {
+  if (authorisation.statusReason === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(authorisation.statusReason) as Partial<Localized>;
+    if (typeof parsed.en === 'string' && typeof parsed.nb === 'string') return localized(parsed.en, parsed.nb);
+  } catch {
+    // Written by an older version as plain text.
+  }
+  return localized(authorisation.statusReason);
+}

@@ -1,0 +1,34 @@
+/** An SCA by redirect: a payment's authorisation or cancellation authorisation, or a PSU login (migration 0005). */
+export interface AuthorisationTable {
+  id: string;
+  tpp_id: string;
+  /** The TPP's name from its certificate, shown to the PSU. */
+  tpp_name: string;
+  /** payment | payment-cancellation | psu-login */
+  purpose: string;
+  /** The payment it authorises; null for a PSU login. */
+  resource_id: string | null;
+  /** Berlin Group scaStatus (received, psuIdentified, …, finalised, failed). */
+  sca_status: string;
+  /** Why it failed, in words shown to the PSU and the TPP (psuMessage). */
+  status_reason: string | null;
+  /** The PSU the TPP named (PSU-ID or PSU token); another PSU may not complete it. */
+  expected_psu_id: string | null;
+  psu_corporate_id: string | null;
+  /** The PSU who identified on the page. */
+  psu_id: string | null;
+  /** Wrong one-time codes entered so far; the third fails the authorisation. */
+  wrong_codes: number;
+  /** Per-authorisation token every form of its pages must carry. */
+  csrf_token: string;
+  redirect_uri: string | null;
+  nok_redirect_uri: string | null;
+  /** Biometric-Authentication: may the page offer the app shortcut on a mobile device. */
+  biometric: number | boolean;
+  /** PSU login: SHA-256 of the one-time code handed to the TPP for POST /v1/token. */
+  login_code_hash: string | null;
+  login_code_expires_at: string | null;
+  expires_at: string;
+  created_at: string;
+  status_changed_at: string;
+}

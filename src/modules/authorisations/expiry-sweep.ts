@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { AuthorisationService } from './authorisation.service.js';
+
+/** How often open authorisations are checked for expired links. */
+const SWEEP_INTERVAL_MS = 15_000;
+
+/**
+ * Fails authorisations whose links expired although nobody opened them again, so a payment whose
+ * PSU never came back is RJCT on time (issue 5). Reads also expire lazily; this catches the rest.
+ * Runs while the server is ready, never keeps the process alive, and one sweep at a time.
+ */
+export function installExpirySweep(app: FastifyInstance, authorisations: Pick<AuthorisationService, 'expireOverdue'>): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      authorisations
+        .expireOverdue()
+        .catch((error: unknown) => app.log.error({ err: error }, 'authorisation expiry sweep failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, SWEEP_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}

@@ -1,0 +1,161 @@
+import type { CoreBanking } from '../../bank/core-banking.port.js';
+import type { Db } from '../../db/create-db.js';
+import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
+import { todayIn } from '../../domain/iso-date.js';
+import { localized, type Localized } from '../../domain/localized.js';
+import type { NokRates } from '../../domain/regulatory-reporting.js';
+import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { Authorisation } from '../authorisations/authorisation.repository.js';
+import { paymentConfirmation } from './payment-confirmation.js';
+import { exceedsLimit } from './payment-limits.js';
+import { cancellationRule, type TransactionStatus } from './payment-status.js';
+import { transitionPayment } from './payment-transition.js';
+import { paymentRepository, type Payment } from './payment.repository.js';
+
+/** Statuses in which a payment waits for (more) approval. */
+const AWAITING_APPROVAL: readonly TransactionStatus[] = ['RCVD', 'PATC'];
+
+export function isAwaitingApproval(status: TransactionStatus): boolean {
+  return AWAITING_APPROVAL.includes(status);
+}
+
+/**
+ * Whether an approver's approval is enough alone: no approval limit, or an amount within it. An
+ * approval limit of 0 is the sandbox's way to say "always with a second approver".
+ */
+export function approvesAlone(
+  payment: Pick<Payment, 'currency' | 'amountMinor'>,
+  approvalLimit: Parameters<typeof exceedsLimit>[1] | undefined,
+  rates: NokRates,
+): boolean {
+  return approvalLimit === undefined || !exceedsLimit({ currency: payment.currency, minor: payment.amountMinor }, approvalLimit, rates);
+}
+
+const refused = (reason: Localized, rejectsResource: boolean): Approval => ({ ok: false, reason, rejectsResource });
+
+/**
+ * What a PSU's approval does to a payment (issue 5, DESIGN §3). The approver must hold the right
+ * to use the debtor account (a private account's owner, or an engagement with REGISTER on the
+ * corporate agreement the payment names). Within the approver's approval limit the payment is
+ * approved: ACTC, or PDNG when it is due on a later date. Above it the approval counts as one of
+ * two: PATC until another approver approves too. A failed authorisation rejects the payment (RJCT).
+ */
+export function paymentApprovalSubject(
+  db: Db,
+  coreBanking: CoreBanking,
+  authorisations: Pick<AuthorisationService, 'list'>,
+  now: () => Date,
+  rates: NokRates,
+): AuthorisationSubject {
+  return {
+    async confirmation(authorisation) {
+      return paymentConfirmation(await paymentOf(db, authorisation), false);
+    },
+
+    async prepareApproval(authorisation, psuId) {
+      const payment = await paymentOf(db, authorisation);
+      if (!isAwaitingApproval(payment.status)) return refused(noLongerWaiting(payment.status), false);
+      const permission = await coreBanking.permission({ tppId: payment.tppId }, psuId, payment.debtorAccountId, payment.psuCorporateId);
+      if (!permission.canRegister) {
+        return refused(
+          localized('You may not approve payments from this account', 'Du har ikke rett til å godkjenne betalinger fra denne kontoen'),
+          true,
+        );
+      }
+      const earlier = (await authorisations.list(payment.tppId, 'payment', payment.id))
+        .filter((other) => other.id !== authorisation.id && other.scaStatus === 'finalised')
+        .map((other) => other.psuId);
+      if (earlier.includes(psuId)) {
+        return refused(
+          localized(
+            'You have already approved this payment; another approver must approve it too',
+            'Du har allerede godkjent denne betalingen; en annen må også godkjenne den',
+          ),
+          false,
+        );
+      }
+      // Dual control: two approvers always suffice; one suffices within the approval limit.
+      const complete = earlier.length > 0 || approvesAlone(payment, permission.approvalLimit, rates);
+      const to: TransactionStatus = !complete ? 'PATC' : isFutureDated(payment, now()) ? 'PDNG' : 'ACTC';
+      return {
+        ok: true,
+        apply: async (trx, at) => {
+          await transitionPayment(trx, payment, { to, actor: { type: 'psu', id: psuId }, at });
+        },
+      };
+    },
+
+    async onFailure(trx, authorisation, reason, at) {
+      const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
+      if (!payment || !isAwaitingApproval(payment.status)) return;
+      await transitionPayment(trx, payment, {
+        to: 'RJCT',
+        reason: `SCA failed: ${reason.en}`,
+        actor: { type: 'psu', id: authorisation.psuId ?? 'unidentified' },
+        at,
+      });
+    },
+  };
+}
+
+/**
+ * What a PSU's approval of a cancellation does: the payment is cancelled (CANC) if it still may
+ * be. A failed cancellation authorisation leaves the payment as it was.
+ */
+export function paymentCancellationSubject(db: Db, coreBanking: CoreBanking): AuthorisationSubject {
+  return {
+    async confirmation(authorisation) {
+      return paymentConfirmation(await paymentOf(db, authorisation), true);
+    },
+
+    async prepareApproval(authorisation, psuId) {
+      const payment = await paymentOf(db, authorisation);
+      if (cancellationRule(payment.status) !== 'needs-authorisation') {
+        return refused(
+          localized(
+            `The payment can no longer be cancelled (status ${payment.status})`,
+            `Betalingen kan ikke lenger kanselleres (status ${payment.status})`,
+          ),
+          false,
+        );
+      }
+      const permission = await coreBanking.permission({ tppId: payment.tppId }, psuId, payment.debtorAccountId, payment.psuCorporateId);
+      if (!permission.canRegister) {
+        return refused(
+          localized('You may not cancel payments from this account', 'Du har ikke rett til å kansellere betalinger fra denne kontoen'),
+          false,
+        );
+      }
+      return {
+        ok: true,
+        apply: async (trx, at) => {
+          await transitionPayment(trx, payment, { to: 'CANC', reason: 'Cancelled by the PSU', actor: { type: 'psu', id: psuId }, at });
+        },
+      };
+    },
+
+    async onFailure() {
+      // A cancellation that fails leaves the payment as it was.
+    },
+  };
+}
+
+async function paymentOf(db: Db, authorisation: Authorisation): Promise<Payment> {
+  const payment = await paymentRepository.findById(db, authorisation.tppId, authorisation.resourceId ?? '');
+  if (!payment) throw new Error(`authorisation ${authorisation.id} names no payment`);
+  return payment;
+}
+
+function noLongerWaiting(status: TransactionStatus): Localized {
+  return localized(
+    `The payment is no longer waiting for approval (status ${status})`,
+    `Betalingen venter ikke lenger på godkjenning (status ${status})`,
+  );
+}
+
+/** Due on a later bank date than today: approved, it waits (PDNG). Standing orders are approved as a whole (ACTC). */
+export function isFutureDated(payment: Pick<Payment, 'service' | 'requestedExecutionDate'>, now: Date): boolean {
+  if (payment.service === 'periodic-payments' || payment.requestedExecutionDate === undefined) return false;
+  return payment.requestedExecutionDate > todayIn(BANK_TIME_ZONE, now);
+}

@@ -1,0 +1,226 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { localized, type Localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import { pickLanguage } from '../../http/content-negotiation.js';
+import type { Authorisation } from '../authorisations/authorisation.repository.js';
+import { failureReasonOf, type AuthorisationService, type PageOutcome } from '../authorisations/authorisation.service.js';
+import { sendPage, sendRedirect } from './sca-page-headers.js';
+import { codePage, confirmPage, identifyPage, messagePage, outcomePage, type PageFrame } from './sca-pages.js';
+import { SCA_TEXTS } from './sca-texts.js';
+
+export interface ScaRedirectOptions {
+  readonly authorisations: AuthorisationService;
+  readonly bankName: string;
+  readonly sandbox: boolean;
+  /** The path the pages are served under, as the PSU's browser sees it (XS2A_PUBLIC_URL's path + /sca). */
+  readonly basePath: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A phone or tablet, where the bank's app (and its biometrics) can be offered. */
+const MOBILE_USER_AGENT = /Mobi|Android|iPhone|iPad|iPod/i;
+const FORM_LIMIT_BYTES = 4096;
+
+type Form = Record<string, string | undefined>;
+
+const STEP_DONE = localized(
+  'This step is already done. Open the link again to continue.',
+  'Dette steget er allerede utført. Åpne lenken på nytt for å fortsette.',
+);
+const NOT_FOUND = localized(
+  'This link is not known. Start again from the app you came from.',
+  'Denne lenken er ukjent. Start på nytt fra appen du kom fra.',
+);
+
+/**
+ * The PSU's pages of SCA by redirect (issue 5), served by this server to the PSU's browser:
+ * identify → one-time code → confirmation → approve or reject → back to the TPP. Every form post
+ * carries the authorisation's CSRF token and answers 303 (post/redirect/get), so reloading a page
+ * never posts twice.
+ */
+export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (app, options) => {
+  const { authorisations, basePath } = options;
+
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
+  function frameOf(request: FastifyRequest, authorisation?: Authorisation): PageFrame {
+    return {
+      language: pickLanguage(request.headers['accept-language']),
+      bankName: options.bankName,
+      sandbox: options.sandbox,
+      purpose: authorisation?.purpose,
+    };
+  }
+
+  const pagePath = (authorisation: Pick<Authorisation, 'id'>) => `${basePath}/${authorisation.id}`;
+  const targets = (authorisation: Authorisation) => [authorisation.redirectUri, authorisation.nokRedirectUri];
+
+  function refuse(request: FastifyRequest, reply: FastifyReply, status: number, message: Localized): FastifyReply {
+    return sendPage(reply, status, messagePage(frameOf(request), SCA_TEXTS.errorHeading, message));
+  }
+
+  /** The page of the authorisation's current step; `message` explains why the same step is shown again. */
+  async function stepPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    authorisation: Authorisation,
+    status = 200,
+    message?: Localized,
+    typed?: string,
+  ) {
+    const frame = frameOf(request, authorisation);
+    const csrf = authorisation.csrfToken;
+    switch (authorisation.scaStatus) {
+      case 'received':
+        return sendPage(
+          reply,
+          status,
+          identifyPage(frame, {
+            action: `${pagePath(authorisation)}/identify`,
+            csrf,
+            tppName: authorisation.tppName,
+            lockedPsuId: authorisation.expectedPsuId,
+            typed,
+            message,
+            offerApp: authorisation.biometric && MOBILE_USER_AGENT.test(request.headers['user-agent'] ?? ''),
+          }),
+          targets(authorisation),
+        );
+      case 'psuIdentified':
+        return sendPage(
+          reply,
+          status,
+          codePage(frame, { action: `${pagePath(authorisation)}/code`, csrf, message }),
+          targets(authorisation),
+        );
+      case 'psuAuthenticated':
+      case 'scaMethodSelected':
+        return sendPage(
+          reply,
+          status,
+          confirmPage(frame, {
+            action: `${pagePath(authorisation)}/decision`,
+            csrf,
+            tppName: authorisation.tppName,
+            confirmation: await authorisations.confirmation(authorisation),
+            cancelling: authorisation.purpose === 'payment-cancellation',
+          }),
+          targets(authorisation),
+        );
+      case 'started':
+        return sendPage(reply, status, messagePage(frame, SCA_TEXTS.approvedHeading, SCA_TEXTS.inProgress));
+      case 'finalised':
+      case 'failed':
+      case 'exempted':
+        return outcome(request, reply, authorisation);
+    }
+  }
+
+  /** The page of a finished authorisation: what happened, and the way back to the TPP. */
+  function outcome(request: FastifyRequest, reply: FastifyReply, authorisation: Authorisation, loginCode?: string) {
+    const success = authorisation.scaStatus !== 'failed';
+    const message = success
+      ? authorisation.purpose === 'psu-login'
+        ? SCA_TEXTS.loggedIn
+        : authorisation.purpose === 'payment-cancellation'
+          ? SCA_TEXTS.cancelled
+          : SCA_TEXTS.approved
+      : (failureReasonOf(authorisation) ?? SCA_TEXTS.failedHeading);
+    const continueHref = success ? authorisation.redirectUri : (authorisation.nokRedirectUri ?? authorisation.redirectUri);
+    return sendPage(
+      reply,
+      200,
+      outcomePage(frameOf(request, authorisation), {
+        success,
+        message,
+        tppName: authorisation.tppName,
+        // A login's redirect needs its code, which only the post that finished it knows.
+        continueHref: authorisation.purpose === 'psu-login' && success ? undefined : continueHref,
+        loginCode,
+      }),
+    );
+  }
+
+  /** Answers a form post's outcome: the next step, the same step again, or back to the TPP. */
+  async function answer(request: FastifyRequest, reply: FastifyReply, result: PageOutcome, typed?: string) {
+    switch (result.kind) {
+      case 'refused':
+        return refuse(request, reply, result.status, result.message);
+      case 'next':
+        return sendRedirect(reply, pagePath(result.authorisation));
+      case 'retry':
+        return stepPage(request, reply, result.authorisation, 400, result.message, typed);
+      case 'finished': {
+        const authorisation = result.authorisation;
+        if (authorisation.scaStatus === 'finalised' && authorisation.redirectUri) {
+          if (result.loginCode === undefined) return sendRedirect(reply, authorisation.redirectUri);
+          const target = new URL(authorisation.redirectUri);
+          target.searchParams.set('code', result.loginCode);
+          return sendRedirect(reply, target.toString());
+        }
+        const nok = authorisation.nokRedirectUri ?? authorisation.redirectUri;
+        if (authorisation.scaStatus === 'failed' && result.rejectedByPsu && nok) return sendRedirect(reply, nok);
+        // A failure the PSU did not choose is explained on the page, with the way back.
+        return outcome(request, reply, authorisation, result.loginCode);
+      }
+    }
+  }
+
+  const formOf = (request: FastifyRequest): Form =>
+    typeof request.body === 'object' && request.body !== null ? (request.body as Form) : {};
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+  app.get('/:id', { schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request);
+    const authorisation = UUID.test(id) ? await authorisations.open(id) : undefined;
+    if (!authorisation) return refuse(request, reply, 404, NOT_FOUND);
+    return stepPage(request, reply, authorisation);
+  });
+
+  app.post('/:id/identify', { schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request);
+    if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
+    const form = formOf(request);
+    const method = form['method'] === 'app' ? 'app' : 'code';
+    const typed = (form['psuId'] ?? '').slice(0, 40);
+    return answer(request, reply, await authorisations.identify(id, form['csrf'] ?? '', typed, method), typed);
+  });
+
+  app.post('/:id/code', { schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request);
+    if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
+    const form = formOf(request);
+    return answer(request, reply, await authorisations.enterCode(id, form['csrf'] ?? '', (form['code'] ?? '').slice(0, 40)));
+  });
+
+  app.post('/:id/decision', { schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request);
+    if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
+    const form = formOf(request);
+    const decision = form['decision'];
+    if (decision !== 'approve' && decision !== 'reject') {
+      return refuse(request, reply, 400, localized('Choose approve or reject.', 'Velg godkjenn eller avvis.'));
+    }
+    return answer(request, reply, await authorisations.decide(id, form['csrf'] ?? '', decision));
+  });
+
+  // Anything else under the pages' path, and any error, is a page too: a PSU's browser gets no JSON.
+  app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, NOT_FOUND));
+  app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
+    // A concurrent change (another tab finished the step first) is not a failure of ours.
+    if (error instanceof AppError) return refuse(request, reply, 409, STEP_DONE);
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'unexpected error on an SCA page');
+    const message =
+      status === 500
+        ? localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.')
+        : localized('The request could not be understood. Open the link again.', 'Forespørselen kunne ikke forstås. Åpne lenken på nytt.');
+    return refuse(request, reply, status, message);
+  });
+};

@@ -1,0 +1,55 @@
+import { localized } from '../../domain/localized.js';
+import type { AuthorisationPurpose } from '../authorisations/authorisation.repository.js';
+
+/** Every text of the PSU's pages, in English and Bokmål (DESIGN §2: Accept-Language picks one). */
+export const SCA_TEXTS = {
+  identifyHeading: localized('Log in', 'Logg inn'),
+  identifyIntro: localized('asks you to log in to your bank.', 'ber deg logge inn i banken din.'),
+  psuIdLabel: localized('National identity number (11 digits)', 'Fødselsnummer (11 siffer)'),
+  psuIdLocked: localized('The app you came from named this customer.', 'Appen du kom fra oppga denne kunden.'),
+  next: localized('Next', 'Neste'),
+  appShortcut: localized('Confirm in the bank app (fingerprint or face)', 'Bekreft i bankappen (fingeravtrykk eller ansikt)'),
+  appShortcutHint: localized(
+    'On this phone you can confirm with the bank app instead of a one-time code.',
+    'På denne telefonen kan du bekrefte med bankappen i stedet for engangskode.',
+  ),
+  codeHeading: localized('Enter your one-time code', 'Skriv inn engangskoden'),
+  codeIntro: localized('We have sent a one-time code to your phone.', 'Vi har sendt en engangskode til telefonen din.'),
+  codeSandboxHint: localized('Sandbox: the code is 123456.', 'Sandkasse: koden er 123456.'),
+  codeLabel: localized('One-time code (6 digits)', 'Engangskode (6 siffer)'),
+  confirmIntro: localized(
+    'Check the details. This is exactly what you approve.',
+    'Kontroller opplysningene. Dette er nøyaktig det du godkjenner.',
+  ),
+  requestedBy: localized('Requested by', 'Forespurt av'),
+  approve: localized('Approve', 'Godkjenn'),
+  reject: localized('Reject', 'Avvis'),
+  confirmCancellation: localized('Cancel the payment', 'Kanseller betalingen'),
+  keepPayment: localized('Keep the payment', 'Behold betalingen'),
+  approvedHeading: localized('Done', 'Ferdig'),
+  approved: localized('You have approved it.', 'Du har godkjent.'),
+  cancelled: localized('The payment is cancelled.', 'Betalingen er kansellert.'),
+  loggedIn: localized('You are logged in.', 'Du er logget inn.'),
+  failedHeading: localized('Not completed', 'Ikke fullført'),
+  continueTo: localized('Return to', 'Gå tilbake til'),
+  closeWindow: localized('You can close this window and return to the app.', 'Du kan lukke dette vinduet og gå tilbake til appen.'),
+  loginCodeIntro: localized(
+    'Give this one-time code to the app that asked you to log in. It works once, within 60 seconds.',
+    'Gi denne engangskoden til appen som ba deg logge inn. Den virker én gang, innen 60 sekunder.',
+  ),
+  inProgress: localized(
+    'Your approval is being processed. Reload this page in a moment.',
+    'Godkjenningen behandles. Last inn siden på nytt om litt.',
+  ),
+  errorHeading: localized('Something is wrong', 'Noe er feil'),
+  step: localized('Step', 'Steg'),
+  of: localized('of', 'av'),
+  sandbox: localized('Sandbox', 'Sandkasse'),
+} as const;
+
+/** What the PSU is doing, for the page title. */
+export const PURPOSE_TITLES: Readonly<Record<AuthorisationPurpose, ReturnType<typeof localized>>> = {
+  payment: localized('Approve payment', 'Godkjenn betaling'),
+  'payment-cancellation': localized('Cancel payment', 'Kanseller betaling'),
+  'psu-login': localized('Log in', 'Logg inn'),
+};
