@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config/load-config.js';
 import { migrateCommand } from './migrate.command.js';
+import { psuScaCommand } from './psu.commands.js';
 import { serveCommand } from './serve.command.js';
 import { tppCallCommand, tppInitCommand } from './tpp.commands.js';
 import { UsageError } from './usage-error.js';
@@ -15,6 +16,9 @@ Usage:
                                           or from a running sandbox with --server)
   nordic-xs2a tpp call METHOD PATH [--body FILE|-] [--header "Name: value"]... [--tpp DIR] [--server URL]
                                           sign a request with the TPP's QSealC, send it and print the answer
+  nordic-xs2a psu sca URL [--psu-id ID] [--code CODE]... [--reject] [--app] [--lang nb|en]
+                                          play the PSU on the SCA redirect pages of URL (a scaRedirect link) with
+                                          plain form posts: identify, one-time code (sandbox: 123456), approve or reject
   nordic-xs2a help                        this text
 `;
 
@@ -30,6 +34,11 @@ async function main(argv: readonly string[]): Promise<number> {
       if (sub === 'init') return tppInitCommand(args);
       if (sub === 'call') return tppCallCommand(args);
       throw new UsageError(`unknown tpp command "${sub ?? ''}"`);
+    }
+    case 'psu': {
+      const [sub, ...args] = rest;
+      if (sub === 'sca') return psuScaCommand(args);
+      throw new UsageError(`unknown psu command "${sub ?? ''}"`);
     }
     case undefined:
     case 'help':

@@ -409,6 +409,63 @@ describe('walk-through: serve, tpp init, tpp call', () => {
     expect(outcome.code).toBe(1);
   });
 
+  it('creates a payment, plays the PSU with psu sca (approve), and the status is ACTC; reject gives RJCT', async () => {
+    const tpp = join(dir, 'tpp');
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '{}');
+    expect(lines((await call(['POST', '/v1/sandbox/initialize', '--body', empty, '--tpp', tpp])).stdout)[0]).toBe('HTTP 200');
+    const create = async (amount: string) => {
+      const body = join(dir, `ndct-${amount}.json`);
+      writeFileSync(
+        body,
+        JSON.stringify({
+          debtorAccount: { bban: '12341100028' },
+          instructedAmount: { currency: 'NOK', amount },
+          creditorAccount: { bban: '86011117947' },
+          creditorName: 'Kraftselskapet AS',
+        }),
+      );
+      const outcome = await call([
+        'POST',
+        '/v1/payments/norwegian-domestic-credit-transfers',
+        '--body',
+        body,
+        '--tpp',
+        tpp,
+        '--header',
+        'PSU-ID: 13039319955',
+        '--header',
+        'TPP-Redirect-URI: http://localhost:3000/done',
+        '--header',
+        'TPP-Nok-Redirect-URI: http://localhost:3000/failed',
+      ]);
+      expect(lines(outcome.stdout)[0]).toBe('HTTP 201');
+      return JSON.parse(outcome.stdout.slice(outcome.stdout.indexOf('{'))) as { _links: Record<string, { href: string }> };
+    };
+    const statusOf = async (payment: { _links: Record<string, { href: string }> }) => {
+      const outcome = await call(['GET', new URL(payment._links['status']?.href ?? '').pathname, '--tpp', tpp]);
+      return (JSON.parse(outcome.stdout.slice(outcome.stdout.indexOf('{'))) as { transactionStatus: string }).transactionStatus;
+    };
+
+    const approved = await create('250.00');
+    const approve = await run(['psu', 'sca', approved._links['scaRedirect']?.href ?? ''], { cwd: dir, env });
+    expect(approve.stderr).toBe('');
+    expect(lines(approve.stdout)).toEqual(['steps: identify → code → decision', 'redirected to: http://localhost:3000/done']);
+    expect(approve.code).toBe(0);
+    expect(await statusOf(approved)).toBe('ACTC');
+
+    const rejected = await create('251.00');
+    const reject = await run(['psu', 'sca', rejected._links['scaRedirect']?.href ?? '', '--reject'], { cwd: dir, env });
+    expect(lines(reject.stdout)[1]).toBe('redirected to: http://localhost:3000/failed');
+    expect(await statusOf(rejected)).toBe('RJCT');
+  }, 60_000);
+
+  it('refuses psu sca without an absolute link with exit code 2', async () => {
+    const outcome = await run(['psu', 'sca', 'not-a-link'], { cwd: dir, env });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: psu sca needs the scaRedirect link (an absolute URL)');
+  });
+
   it('refuses a bad --header with exit code 2', async () => {
     const outcome = await call(['GET', '/v1/tpps/NO-FSA-123456789/contact-information', '--tpp', join(dir, 'tpp'), '--header', 'no colon']);
     expect(outcome.code).toBe(2);

@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import { walkScaRedirect } from '../client/sca-redirect-driver.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * `nordic-xs2a psu sca URL`: plays the PSU on a sandbox's SCA redirect pages with plain form posts
+ * (identify, one-time code, approve or reject), for scripts and CI where no browser is at hand.
+ * Prints where the PSU ended up: the TPP's redirect URI, or the last page's message.
+ */
+export async function psuScaCommand(args: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      'psu-id': { type: 'string' },
+      code: { type: 'string', multiple: true },
+      reject: { type: 'boolean', default: false },
+      app: { type: 'boolean', default: false },
+      lang: { type: 'string', default: 'en' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [link] = positionals;
+  if (!link || !URL.canParse(link)) {
+    throw new UsageError('psu sca needs the scaRedirect link (an absolute URL)');
+  }
+  const journey = await walkScaRedirect(link, {
+    psuId: values['psu-id'],
+    codes: values.code,
+    decision: values.reject ? 'reject' : 'approve',
+    useApp: values.app,
+    language: values.lang,
+    userAgent: values.app ? 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile' : undefined,
+  });
+  process.stdout.write(`steps: ${journey.steps.join(' → ') || '(none)'}\n`);
+  if (journey.redirectedTo !== undefined) {
+    process.stdout.write(`redirected to: ${journey.redirectedTo}\n`);
+    return 0;
+  }
+  const message = /role="(?:alert|status)"[^>]*>([^<]*)</.exec(journey.lastPage)?.[1] ?? '';
+  const code = /id="login-code">([^<]*)</.exec(journey.lastPage)?.[1];
+  process.stdout.write(`ended on a page (HTTP ${journey.lastStatus})${message ? `: ${message}` : ''}\n`);
+  if (code !== undefined) process.stdout.write(`login code: ${code}\n`);
+  return journey.lastStatus < 400 && !journey.lastPage.includes('role="alert"') ? 0 : 1;
+}

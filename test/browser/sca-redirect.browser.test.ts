@@ -1,0 +1,526 @@
+/**
+ * The PSU's SCA redirect pages in a real browser (headless Chromium): what a PSU sees and does
+ * after the TPP sends them to `_links.scaRedirect`, in English and Bokmål (Accept-Language from
+ * the browser's locale).
+ * - approve → the TPP's redirect URI, payment ACTC; reject → the nok URI, RJCT;
+ * - failures the PSU did not choose (three wrong codes, another PSU than the TPP named, an
+ *   expired link) end on an outcome page with the reason and the way back; the payment is RJCT;
+ * - a cancellation approved → CANC; the PSU pre-step (login) → redirect with ?code=, which
+ *   POST /v1/token exchanges for an access token;
+ * - the bank-app shortcut appears on a phone only, and not with Biometric-Authentication: false;
+ * - the pages work without JavaScript, load nothing from other origins, and break no CSP rule.
+ * Fields and buttons are found by their labels and roles, so the labels are tested too.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { walkScaRedirect } from '../../src/client/sca-redirect-driver.js';
+import { DESKTOP_USER_AGENT, IPHONE_USER_AGENT, launchBrowser } from '../support/browser.js';
+import { corporation, crossBorderBody, NCBCT, NDCT, ndctBody, pathOf, privatePsu, type Body, type Psu } from '../support/payments.js';
+import { identityNumber } from '../support/sandbox.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+type Language = 'en' | 'nb';
+
+/** The pages' texts as the PSU reads them. */
+const TEXTS = {
+  en: {
+    locale: 'en-GB',
+    identifyHeading: 'Log in',
+    psuId: 'National identity number (11 digits)',
+    locked: 'The app you came from named this customer.',
+    next: 'Next',
+    app: 'Confirm in the bank app (fingerprint or face)',
+    codeHeading: 'Enter your one-time code',
+    code: 'One-time code (6 digits)',
+    sandboxCode: 'Sandbox: the code is 123456.',
+    stepsOf3: ['Step 1 of 3', 'Step 2 of 3', 'Step 3 of 3'],
+    stepsOf2: ['Step 1 of 2', 'Step 2 of 2'],
+    wrong2: 'Wrong code. 2 attempts left.',
+    wrong1: 'Wrong code. 1 attempt left.',
+    confirmHeading: 'Approve this payment',
+    cancelHeading: 'Cancel this payment',
+    approve: 'Approve',
+    reject: 'Reject',
+    cancel: 'Cancel the payment',
+    keep: 'Keep the payment',
+    failedHeading: 'Not completed',
+    returnTo: 'Return to',
+    wrongCodes: 'The one-time code was wrong 3 times',
+    otherPsu: 'Another PSU than the one the TPP named tried to complete it',
+    expired: 'The link expired before the PSU finished',
+    amount: 'Amount',
+    to: 'To',
+    toAccount: 'To account',
+    fromAccount: 'From account',
+    executionDate: 'Execution date',
+    asap: 'as soon as possible',
+    message: 'Message',
+    nok100: 'NOK 100.33',
+    title: 'Approve payment',
+  },
+  nb: {
+    locale: 'nb-NO',
+    identifyHeading: 'Logg inn',
+    psuId: 'Fødselsnummer (11 siffer)',
+    locked: 'Appen du kom fra oppga denne kunden.',
+    next: 'Neste',
+    app: 'Bekreft i bankappen (fingeravtrykk eller ansikt)',
+    codeHeading: 'Skriv inn engangskoden',
+    code: 'Engangskode (6 siffer)',
+    sandboxCode: 'Sandkasse: koden er 123456.',
+    stepsOf3: ['Steg 1 av 3', 'Steg 2 av 3', 'Steg 3 av 3'],
+    stepsOf2: ['Steg 1 av 2', 'Steg 2 av 2'],
+    wrong2: 'Feil kode. 2 forsøk igjen.',
+    wrong1: 'Feil kode. 1 forsøk igjen.',
+    confirmHeading: 'Godkjenn denne betalingen',
+    cancelHeading: 'Kanseller denne betalingen',
+    approve: 'Godkjenn',
+    reject: 'Avvis',
+    cancel: 'Kanseller betalingen',
+    keep: 'Behold betalingen',
+    failedHeading: 'Ikke fullført',
+    returnTo: 'Gå tilbake til',
+    wrongCodes: 'Engangskoden var feil 3 ganger',
+    otherPsu: 'En annen kunde enn den tredjepartstilbyderen oppga, forsøkte å fullføre den',
+    expired: 'Lenken utløp før kunden var ferdig',
+    amount: 'Beløp',
+    to: 'Til',
+    toAccount: 'Til konto',
+    fromAccount: 'Fra konto',
+    executionDate: 'Utførelsesdato',
+    asap: 'så snart som mulig',
+    message: 'Melding',
+    nok100: 'kr 100,33',
+    title: 'Godkjenn betaling',
+  },
+} as const;
+
+const SCA_EXPIRY_SECONDS = 900;
+/** The name in the default test TPP's certificate, as the pages show it. */
+const TPP_NAME = 'PSDNO-FSA-123456789 AS';
+
+/** Stands in for the TPP: answers every redirect URI with a small page and remembers what it got. */
+interface Tpp {
+  readonly origin: string;
+  readonly ok: string;
+  readonly nok: string;
+  readonly hits: string[];
+  close(): Promise<void>;
+}
+
+async function startTpp(): Promise<Tpp> {
+  const hits: string[] = [];
+  const server: Server = createServer((request, response) => {
+    hits.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><title>TPP</title><h1>Back at the TPP</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    ok: `${origin}/tpp/ok`,
+    nok: `${origin}/tpp/nok`,
+    hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('SCA redirect pages in headless Chromium', () => {
+  let server: TestServer;
+  let tpp: Tpp;
+  let browser: Browser;
+  let psu: Psu;
+  /** Added to the server's clock: the expiry test moves it past the link's lifetime. */
+  let clockOffsetMs = 0;
+
+  /** What every browser context of a test saw, checked after the test. */
+  const opened: { context: BrowserContext; requests: string[]; problems: string[] }[] = [];
+
+  beforeAll(async () => {
+    [server, tpp, browser] = await Promise.all([
+      startTestServer({ dialect: 'sqlite', now: () => new Date(Date.now() + clockOffsetMs) }),
+      startTpp(),
+      launchBrowser(),
+    ]);
+    psu = await privatePsu(server.client);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await tpp?.close();
+    await server?.close();
+  });
+
+  afterEach(async () => {
+    const contexts = opened.splice(0);
+    await Promise.all(contexts.map(({ context }) => context.close()));
+    const allowed = new Set([new URL(server.baseUrl).origin, tpp.origin]);
+    for (const { requests, problems } of contexts) {
+      // Nothing but the bank's own pages and the TPP's redirect URIs: no CDN, font or tracker.
+      expect(requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
+      // No CSP violation (the inline stylesheet is allowed by its hash), no page error.
+      expect(problems).toEqual([]);
+    }
+  });
+
+  /** A fresh browser profile in the PSU's language. */
+  async function psuPage(language: Language, options: BrowserContextOptions = {}): Promise<Page> {
+    const context = await browser.newContext({
+      locale: TEXTS[language].locale,
+      userAgent: DESKTOP_USER_AGENT,
+      viewport: { width: 480, height: 900 },
+      ...options,
+    });
+    const watched = { context, requests: [] as string[], problems: [] as string[] };
+    opened.push(watched);
+    context.on('request', (request) => watched.requests.push(request.url()));
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') watched.problems.push(message.text());
+    });
+    page.on('pageerror', (error) => watched.problems.push(error.message));
+    return page;
+  }
+
+  interface Created {
+    readonly paymentId: string;
+    readonly scaRedirect: string;
+    readonly statusPath: string;
+    readonly path: string;
+    readonly body: Body;
+  }
+
+  /** A payment created by the TPP with both redirect URIs; PSU-ID unless `headers` says otherwise. */
+  async function createPayment(options: { headers?: Record<string, string>; body?: Body; product?: string } = {}): Promise<Created> {
+    const body = options.body ?? ndctBody(psu.account);
+    const response = await server.client.post<any>(`/v1/payments/${options.product ?? NDCT}`, body, {
+      headers: {
+        ...psu.headers,
+        'tpp-redirect-uri': tpp.ok,
+        'tpp-nok-redirect-uri': tpp.nok,
+        ...options.headers,
+      },
+    });
+    expect(response.status, response.text).toBe(201);
+    return {
+      paymentId: response.body.paymentId,
+      scaRedirect: response.body._links.scaRedirect.href,
+      statusPath: pathOf(response.body._links.status.href),
+      path: pathOf(String(response.headers.location)),
+      body,
+    };
+  }
+
+  async function statusOf(created: Pick<Created, 'statusPath'>): Promise<{ transactionStatus: string; psuMessage?: string }> {
+    const response = await server.client.get<any>(created.statusPath);
+    expect(response.status, response.text).toBe(200);
+    return response.body;
+  }
+
+  const heading = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: text, exact: true });
+  const button = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
+
+  /** Waits until the page shows this heading (form posts redirect back to the same URL). */
+  async function shows(page: Page, text: string): Promise<void> {
+    await heading(page, text).waitFor();
+  }
+
+  /** The confirmation page's label → value lines. */
+  async function confirmationLines(page: Page): Promise<Record<string, string>> {
+    return page.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('main > dl > dt')].map((dt) => [dt.textContent ?? '', dt.nextElementSibling?.textContent ?? '']),
+      ),
+    );
+  }
+
+  /** Identify (the PSU-ID locked by the TPP) and the right code, up to the confirmation page. */
+  async function upToConfirmation(page: Page, language: Language, confirmHeading: string = TEXTS[language].confirmHeading) {
+    const t = TEXTS[language];
+    await shows(page, t.identifyHeading);
+    await button(page, t.next).click();
+    await shows(page, t.codeHeading);
+    await page.getByLabel(t.code, { exact: true }).fill('123456');
+    await button(page, t.next).click();
+    await shows(page, confirmHeading);
+  }
+
+  describe.each(['en', 'nb'] as const)('in %s', (language) => {
+    const t = TEXTS[language];
+
+    it('approve: identify (PSU-ID locked), code, confirmation, then the TPP redirect URI; ACTC', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language);
+      await page.goto(payment.scaRedirect);
+
+      await shows(page, t.identifyHeading);
+      expect(await page.locator('html').getAttribute('lang')).toBe(language);
+      expect(await page.title()).toBe(`${t.title} – Nordic Sandbox Bank`);
+      expect(await page.getByText(t.stepsOf3[0]!, { exact: true }).count()).toBe(1);
+      const psuId = page.getByLabel(t.psuId, { exact: true });
+      expect(await psuId.inputValue()).toBe(psu.customerNumber);
+      expect(await psuId.isEditable()).toBe(false);
+      expect(await psuId.getAttribute('aria-describedby')).toBe('psu-id-locked');
+      expect(await page.locator('#psu-id-locked').textContent()).toBe(t.locked);
+      // The stylesheet is inline and allowed by its hash: it applies.
+      expect(await page.locator('header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(11, 61, 92)');
+      // A desktop browser is not offered the bank app.
+      expect(await button(page, t.app).count()).toBe(0);
+      await button(page, t.next).click();
+
+      await shows(page, t.codeHeading);
+      expect(await page.getByText(t.stepsOf3[1]!, { exact: true }).count()).toBe(1);
+      expect(await page.getByText(t.sandboxCode, { exact: true }).count()).toBe(1);
+      await page.getByLabel(t.code, { exact: true }).fill('123456');
+      await button(page, t.next).click();
+
+      await shows(page, t.confirmHeading);
+      expect(await page.getByText(t.stepsOf3[2]!, { exact: true }).count()).toBe(1);
+      const creditor = payment.body['creditorAccount'] as { bban: string };
+      expect(await confirmationLines(page)).toMatchObject({
+        [t.amount]: t.nok100,
+        [t.to]: 'Company 123',
+        [t.toAccount]: creditor.bban,
+        [t.fromAccount]: psu.account.bban,
+        [t.executionDate]: t.asap,
+        [t.message]: 'Kredittrente',
+      });
+      expect(await page.getByText(TPP_NAME, { exact: true }).count()).toBe(1);
+      expect(await button(page, t.reject).count()).toBe(1);
+      await button(page, t.approve).click();
+
+      await page.waitForURL(tpp.ok);
+      expect(await heading(page, 'Back at the TPP').count()).toBe(1);
+      expect((await statusOf(payment)).transactionStatus).toBe('ACTC');
+    });
+
+    it('reject: the confirmation page sends the PSU to the nok URI; RJCT', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language);
+      await page.goto(payment.scaRedirect);
+      await upToConfirmation(page, language);
+      await button(page, t.reject).click();
+      await page.waitForURL(tpp.nok);
+      expect(await statusOf(payment)).toEqual({
+        transactionStatus: 'RJCT',
+        psuMessage: 'SCA failed: The PSU rejected it',
+      });
+    });
+
+    it('three wrong codes: attempts left, then the failure page with the reason and a link to the nok URI; RJCT', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language);
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.identifyHeading);
+      await button(page, t.next).click();
+      await shows(page, t.codeHeading);
+      const code = page.getByLabel(t.code, { exact: true });
+
+      await code.fill('000000');
+      await button(page, t.next).click();
+      await page.getByRole('alert').filter({ hasText: t.wrong2 }).waitFor();
+      expect(await code.getAttribute('aria-invalid')).toBe('true');
+      expect(await code.getAttribute('aria-describedby')).toBe('code-error');
+      expect(await code.inputValue()).toBe('');
+
+      await code.fill('111111');
+      await button(page, t.next).click();
+      await page.getByRole('alert').filter({ hasText: t.wrong1 }).waitFor();
+
+      await code.fill('222222');
+      await button(page, t.next).click();
+      await shows(page, t.failedHeading);
+      expect(await page.getByRole('alert').textContent()).toBe(t.wrongCodes);
+      const back = page.getByRole('link', { name: `${t.returnTo} ${TPP_NAME}`, exact: true });
+      expect(await back.getAttribute('href')).toBe(tpp.nok);
+      expect(await statusOf(payment)).toEqual({
+        transactionStatus: 'RJCT',
+        psuMessage: 'SCA failed: The one-time code was wrong 3 times',
+      });
+      // Reloading shows the same outcome; the link leads back to the TPP.
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.failedHeading);
+      await back.click();
+      await page.waitForURL(tpp.nok);
+    });
+
+    it('another PSU than the TPP named: the field is locked; a tampered form fails the payment (RJCT) with the reason', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language);
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.identifyHeading);
+      const psuId = page.getByLabel(t.psuId, { exact: true });
+      expect(await psuId.inputValue()).toBe(psu.customerNumber);
+      expect(await psuId.getAttribute('readonly')).toBe('');
+      // Simulates a tampered form: the locked field unlocked and another valid number typed.
+      await psuId.evaluate((input) => input.removeAttribute('readonly'));
+      await psuId.fill(identityNumber());
+      await button(page, t.next).click();
+
+      await shows(page, t.failedHeading);
+      expect(await page.getByRole('alert').textContent()).toBe(t.otherPsu);
+      expect(
+        await page.getByRole('link', { name: `${t.returnTo} ${TPP_NAME}`, exact: true }).getAttribute('href'),
+      ).toBe(tpp.nok);
+      expect(await statusOf(payment)).toEqual({
+        transactionStatus: 'RJCT',
+        psuMessage: 'SCA failed: Another PSU than the one the TPP named tried to complete it',
+      });
+    });
+
+    it('an expired link: reloading after the expiry shows the failure page; RJCT', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language);
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.identifyHeading);
+      await button(page, t.next).click();
+      await shows(page, t.codeHeading);
+      clockOffsetMs = (SCA_EXPIRY_SECONDS + 1) * 1000;
+      try {
+        await page.reload();
+        await shows(page, t.failedHeading);
+        expect(await page.getByRole('alert').textContent()).toBe(t.expired);
+        expect(await page.getByLabel(t.code, { exact: true }).count()).toBe(0);
+      } finally {
+        // Back to the real time before the TPP's signed request (its Date header is checked).
+        clockOffsetMs = 0;
+      }
+      expect(await statusOf(payment)).toEqual({
+        transactionStatus: 'RJCT',
+        psuMessage: 'SCA failed: The link expired before the PSU finished',
+      });
+    });
+
+    it('a cancellation: DELETE of an ACTC payment, its authorisation approved on the pages; CANC', async () => {
+      const payment = await createPayment();
+      const approved = await walkScaRedirect(payment.scaRedirect, { language });
+      expect(approved.redirectedTo).toBe(tpp.ok);
+      expect((await statusOf(payment)).transactionStatus).toBe('ACTC');
+
+      const deleted = await server.client.delete<any>(payment.path);
+      expect(deleted.status, deleted.text).toBe(202);
+      const started = await server.client.post<any>(pathOf(deleted.body._links.startAuthorisation.href), undefined, {
+        headers: psu.headers,
+      });
+      expect(started.status, started.text).toBe(201);
+
+      const page = await psuPage(language);
+      await page.goto(started.body._links.scaRedirect.href);
+      await upToConfirmation(page, language, t.cancelHeading);
+      expect(await page.title()).toBe(`${language === 'en' ? 'Cancel payment' : 'Kanseller betaling'} – Nordic Sandbox Bank`);
+      expect(await confirmationLines(page)).toMatchObject({ [t.amount]: t.nok100, [t.to]: 'Company 123' });
+      expect(await button(page, t.keep).count()).toBe(1);
+      expect(await button(page, t.approve).count()).toBe(0);
+      await button(page, t.cancel).click();
+      await page.waitForURL(tpp.ok);
+      expect((await statusOf(payment)).transactionStatus).toBe('CANC');
+    });
+
+    it('a cancellation kept: the nok URI, and the payment stays ACTC', async () => {
+      const payment = await createPayment();
+      expect((await walkScaRedirect(payment.scaRedirect, { language })).redirectedTo).toBe(tpp.ok);
+      const deleted = await server.client.delete<any>(payment.path);
+      const started = await server.client.post<any>(pathOf(deleted.body._links.startAuthorisation.href), undefined, {
+        headers: psu.headers,
+      });
+      const page = await psuPage(language);
+      await page.goto(started.body._links.scaRedirect.href);
+      await upToConfirmation(page, language, t.cancelHeading);
+      await button(page, t.keep).click();
+      await page.waitForURL(tpp.nok);
+      expect((await statusOf(payment)).transactionStatus).toBe('ACTC');
+    });
+
+    it('the PSU pre-step: a corporate payment without PSU-ID → 401 login → ?code= → POST /v1/token → the payment with the token', async () => {
+      const company = await corporation(server.client);
+      const body = ndctBody(company.account);
+      const corporateHeaders = { 'psu-corporate-id': company.organisationNumber };
+      const refused = await server.client.post<any>(`/v1/payments/${NDCT}`, body, {
+        headers: { ...corporateHeaders, 'tpp-redirect-uri': tpp.ok, 'tpp-nok-redirect-uri': tpp.nok },
+      });
+      expect(refused.status, refused.text).toBe(401);
+
+      const page = await psuPage(language);
+      await page.goto(refused.body._links.scaRedirect.href);
+      await shows(page, t.identifyHeading);
+      expect(await page.title()).toBe(`${t.identifyHeading} – Nordic Sandbox Bank`);
+      expect(await page.getByText(t.stepsOf2[0]!, { exact: true }).count()).toBe(1);
+      const psuId = page.getByLabel(t.psuId, { exact: true });
+      expect(await psuId.inputValue()).toBe('');
+      expect(await psuId.isEditable()).toBe(true);
+      await psuId.fill(company.registrar.customerNumber);
+      await button(page, t.next).click();
+      await shows(page, t.codeHeading);
+      expect(await page.getByText(t.stepsOf2[1]!, { exact: true }).count()).toBe(1);
+      await page.getByLabel(t.code, { exact: true }).fill('123456');
+      await button(page, t.next).click();
+
+      await page.waitForURL((url) => url.href.startsWith(`${tpp.ok}?code=`));
+      const code = new URL(page.url()).searchParams.get('code');
+      expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const token = await server.client.post<any>('/v1/token', { code });
+      expect(token.status, token.text).toBe(200);
+      expect(token.body).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+      // The token names the PSU: the payment is created, and its link is locked to that PSU.
+      const payment = await server.client.post<any>(`/v1/payments/${NDCT}`, body, {
+        headers: { ...corporateHeaders, authorization: `Bearer ${token.body.access_token}` },
+      });
+      expect(payment.status, payment.text).toBe(201);
+      await page.goto(payment.body._links.scaRedirect.href);
+      await shows(page, t.identifyHeading);
+      expect(await page.getByLabel(t.psuId, { exact: true }).inputValue()).toBe(company.registrar.customerNumber);
+    });
+
+    it('the bank-app shortcut on a phone skips the code step; ACTC', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language, { userAgent: IPHONE_USER_AGENT, viewport: { width: 390, height: 844 }, isMobile: true });
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.identifyHeading);
+      const app = button(page, t.app);
+      expect(await app.isVisible()).toBe(true);
+      expect(await app.getAttribute('aria-describedby')).toBe('app-hint');
+      await app.click();
+      await shows(page, t.confirmHeading);
+      await button(page, t.approve).click();
+      await page.waitForURL(tpp.ok);
+      expect((await statusOf(payment)).transactionStatus).toBe('ACTC');
+    });
+
+    it('no bank-app shortcut with Biometric-Authentication: false, even on a phone', async () => {
+      const payment = await createPayment({ headers: { 'biometric-authentication': 'false' } });
+      const page = await psuPage(language, { userAgent: IPHONE_USER_AGENT, viewport: { width: 390, height: 844 }, isMobile: true });
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.identifyHeading);
+      expect(await button(page, t.next).isVisible()).toBe(true);
+      expect(await button(page, t.app).count()).toBe(0);
+    });
+
+    it('works with JavaScript disabled: approve → the TPP redirect URI; ACTC', async () => {
+      const payment = await createPayment();
+      const page = await psuPage(language, { javaScriptEnabled: false });
+      await page.goto(payment.scaRedirect);
+      await upToConfirmation(page, language);
+      await button(page, t.approve).click();
+      await page.waitForURL(tpp.ok);
+      expect((await statusOf(payment)).transactionStatus).toBe('ACTC');
+    });
+  });
+
+  it('a cross-border payment shows its creditor bank and currency-register text on the confirmation page', async () => {
+    const payment = await createPayment({
+      product: NCBCT,
+      body: crossBorderBody(psu.account, { regulatoryReportingCode: '26', regulatoryReportingInformation: 'Rent for skiapartment' }),
+    });
+    const page = await psuPage('en');
+    await page.goto(payment.scaRedirect);
+    await upToConfirmation(page, 'en');
+    expect(await confirmationLines(page)).toMatchObject({
+      Amount: 'SEK 100.33',
+      'Creditor bank (BIC)': 'ESSESESS',
+      'Currency register': '26 Rent and lease, including licence fees and royalties: Rent for skiapartment',
+    });
+  });
+});
