@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
+import { walkScaRedirect, type PsuActions, type PsuJourney } from './sca-redirect-driver.js';
 import { signRequest, type SignOptions, type SigningCredentials } from './request-signer.js';
 
 export interface TppResponse<T = unknown> {
@@ -65,6 +66,14 @@ export class TppClient {
   }
   delete<T = unknown>(path: string, options?: CallOptions) {
     return this.call<T>('DELETE', path, options);
+  }
+
+  /**
+   * Plays the PSU on a sandbox's SCA redirect pages (`scaRedirect`) with plain form posts, for
+   * TPPs' own CI: identify, one-time code, approve or reject. Answers where the PSU ended up.
+   */
+  actAsPsu(scaRedirect: string, actions?: PsuActions): Promise<PsuJourney> {
+    return walkScaRedirect(scaRedirect, actions);
   }
 }
 

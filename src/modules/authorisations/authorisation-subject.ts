@@ -43,6 +43,8 @@ export interface AuthorisationSubject {
    * any transaction, because the core-banking port reads through its own connection.
    */
   prepareApproval(authorisation: Authorisation, psuId: string): Promise<Approval>;
+  /** What the PSU reads once the approval is done (e.g. that another approver must approve too). */
+  approvedMessage(authorisation: Authorisation): Promise<Localized>;
   /** What a failed authorisation does to the resource, in the failing transaction (a payment: RJCT). */
   onFailure(trx: DbOrTx, authorisation: Authorisation, reason: Localized, at: string): Promise<void>;
 }

@@ -73,6 +73,8 @@ export interface AuthorisationService {
   /** The authorisation behind a redirect link (expired ones are failed first). */
   open(id: string): Promise<Authorisation | undefined>;
   confirmation(authorisation: Authorisation): Promise<Confirmation>;
+  /** What the PSU reads after a finalised approval. */
+  approvedMessage(authorisation: Authorisation): Promise<Localized>;
   /** The identify page's post: the PSU-ID, and whether the app confirmation stood in for the code. */
   identify(id: string, csrf: string, psuId: string, method: 'code' | 'app'): Promise<PageOutcome>;
   enterCode(id: string, csrf: string, code: string): Promise<PageOutcome>;
@@ -230,6 +232,12 @@ export function createAuthorisationService(
       const subject = subjectOf(authorisation);
       if (!subject) throw new Error('a PSU login has no confirmation page');
       return subject.confirmation(authorisation);
+    },
+
+    async approvedMessage(authorisation) {
+      const subject = subjectOf(authorisation);
+      if (!subject) throw new Error('a PSU login approves nothing');
+      return subject.approvedMessage(authorisation);
     },
 
     async identify(id, csrf, psuIdText, method) {

@@ -2,6 +2,7 @@ import type { CoreBanking } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { todayIn } from '../../domain/iso-date.js';
+import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
@@ -86,6 +87,21 @@ export function paymentApprovalSubject(
       };
     },
 
+    async approvedMessage(authorisation) {
+      const payment = await paymentOf(db, authorisation);
+      if (payment.status === 'PATC') {
+        return localized(
+          'You have approved it. Another approver must approve it too before it is paid.',
+          'Du har godkjent. En annen må også godkjenne før den blir betalt.',
+        );
+      }
+      if (payment.status === 'PDNG' && payment.requestedExecutionDate !== undefined) {
+        const date = displayDate(payment.requestedExecutionDate);
+        return localized(`You have approved it. It will be paid on ${date.en}.`, `Du har godkjent. Den blir betalt ${date.nb}.`);
+      }
+      return localized('You have approved it.', 'Du har godkjent.');
+    },
+
     async onFailure(trx, authorisation, reason, at) {
       const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
       if (!payment || !isAwaitingApproval(payment.status)) return;
@@ -133,6 +149,10 @@ export function paymentCancellationSubject(db: Db, coreBanking: CoreBanking): Au
           await transitionPayment(trx, payment, { to: 'CANC', reason: 'Cancelled by the PSU', actor: { type: 'psu', id: psuId }, at });
         },
       };
+    },
+
+    async approvedMessage() {
+      return localized('The payment is cancelled.', 'Betalingen er kansellert.');
     },
 
     async onFailure() {

@@ -123,14 +123,12 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
   }
 
   /** The page of a finished authorisation: what happened, and the way back to the TPP. */
-  function outcome(request: FastifyRequest, reply: FastifyReply, authorisation: Authorisation, loginCode?: string) {
+  async function outcome(request: FastifyRequest, reply: FastifyReply, authorisation: Authorisation, loginCode?: string) {
     const success = authorisation.scaStatus !== 'failed';
     const message = success
       ? authorisation.purpose === 'psu-login'
         ? SCA_TEXTS.loggedIn
-        : authorisation.purpose === 'payment-cancellation'
-          ? SCA_TEXTS.cancelled
-          : SCA_TEXTS.approved
+        : await authorisations.approvedMessage(authorisation)
       : (failureReasonOf(authorisation) ?? SCA_TEXTS.failedHeading);
     const continueHref = success ? authorisation.redirectUri : (authorisation.nokRedirectUri ?? authorisation.redirectUri);
     return sendPage(

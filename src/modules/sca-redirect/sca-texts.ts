@@ -27,8 +27,6 @@ export const SCA_TEXTS = {
   confirmCancellation: localized('Cancel the payment', 'Kanseller betalingen'),
   keepPayment: localized('Keep the payment', 'Behold betalingen'),
   approvedHeading: localized('Done', 'Ferdig'),
-  approved: localized('You have approved it.', 'Du har godkjent.'),
-  cancelled: localized('The payment is cancelled.', 'Betalingen er kansellert.'),
   loggedIn: localized('You are logged in.', 'Du er logget inn.'),
   failedHeading: localized('Not completed', 'Ikke fullført'),
   continueTo: localized('Return to', 'Gå tilbake til'),
