@@ -1,6 +1,13 @@
 import type { DbOrTx } from '../../db/create-db.js';
+import type { ActorType } from '../audit/audit.repository.js';
 import type { Localized } from '../../domain/localized.js';
 import type { Authorisation, AuthorisationPurpose } from './authorisation.repository.js';
+
+/** Who caused a change, for the audit trail. */
+export interface AuditActor {
+  readonly type: ActorType;
+  readonly id: string;
+}
 
 /** One line of the confirmation page: what is being approved, field by field. */
 export interface ConfirmationLine {
@@ -46,7 +53,7 @@ export interface AuthorisationSubject {
   /** What the PSU reads once the approval is done (e.g. that another approver must approve too). */
   approvedMessage(authorisation: Authorisation): Promise<Localized>;
   /** What a failed authorisation does to the resource, in the failing transaction (a payment: RJCT). */
-  onFailure(trx: DbOrTx, authorisation: Authorisation, reason: Localized, at: string): Promise<void>;
+  onFailure(trx: DbOrTx, authorisation: Authorisation, reason: Localized, at: string, actor: AuditActor): Promise<void>;
 }
 
 export type AuthorisationSubjects = Readonly<Record<Exclude<AuthorisationPurpose, 'psu-login'>, AuthorisationSubject>>;

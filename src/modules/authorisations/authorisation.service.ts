@@ -5,7 +5,7 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber } from '../../domain/norwegian-identity-number.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
-import { transitionAuthorisation } from './authorisation-transition.js';
+import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
 import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
 import { isFinalScaStatus } from './sca-status.js';
 
@@ -41,6 +41,9 @@ export type PageOutcome =
   | { readonly kind: 'finished'; readonly authorisation: Authorisation; readonly loginCode?: string; readonly rejectedByPsu?: boolean }
   /** The post does not fit: unknown link, wrong CSRF token, or a step already done. */
   | { readonly kind: 'refused'; readonly status: 403 | 404 | 409; readonly message: Localized };
+
+/** Who fails an authorisation whose link expired: the server's clock, not the PSU. */
+const EXPIRY_ACTOR = { type: 'system', id: 'sca-link-expiry' } as const;
 
 /** How many wrong one-time codes fail an authorisation (DESIGN §6). */
 export const MAX_WRONG_CODES = 3;
@@ -110,17 +113,22 @@ export function createAuthorisationService(
   const psuActor = (authorisation: Authorisation) => ({ type: 'psu' as const, id: authorisation.psuId ?? 'unidentified' });
 
   /** Fails an open authorisation and applies what failure does to its resource, in one transaction. */
-  async function fail(authorisation: Authorisation, reason: Localized, rejectsResource = true): Promise<Authorisation> {
+  async function fail(
+    authorisation: Authorisation,
+    reason: Localized,
+    rejectsResource = true,
+    actor: ScaStatusChange['actor'] = psuActor(authorisation),
+  ): Promise<Authorisation> {
     const at = now().toISOString();
     return withTransaction(db, async (trx) => {
       const failed = await transitionAuthorisation(trx, authorisation, {
         to: 'failed',
         reason: JSON.stringify(reason),
-        actor: psuActor(authorisation),
+        actor,
         at,
       });
       const subject = subjectOf(authorisation);
-      if (subject && rejectsResource) await subject.onFailure(trx, failed, reason, at);
+      if (subject && rejectsResource) await subject.onFailure(trx, failed, reason, at, actor);
       return failed;
     });
   }
@@ -129,7 +137,7 @@ export function createAuthorisationService(
   async function expireIfDue(authorisation: Authorisation): Promise<Authorisation> {
     if (isFinalScaStatus(authorisation.scaStatus) || authorisation.expiresAt > now().toISOString()) return authorisation;
     try {
-      return await fail(authorisation, FAILURE_REASONS.expired);
+      return await fail(authorisation, FAILURE_REASONS.expired, true, EXPIRY_ACTOR);
     } catch {
       return (await authorisationRepository.find(db, authorisation.id)) ?? authorisation;
     }

@@ -102,13 +102,13 @@ export function paymentApprovalSubject(
       return localized('You have approved it.', 'Du har godkjent.');
     },
 
-    async onFailure(trx, authorisation, reason, at) {
+    async onFailure(trx, authorisation, reason, at, actor) {
       const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
       if (!payment || !isAwaitingApproval(payment.status)) return;
       await transitionPayment(trx, payment, {
         to: 'RJCT',
         reason: `SCA failed: ${reason.en}`,
-        actor: { type: 'psu', id: authorisation.psuId ?? 'unidentified' },
+        actor,
         at,
       });
     },
