@@ -270,7 +270,12 @@ describe.each(DIALECTS)('SCA authorisation resources (%s)', (dialect) => {
       const other = await server.newTpp('PSDNO-FSA-918273645');
       const theirPsu = await privatePsu(other.client);
       const theirs = await createPayment(other.client, 'payments', NDCT, ndctBody(theirPsu.account), theirPsu.headers);
-      expectError(await other.client.get<any>(`${theirs.path}/authorisations/${authorisationId}`), 404, 'RESOURCE_UNKNOWN', 'authorisationId');
+      expectError(
+        await other.client.get<any>(`${theirs.path}/authorisations/${authorisationId}`),
+        404,
+        'RESOURCE_UNKNOWN',
+        'authorisationId',
+      );
       expectError(await other.client.get<any>(`${payment.path}/authorisations/${authorisationId}`), 404, 'RESOURCE_UNKNOWN', 'paymentId');
       expectError(await other.client.get<any>(`${payment.path}/authorisations`), 404, 'RESOURCE_UNKNOWN', 'paymentId');
       expectError(await other.client.post<any>(`${payment.path}/authorisations`, undefined), 404, 'RESOURCE_UNKNOWN', 'paymentId');
@@ -360,10 +365,21 @@ describe.each(DIALECTS)('SCA authorisation resources (%s)', (dialect) => {
     });
 
     it('redirect URIs of the POST authorisations request replace those of the payment request', async () => {
-      const payment = await create({ ...EXPLICIT, 'tpp-redirect-uri': 'https://old.example/ok', 'tpp-nok-redirect-uri': 'https://old.example/nok' });
-      const started = await startAuthorisation(server.client, payment.path, { 'tpp-redirect-uri': OK_URI, 'tpp-nok-redirect-uri': NOK_URI });
+      const payment = await create({
+        ...EXPLICIT,
+        'tpp-redirect-uri': 'https://old.example/ok',
+        'tpp-nok-redirect-uri': 'https://old.example/nok',
+      });
+      const started = await startAuthorisation(server.client, payment.path, {
+        'tpp-redirect-uri': OK_URI,
+        'tpp-nok-redirect-uri': NOK_URI,
+      });
       expect((await walk(started.scaRedirect, { psuId: psu.customerNumber })).redirectedTo).toBe(OK_URI);
-      const again = await create({ ...EXPLICIT, 'tpp-redirect-uri': 'https://old.example/ok', 'tpp-nok-redirect-uri': 'https://old.example/nok' });
+      const again = await create({
+        ...EXPLICIT,
+        'tpp-redirect-uri': 'https://old.example/ok',
+        'tpp-nok-redirect-uri': 'https://old.example/nok',
+      });
       const fallback = await startAuthorisation(server.client, again.path);
       expect((await walk(fallback.scaRedirect, { psuId: psu.customerNumber, decision: 'reject' })).redirectedTo).toBe(
         'https://old.example/nok',

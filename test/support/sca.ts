@@ -121,7 +121,8 @@ export async function submit(link: string, step: Step, fields: Record<string, st
 export const identify = (link: string, psuId: string, browser: Browser = {}, method: 'code' | 'app' = 'code') =>
   submit(link, 'identify', { psuId, method }, browser);
 export const enterCode = (link: string, code = SANDBOX_CODE, browser: Browser = {}) => submit(link, 'code', { code }, browser);
-export const decide = (link: string, decision: 'approve' | 'reject', browser: Browser = {}) => submit(link, 'decision', { decision }, browser);
+export const decide = (link: string, decision: 'approve' | 'reject', browser: Browser = {}) =>
+  submit(link, 'decision', { decision }, browser);
 
 /** The whole walk with the project's driver (identify, code, decision). */
 export function walk(link: string, actions: PsuActions = {}): Promise<PsuJourney> {
@@ -169,7 +170,11 @@ export async function storedPaymentStatus(server: TestServer, paymentId: string)
 
 /** The scaStatus stored for an authorisation, read around the API. */
 export async function storedScaStatus(server: TestServer, authorisationId: string): Promise<string | undefined> {
-  const row = await server.database.db.selectFrom('authorisation').select('sca_status').where('id', '=', authorisationId).executeTakeFirst();
+  const row = await server.database.db
+    .selectFrom('authorisation')
+    .select('sca_status')
+    .where('id', '=', authorisationId)
+    .executeTakeFirst();
   return row?.sca_status;
 }
 

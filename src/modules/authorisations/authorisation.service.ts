@@ -250,7 +250,7 @@ export function createAuthorisationService(
 
     async identify(id, csrf, psuIdText, method) {
       const target = await formTarget(id, csrf, 'received');
-      if (!('authorisation' in target)) return target;
+      if ('kind' in target) return target;
       const { authorisation } = target;
       const checked = checkNorwegianIdentityNumber(psuIdText.trim());
       if (!checked.ok) return { kind: 'retry', authorisation, message: checked.reason };
@@ -281,7 +281,7 @@ export function createAuthorisationService(
 
     async enterCode(id, csrf, code) {
       const target = await formTarget(id, csrf, 'psuIdentified');
-      if (!('authorisation' in target)) return target;
+      if ('kind' in target) return target;
       const { authorisation } = target;
       const psuId = authorisation.psuId ?? '';
       if (await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, psuId, code.trim())) {
@@ -306,7 +306,7 @@ export function createAuthorisationService(
 
     async decide(id, csrf, decision) {
       const target = await formTarget(id, csrf, 'scaMethodSelected');
-      if (!('authorisation' in target)) return target;
+      if ('kind' in target) return target;
       const { authorisation } = target;
       if (decision === 'reject') {
         return { kind: 'finished', authorisation: await fail(authorisation, FAILURE_REASONS.rejected), rejectedByPsu: true };
