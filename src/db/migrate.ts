@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
 import * as foundation from './migrations/2026_11_20_0001_foundation.js';
 import * as ledger from './migrations/2026_11_20_0002_ledger.js';
@@ -23,7 +23,17 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort()
 
 /** Applies every pending migration; Kysely's lock table serialises concurrent starts. */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) } });
+  // On PostgreSQL the bookkeeping tables live in the connection's own schema: without saying so,
+  // Kysely finds another schema's tables in the same database and skips creating its own.
+  const schema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     throw result.error instanceof Error ? result.error : new Error(`migration failed: ${JSON.stringify(result.error)}`);

@@ -4,7 +4,14 @@
  * with no way out, and the status guard.
  */
 import { describe, expect, it } from 'vitest';
-import { canMoveSca, FINAL_SCA_STATUSES, isFinalScaStatus, isScaStatus, SCA_STATUSES, type ScaStatus } from '../../src/modules/authorisations/sca-status.js';
+import {
+  canMoveSca,
+  FINAL_SCA_STATUSES,
+  isFinalScaStatus,
+  isScaStatus,
+  SCA_STATUSES,
+  type ScaStatus,
+} from '../../src/modules/authorisations/sca-status.js';
 
 const ALL = ['received', 'psuIdentified', 'psuAuthenticated', 'scaMethodSelected', 'started', 'finalised', 'failed', 'exempted'] as const;
 

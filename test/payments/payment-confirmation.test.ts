@@ -144,9 +144,15 @@ describe('a single payment', () => {
   });
 
   it('shows the currency minor units of the instructed amount: JPY none, BHD three', () => {
-    const jpy = payment({ product: 'cross-border-credit-transfers', body: ndct({ instructedAmount: { currency: 'JPY', amount: '150000' } }) });
+    const jpy = payment({
+      product: 'cross-border-credit-transfers',
+      body: ndct({ instructedAmount: { currency: 'JPY', amount: '150000' } }),
+    });
     expect(valueOf(paymentConfirmation(jpy, false).lines, 'Amount')).toEqual(money('JPY 150,000', '150 000 JPY'));
-    const bhd = payment({ product: 'cross-border-credit-transfers', body: ndct({ instructedAmount: { currency: 'BHD', amount: '12.5' } }) });
+    const bhd = payment({
+      product: 'cross-border-credit-transfers',
+      body: ndct({ instructedAmount: { currency: 'BHD', amount: '12.5' } }),
+    });
     expect(valueOf(paymentConfirmation(bhd, false).lines, 'Amount')).toEqual(money('BHD 12.500', '12,500 BHD'));
   });
 
@@ -166,11 +172,16 @@ describe('the currency-register line of a cross-border payment', () => {
     });
 
   it('reads "<code> <name>: <information>" in each language', () => {
-    const lines = paymentConfirmation(ncbct({ regulatoryReportingCode: '14', regulatoryReportingInformation: 'Machine parts' }), false).lines;
+    const lines = paymentConfirmation(
+      ncbct({ regulatoryReportingCode: '14', regulatoryReportingInformation: 'Machine parts' }),
+      false,
+    ).lines;
     expect(valueOf(lines, 'Currency register')).toEqual(
       localized('14 Purchase/sale of goods: Machine parts', '14 Kjøp/salg av varer: Machine parts'),
     );
-    expect(lines.find((entry) => entry.label.en === 'Currency register')?.label).toEqual(localized('Currency register', 'Valutaregisteret'));
+    expect(lines.find((entry) => entry.label.en === 'Currency register')?.label).toEqual(
+      localized('Currency register', 'Valutaregisteret'),
+    );
     expect(valueOf(lines, 'Payment type')?.en).toBe('NCBCT');
   });
 
@@ -191,11 +202,22 @@ describe('the currency-register line of a cross-border payment', () => {
         false,
       ).lines,
     );
-    expect(labels).toEqual(['Amount', 'To', 'To account', 'Message', 'Currency register', 'Payment type', 'From account', 'Execution date']);
+    expect(labels).toEqual([
+      'Amount',
+      'To',
+      'To account',
+      'Message',
+      'Currency register',
+      'Payment type',
+      'From account',
+      'Execution date',
+    ]);
   });
 
   it('is absent without a code', () => {
-    expect(labelsOf(paymentConfirmation(ncbct({ regulatoryReportingInformation: 'Parts' }), false).lines)).not.toContain('Currency register');
+    expect(labelsOf(paymentConfirmation(ncbct({ regulatoryReportingInformation: 'Parts' }), false).lines)).not.toContain(
+      'Currency register',
+    );
   });
 });
 
@@ -209,7 +231,9 @@ describe('a standing order', () => {
     });
 
   it('is approved and stopped in standing-order words', () => {
-    expect(paymentConfirmation(periodic({}), false).heading).toEqual(localized('Approve this standing order', 'Godkjenn denne faste betalingen'));
+    expect(paymentConfirmation(periodic({}), false).heading).toEqual(
+      localized('Approve this standing order', 'Godkjenn denne faste betalingen'),
+    );
     expect(paymentConfirmation(periodic({}), true).heading).toEqual(localized('Stop this standing order', 'Stopp denne faste betalingen'));
   });
 
@@ -251,7 +275,10 @@ describe('a standing order', () => {
   });
 
   it('lists the months of a MonthlyVariable order', () => {
-    const lines = paymentConfirmation(periodic({ frequency: 'MonthlyVariable', dayOfExecution: '1', monthsOfExecution: ['1', '7'] }), false).lines;
+    const lines = paymentConfirmation(
+      periodic({ frequency: 'MonthlyVariable', dayOfExecution: '1', monthsOfExecution: ['1', '7'] }),
+      false,
+    ).lines;
     expect(valueOf(lines, 'Schedule')).toEqual(
       localized(
         'in the chosen months, on day 1 (months 1, 7), from 15 January 2027, until cancelled',

@@ -218,7 +218,14 @@ describe('labels and fields', () => {
 
 describe('identify page', () => {
   it('shows a PSU-ID the TPP named prefilled, read-only and explained', () => {
-    const html = identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', lockedPsuId: '13039319955', typed: '999', offerApp: false });
+    const html = identifyPage(frame(), {
+      action: '/a',
+      csrf: 'c',
+      tppName: 'T',
+      lockedPsuId: '13039319955',
+      typed: '999',
+      offerApp: false,
+    });
     const field = visibleInputs(html)[0]!;
     expect(field['value']).toBe('13039319955');
     expect(field).toHaveProperty('readonly');
@@ -239,7 +246,9 @@ describe('identify page', () => {
   it('offers the app shortcut button only when offerApp', () => {
     const appButton = (html: string) => tags(html, 'button').filter((button) => button['value'] === 'app');
     const offered = identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', offerApp: true });
-    expect(appButton(offered)).toEqual([expect.objectContaining({ type: 'submit', name: 'method', value: 'app', 'aria-describedby': 'app-hint' })]);
+    expect(appButton(offered)).toEqual([
+      expect.objectContaining({ type: 'submit', name: 'method', value: 'app', 'aria-describedby': 'app-hint' }),
+    ]);
     expect(offered).toContain('Confirm in the bank app (fingerprint or face)');
     const plain = identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', offerApp: false });
     expect(appButton(plain)).toEqual([]);
@@ -252,7 +261,13 @@ describe('identify page', () => {
   });
 
   it('announces an error and ties it to the field', () => {
-    const html = identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', message: localized('Eleven digits, please'), offerApp: false });
+    const html = identifyPage(frame(), {
+      action: '/a',
+      csrf: 'c',
+      tppName: 'T',
+      message: localized('Eleven digits, please'),
+      offerApp: false,
+    });
     expect(html).toContain('<p class="error" id="psu-id-error" role="alert">Eleven digits, please</p>');
     const field = visibleInputs(html)[0]!;
     expect(field['aria-invalid']).toBe('true');
@@ -260,7 +275,14 @@ describe('identify page', () => {
   });
 
   it('ties both the lock hint and the error to a locked field', () => {
-    const html = identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', lockedPsuId: '13039319955', message: localized('No'), offerApp: false });
+    const html = identifyPage(frame(), {
+      action: '/a',
+      csrf: 'c',
+      tppName: 'T',
+      lockedPsuId: '13039319955',
+      message: localized('No'),
+      offerApp: false,
+    });
     expect(visibleInputs(html)[0]!['aria-describedby']!.split(' ').sort()).toEqual(['psu-id-error', 'psu-id-locked']);
   });
 
@@ -365,7 +387,12 @@ describe('outcome and message pages', () => {
   });
 
   it('links back to the TPP when it sent a redirect URI, and otherwise says to close the window', () => {
-    const back = outcomePage(frame(), { success: true, message: localized('ok'), tppName: 'Budget App', continueHref: 'https://tpp.example/done' });
+    const back = outcomePage(frame(), {
+      success: true,
+      message: localized('ok'),
+      tppName: 'Budget App',
+      continueHref: 'https://tpp.example/done',
+    });
     expect(back).toContain('<a class="button" href="https://tpp.example/done">Return to Budget App</a>');
     expect(back).not.toContain('close this window');
     const stay = outcomePage(frame(), { success: true, message: localized('ok'), tppName: 'Budget App' });
@@ -399,8 +426,15 @@ describe('language', () => {
 
   it('titles the page with the purpose in the page language, or the bank name alone', () => {
     const titles = (language: Language) =>
-      purposes.map((purpose) => /<title>(.*)<\/title>/.exec(messagePage(frame({ language, purpose }), localized('h'), localized('m')))?.[1]);
-    expect(titles('en')).toEqual(['Approve payment – Nordic Test Bank', 'Cancel payment – Nordic Test Bank', 'Log in – Nordic Test Bank', 'Nordic Test Bank']);
+      purposes.map(
+        (purpose) => /<title>(.*)<\/title>/.exec(messagePage(frame({ language, purpose }), localized('h'), localized('m')))?.[1],
+      );
+    expect(titles('en')).toEqual([
+      'Approve payment – Nordic Test Bank',
+      'Cancel payment – Nordic Test Bank',
+      'Log in – Nordic Test Bank',
+      'Nordic Test Bank',
+    ]);
     expect(titles('nb')).toEqual([
       'Godkjenn betaling – Nordic Test Bank',
       'Kanseller betaling – Nordic Test Bank',
@@ -413,7 +447,13 @@ describe('language', () => {
   const TEXTS: Record<string, { html: (language: Language) => string; texts: Localized[] }> = {
     identify: {
       html: (language) =>
-        identifyPage(frame({ language, sandbox: true }), { action: '/a', csrf: 'c', tppName: 'T', lockedPsuId: '13039319955', offerApp: true }),
+        identifyPage(frame({ language, sandbox: true }), {
+          action: '/a',
+          csrf: 'c',
+          tppName: 'T',
+          lockedPsuId: '13039319955',
+          offerApp: true,
+        }),
       texts: [
         localized('<h1>Log in</h1>', '<h1>Logg inn</h1>'),
         localized('Step 1 of 3', 'Steg 1 av 3'),
@@ -436,7 +476,8 @@ describe('language', () => {
       ],
     },
     confirm: {
-      html: (language) => confirmPage(frame({ language }), { action: '/a', csrf: 'c', tppName: 'T', confirmation: CONFIRMATION, cancelling: false }),
+      html: (language) =>
+        confirmPage(frame({ language }), { action: '/a', csrf: 'c', tppName: 'T', confirmation: CONFIRMATION, cancelling: false }),
       texts: [
         localized('<h1>Approve this payment</h1>', '<h1>Godkjenn denne betalingen</h1>'),
         localized('Check the details. This is exactly what you approve.', 'Kontroller opplysningene. Dette er nøyaktig det du godkjenner.'),
@@ -448,7 +489,13 @@ describe('language', () => {
     },
     outcome: {
       html: (language) =>
-        outcomePage(frame({ language }), { success: true, message: localized('ok'), tppName: 'T', continueHref: 'https://tpp.example/', loginCode: 'x' }),
+        outcomePage(frame({ language }), {
+          success: true,
+          message: localized('ok'),
+          tppName: 'T',
+          continueHref: 'https://tpp.example/',
+          loginCode: 'x',
+        }),
       texts: [
         localized('<h1>Done</h1>', '<h1>Ferdig</h1>'),
         localized('Give this one-time code to the app', 'Gi denne engangskoden til appen'),

@@ -18,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expected_psu_id', 'text')
     .addColumn('psu_corporate_id', 'text')
     .addColumn('psu_id', 'text')
-    .addColumn('wrong_codes', 'integer', (col) => col.notNull().defaultTo(0))
+    .addColumn('code_attempts', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('csrf_token', 'text', (col) => col.notNull())
     .addColumn('redirect_uri', 'text')
     .addColumn('nok_redirect_uri', 'text')

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import { FINAL_SCA_STATUSES, isScaStatus, type ScaStatus } from './sca-status.js';
 
@@ -15,7 +16,8 @@ export interface Authorisation {
   readonly expectedPsuId: string | undefined;
   readonly psuCorporateId: string | undefined;
   readonly psuId: string | undefined;
-  readonly wrongCodes: number;
+  /** One-time codes checked so far (counted before each check); at most three are checked. */
+  readonly codeAttempts: number;
   readonly csrfToken: string;
   readonly redirectUri: string | undefined;
   readonly nokRedirectUri: string | undefined;
@@ -29,7 +31,7 @@ export interface Authorisation {
 
 export type NewAuthorisation = Omit<
   Authorisation,
-  'scaStatus' | 'statusReason' | 'psuId' | 'wrongCodes' | 'loginCodeHash' | 'loginCodeExpiresAt' | 'statusChangedAt'
+  'scaStatus' | 'statusReason' | 'psuId' | 'codeAttempts' | 'loginCodeHash' | 'loginCodeExpiresAt' | 'statusChangedAt'
 >;
 
 type Row = {
@@ -43,7 +45,7 @@ type Row = {
   expected_psu_id: string | null;
   psu_corporate_id: string | null;
   psu_id: string | null;
-  wrong_codes: number | string;
+  code_attempts: number | string;
   csrf_token: string;
   redirect_uri: string | null;
   nok_redirect_uri: string | null;
@@ -68,7 +70,7 @@ function toAuthorisation(row: Row): Authorisation {
     expectedPsuId: row.expected_psu_id ?? undefined,
     psuCorporateId: row.psu_corporate_id ?? undefined,
     psuId: row.psu_id ?? undefined,
-    wrongCodes: Number(row.wrong_codes),
+    codeAttempts: Number(row.code_attempts),
     csrfToken: row.csrf_token,
     redirectUri: row.redirect_uri ?? undefined,
     nokRedirectUri: row.nok_redirect_uri ?? undefined,
@@ -97,7 +99,7 @@ export const authorisationRepository = {
         expected_psu_id: authorisation.expectedPsuId ?? null,
         psu_corporate_id: authorisation.psuCorporateId ?? null,
         psu_id: null,
-        wrong_codes: 0,
+        code_attempts: 0,
         csrf_token: authorisation.csrfToken,
         redirect_uri: authorisation.redirectUri ?? null,
         nok_redirect_uri: authorisation.nokRedirectUri ?? null,
@@ -115,7 +117,7 @@ export const authorisationRepository = {
       scaStatus: 'received',
       statusReason: undefined,
       psuId: undefined,
-      wrongCodes: 0,
+      codeAttempts: 0,
       loginCodeHash: undefined,
       loginCodeExpiresAt: undefined,
       statusChangedAt: authorisation.createdAt,
@@ -178,7 +180,7 @@ export const authorisationRepository = {
       readonly scaStatus?: ScaStatus;
       readonly statusReason?: string;
       readonly psuId?: string;
-      readonly wrongCodes?: number;
+      readonly codeAttempts?: number;
       readonly loginCodeHash?: string;
       readonly loginCodeExpiresAt?: string;
       readonly at: string;
@@ -190,7 +192,7 @@ export const authorisationRepository = {
         ...(change.scaStatus === undefined ? {} : { sca_status: change.scaStatus, status_changed_at: change.at }),
         ...(change.statusReason === undefined ? {} : { status_reason: change.statusReason }),
         ...(change.psuId === undefined ? {} : { psu_id: change.psuId }),
-        ...(change.wrongCodes === undefined ? {} : { wrong_codes: change.wrongCodes }),
+        ...(change.codeAttempts === undefined ? {} : { code_attempts: change.codeAttempts }),
         ...(change.loginCodeHash === undefined ? {} : { login_code_hash: change.loginCodeHash }),
         ...(change.loginCodeExpiresAt === undefined ? {} : { login_code_expires_at: change.loginCodeExpiresAt }),
       })
@@ -198,6 +200,23 @@ export const authorisationRepository = {
       .where('sca_status', '=', from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+
+  /**
+   * Counts one more one-time code for an authorisation waiting for its code, unless `max` codes
+   * have been counted already: the new count, or undefined when nothing was counted (the limit was
+   * reached, or the authorisation moved on).
+   */
+  async countCodeAttempt(db: DbOrTx, id: string, max: number): Promise<number | undefined> {
+    const result = await db
+      .updateTable('authorisation')
+      .set({ code_attempts: sql<number>`code_attempts + 1` })
+      .where('id', '=', id)
+      .where('sca_status', '=', 'psuIdentified')
+      .where('code_attempts', '<', max)
+      .returning('code_attempts')
+      .executeTakeFirst();
+    return result === undefined ? undefined : Number(result.code_attempts);
   },
 
   /** Finds a PSU login by the hash of its one-time code and spends the code; undefined when unknown or spent. */

@@ -124,6 +124,7 @@ export function createAuthorisationService(
       const failed = await transitionAuthorisation(trx, authorisation, {
         to: 'failed',
         reason: JSON.stringify(reason),
+        psuId: authorisation.psuId,
         actor,
         at,
       });
@@ -283,20 +284,25 @@ export function createAuthorisationService(
       const target = await formTarget(id, csrf, 'psuIdentified');
       if ('kind' in target) return target;
       const { authorisation } = target;
-      const psuId = authorisation.psuId ?? '';
-      if (await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, psuId, code.trim())) {
-        return authenticated(authorisation);
+      // The attempt is counted before the code is checked, in one conditional update: codes posted
+      // in parallel cannot get more than MAX_WRONG_CODES checks between them.
+      const codeAttempts = await authorisationRepository.countCodeAttempt(db, authorisation.id, MAX_WRONG_CODES);
+      if (codeAttempts === undefined) {
+        const current = await authorisationRepository.find(db, authorisation.id);
+        if (current && isFinalScaStatus(current.scaStatus)) return { kind: 'finished', authorisation: current };
+        return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
       }
-      const wrongCodes = authorisation.wrongCodes + 1;
-      if (wrongCodes >= MAX_WRONG_CODES) {
-        return { kind: 'finished', authorisation: await fail({ ...authorisation, wrongCodes }, FAILURE_REASONS.wrongCodes) };
+      const counted = { ...authorisation, codeAttempts };
+      if (await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, authorisation.psuId ?? '', code.trim())) {
+        return authenticated(counted);
       }
-      const counted = await authorisationRepository.update(db, authorisation.id, 'psuIdentified', { wrongCodes, at: now().toISOString() });
-      if (!counted) return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
-      const left = MAX_WRONG_CODES - wrongCodes;
+      if (codeAttempts >= MAX_WRONG_CODES) {
+        return { kind: 'finished', authorisation: await fail(counted, FAILURE_REASONS.wrongCodes) };
+      }
+      const left = MAX_WRONG_CODES - codeAttempts;
       return {
         kind: 'retry',
-        authorisation: { ...authorisation, wrongCodes },
+        authorisation: counted,
         message: localized(
           `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`,
           `Feil kode. ${left} ${left === 1 ? 'forsøk' : 'forsøk'} igjen.`,

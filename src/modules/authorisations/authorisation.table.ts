@@ -17,8 +17,8 @@ export interface AuthorisationTable {
   psu_corporate_id: string | null;
   /** The PSU who identified on the page. */
   psu_id: string | null;
-  /** Wrong one-time codes entered so far; the third fails the authorisation. */
-  wrong_codes: number;
+  /** One-time codes checked so far (counted before each check); a third wrong one fails the authorisation. */
+  code_attempts: number;
   /** Per-authorisation token every form of its pages must carry. */
   csrf_token: string;
   redirect_uri: string | null;

@@ -127,7 +127,9 @@ export function paymentConfirmation(payment: Payment, cancelling: boolean): Conf
   const heading = cancelling
     ? payment.service === 'periodic-payments'
       ? localized('Stop this standing order', 'Stopp denne faste betalingen')
-      : localized('Cancel this payment', 'Kanseller denne betalingen')
+      : payment.service === 'bulk-payments'
+        ? localized('Cancel these payments', 'Kanseller disse betalingene')
+        : localized('Cancel this payment', 'Kanseller denne betalingen')
     : payment.service === 'periodic-payments'
       ? localized('Approve this standing order', 'Godkjenn denne faste betalingen')
       : payment.service === 'bulk-payments'
