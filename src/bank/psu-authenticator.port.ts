@@ -11,8 +11,13 @@ export interface PsuAuthenticator {
   /** Whether `code` is the PSU's valid one-time code now. */
   verifyOneTimeCode(scope: BankScope, psuId: string, code: string): Promise<boolean>;
   /**
-   * Whether a confirmation from the bank's app (biometric, on the PSU's phone) stands in for the
-   * code. False where the bank has no app.
+   * Whether the bank's app (biometric, on the PSU's phone) is offered in place of the code. False
+   * where the bank has no app.
    */
   readonly offersAppConfirmation: boolean;
+  /**
+   * Whether the PSU confirmed this authorisation in the bank's app; the bank's app service decides
+   * (its push and biometric check), never the page's word for it.
+   */
+  confirmedInApp(scope: BankScope, psuId: string, authorisationId: string): Promise<boolean>;
 }

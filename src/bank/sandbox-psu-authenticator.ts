@@ -22,5 +22,9 @@ export function createSandboxPsuAuthenticator(db: Db): PsuAuthenticator {
       return given.length === expected.length && timingSafeEqual(given, expected);
     },
     offersAppConfirmation: true,
+    // The sandbox has no app: its confirmation is simulated as given (as the code is public here too).
+    async confirmedInApp() {
+      return true;
+    },
   };
 }

@@ -340,11 +340,11 @@ describe.each(DIALECTS)('SCA authorisation resources (%s)', (dialect) => {
         'psuAuthenticated→scaMethodSelected',
         'scaMethodSelected→failed',
       ]);
-      expect(moves.at(-1)?.reason).toContain('The PSU rejected it');
+      expect(moves.at(-1)?.reason).toContain('The customer rejected it');
       const href = payment.links['scaStatus']!.href;
       const english = await readScaStatus(server.client, href, 'en');
       expectBerlinGroupSchema('scaStatusResponse', english.body);
-      expect(english.body).toEqual({ scaStatus: 'failed', psuMessage: 'The PSU rejected it' });
+      expect(english.body).toEqual({ scaStatus: 'failed', psuMessage: 'The customer rejected it' });
       expect((await readScaStatus(server.client, href, 'nb')).body).toEqual({ scaStatus: 'failed', psuMessage: 'Kunden avviste den' });
       expect((await readScaStatus(server.client, href, 'nb-NO,nb;q=0.9,en;q=0.5')).body.psuMessage).toBe('Kunden avviste den');
     });

@@ -89,7 +89,7 @@ describe.each(DIALECTS)('SCA of corporate payments (%s)', (dialect) => {
       const started = await startAuthorisation(server.client, payment.path);
       expect(inputOf((await openPage(started.scaRedirect)).text, 'psuId')).toContain(`value="${company.registrar.customerNumber}"`);
       const answer = await identify(started.scaRedirect, company.viewer.customerNumber);
-      expect(alertOf(answer.text)).toBe('Another PSU than the one the TPP named tried to complete it');
+      expect(alertOf(answer.text)).toBe('Someone other than the customer the app named tried to approve it');
       expect(await statusOf(payment.path)).toBe('RJCT');
     });
   });

@@ -41,7 +41,7 @@ import {
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const URIS = { 'tpp-redirect-uri': OK_URI, 'tpp-nok-redirect-uri': NOK_URI };
-const EXPIRED = 'The link expired before the PSU finished';
+const EXPIRED = 'The link expired before the approval was finished';
 
 describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
   let server: TestServer;
@@ -130,11 +130,11 @@ describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
   });
 
   describe('failures reject the payment', () => {
-    it('the PSU rejects: RJCT with psuMessage "SCA failed: The PSU rejected it"', async () => {
+    it('the PSU rejects: RJCT with psuMessage "SCA failed: The customer rejected it"', async () => {
       const { link, path, scaStatus } = await payment();
       expect((await walk(link, { decision: 'reject' })).redirectedTo).toBe(NOK_URI);
-      await expectStatus(path, { transactionStatus: 'RJCT', psuMessage: 'SCA failed: The PSU rejected it' });
-      expect(await scaStatusOf(server.client, scaStatus)).toEqual({ scaStatus: 'failed', psuMessage: 'The PSU rejected it' });
+      await expectStatus(path, { transactionStatus: 'RJCT', psuMessage: 'SCA failed: The customer rejected it' });
+      expect(await scaStatusOf(server.client, scaStatus)).toEqual({ scaStatus: 'failed', psuMessage: 'The customer rejected it' });
     });
 
     it('three wrong codes: RJCT with psuMessage "SCA failed: The one-time code was wrong 3 times"', async () => {
@@ -149,7 +149,7 @@ describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
       const { link, path, scaStatus } = await payment();
       const answer = await identify(link, stranger.customerNumber);
       expect(answer.status).toBe(200);
-      const reason = 'Another PSU than the one the TPP named tried to complete it';
+      const reason = 'Someone other than the customer the app named tried to approve it';
       expect(alertOf(answer.text)).toBe(reason);
       expect(continueHrefOf(answer.text)).toBe(NOK_URI);
       expect(await scaStatusOf(server.client, scaStatus)).toEqual({ scaStatus: 'failed', psuMessage: reason });
@@ -179,7 +179,7 @@ describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
       const { link, path } = await payment();
       const second = await startAuthorisation(server.client, path);
       await walk(link, { decision: 'reject' });
-      await expectStatus(path, { transactionStatus: 'RJCT', psuMessage: 'SCA failed: The PSU rejected it' });
+      await expectStatus(path, { transactionStatus: 'RJCT', psuMessage: 'SCA failed: The customer rejected it' });
       await walk(second.scaRedirect);
       expect(await scaStatusOf(server.client, second.scaStatus)).toMatchObject({ scaStatus: 'failed' });
       expect((await paymentStatusOf(server.client, path)).transactionStatus).toBe('RJCT');
@@ -216,7 +216,7 @@ describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
       const { path } = await approvedPayment();
       const started = await startAuthorisation(server.client, path, URIS, 'cancellation-authorisations');
       expect((await walk(started.scaRedirect, { psuId: psu.customerNumber, decision: 'reject' })).redirectedTo).toBe(NOK_URI);
-      expect(await scaStatusOf(server.client, started.scaStatus)).toEqual({ scaStatus: 'failed', psuMessage: 'The PSU rejected it' });
+      expect(await scaStatusOf(server.client, started.scaStatus)).toEqual({ scaStatus: 'failed', psuMessage: 'The customer rejected it' });
       await expectStatus(path, { transactionStatus: 'ACTC' });
     });
 
@@ -293,7 +293,7 @@ describe.each(DIALECTS)('SCA expiry (%s)', (dialect) => {
         to: 'failed',
         actorType: 'system',
         actorId: 'sca-link-expiry',
-        reason: JSON.stringify({ en: EXPIRED, nb: 'Lenken utløp før kunden var ferdig' }),
+        reason: JSON.stringify({ en: EXPIRED, nb: 'Lenken utløp før godkjenningen var fullført' }),
       },
     ]);
   });
@@ -320,7 +320,7 @@ describe.each(DIALECTS)('SCA expiry (%s)', (dialect) => {
     clock.advance(901);
     expect(await scaStatusOf(server.client, scaStatus, 'nb')).toEqual({
       scaStatus: 'failed',
-      psuMessage: 'Lenken utløp før kunden var ferdig',
+      psuMessage: 'Lenken utløp før godkjenningen var fullført',
     });
     expect(await storedPaymentStatus(server, paymentId)).toBe('RJCT');
   });

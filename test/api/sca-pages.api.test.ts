@@ -176,6 +176,14 @@ describe.each(DIALECTS)('SCA redirect pages (%s)', (dialect) => {
       expect(await statusOf(scaStatus)).toBe('received');
     });
 
+    it('method=app posted from a desktop user agent is taken as the code step: the code is still asked for', async () => {
+      const { link, id, scaStatus } = await payment(URIS);
+      const answer = await identify(link, psu.customerNumber, { userAgent: DESKTOP_UA }, 'app');
+      expect(expectSeeOther(answer)).toBe(`/sca/${id}`);
+      expect(await statusOf(scaStatus)).toBe('psuIdentified');
+      expect(formActionOf((await openPage(link)).text)).toBe(`/sca/${id}/code`);
+    });
+
     it('the project driver walks the app confirmation too: identify and decision, no code', async () => {
       const { link, path } = await payment(URIS);
       const journey = await walk(link, { useApp: true, userAgent: ANDROID_UA });
@@ -378,7 +386,7 @@ describe.each(DIALECTS)('SCA redirect pages (%s)', (dialect) => {
       expectSeeOther(await enterCode(link));
       const answer = await decide(link, 'reject');
       expect(answer.status).toBe(200);
-      expect(alertOf(answer.text)).toBe('The PSU rejected it');
+      expect(alertOf(answer.text)).toBe('The customer rejected it');
       expect(continueHrefOf(answer.text)).toBeUndefined();
     });
 

@@ -279,7 +279,7 @@ describe.each(DIALECTS)('PSU pre-step with a moving clock (%s)', (dialect) => {
     clock.advance(901);
     const page = await openPage(link);
     expect(page.status).toBe(200);
-    expect(alertOf(page.text)).toBe('The link expired before the PSU finished');
+    expect(alertOf(page.text)).toBe('The link expired before the approval was finished');
     expect(LOGIN_CODE.exec(page.text)).toBeNull();
     expect(await storedScaStatus(server, idOfLink(link))).toBe('failed');
   });

@@ -59,7 +59,13 @@ class FakeAuthenticator implements PsuAuthenticator {
   readonly customers = new Set([PSU, OTHER_PSU]);
   readonly isCustomerCalls: [BankScope, string][] = [];
   readonly codeCalls: [BankScope, string, string][] = [];
+  /** What the bank's app answers when asked whether the PSU confirmed. */
+  appConfirms = true;
   constructor(readonly offersAppConfirmation: boolean) {}
+
+  async confirmedInApp(): Promise<boolean> {
+    return this.appConfirms;
+  }
 
   async isCustomer(scope: BankScope, psuId: string): Promise<boolean> {
     this.isCustomerCalls.push([scope, psuId]);
@@ -331,6 +337,16 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
         'psuAuthenticated→scaMethodSelected',
       ]);
       expect(h.authenticator.codeCalls).toEqual([]);
+    });
+
+    it('asks for the code when the bank app does not confirm: identified, no further', async () => {
+      const h = harness({ offersApp: true });
+      h.authenticator.appConfirms = false;
+      const authorisation = await create(h, { biometric: true });
+      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'app'), 'retry');
+      expect(outcome.message.en).toContain('Enter the one-time code');
+      expect(await stored(authorisation)).toMatchObject({ scaStatus: 'psuIdentified', psuId: PSU });
+      expect(await moves(authorisation)).toEqual(['received→psuIdentified']);
     });
 
     it.each([

@@ -48,8 +48,8 @@ const TEXTS = {
     failedHeading: 'Not completed',
     returnTo: 'Return to',
     wrongCodes: 'The one-time code was wrong 3 times',
-    otherPsu: 'Another PSU than the one the TPP named tried to complete it',
-    expired: 'The link expired before the PSU finished',
+    otherPsu: 'Someone other than the customer the app named tried to approve it',
+    expired: 'The link expired before the approval was finished',
     amount: 'Amount',
     to: 'To',
     toAccount: 'To account',
@@ -83,8 +83,8 @@ const TEXTS = {
     failedHeading: 'Ikke fullført',
     returnTo: 'Gå tilbake til',
     wrongCodes: 'Engangskoden var feil 3 ganger',
-    otherPsu: 'En annen kunde enn den tredjepartstilbyderen oppga, forsøkte å fullføre den',
-    expired: 'Lenken utløp før kunden var ferdig',
+    otherPsu: 'En annen enn kunden appen oppga, forsøkte å godkjenne den',
+    expired: 'Lenken utløp før godkjenningen var fullført',
     amount: 'Beløp',
     to: 'Til',
     toAccount: 'Til konto',
@@ -309,7 +309,7 @@ describe('SCA redirect pages in headless Chromium', () => {
       await page.waitForURL(tpp.nok);
       expect(await statusOf(payment)).toEqual({
         transactionStatus: 'RJCT',
-        psuMessage: 'SCA failed: The PSU rejected it',
+        psuMessage: 'SCA failed: The customer rejected it',
       });
     });
 
@@ -368,7 +368,7 @@ describe('SCA redirect pages in headless Chromium', () => {
       expect(await page.getByRole('link', { name: `${t.returnTo} ${TPP_NAME}`, exact: true }).getAttribute('href')).toBe(tpp.nok);
       expect(await statusOf(payment)).toEqual({
         transactionStatus: 'RJCT',
-        psuMessage: 'SCA failed: Another PSU than the one the TPP named tried to complete it',
+        psuMessage: 'SCA failed: Someone other than the customer the app named tried to approve it',
       });
     });
 
@@ -391,7 +391,7 @@ describe('SCA redirect pages in headless Chromium', () => {
       }
       expect(await statusOf(payment)).toEqual({
         transactionStatus: 'RJCT',
-        psuMessage: 'SCA failed: The link expired before the PSU finished',
+        psuMessage: 'SCA failed: The link expired before the approval was finished',
       });
     });
 

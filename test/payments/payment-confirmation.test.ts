@@ -79,7 +79,7 @@ describe('a single payment', () => {
       line('To', 'Til', 'Kari Nordmann'),
       line('To account', 'Til konto', CREDITOR),
       line('Message', 'Melding', 'Husleie desember'),
-      line('Payment type', 'Betalingstype', 'NDCT'),
+      line('Payment type', 'Betalingstype', localized('Domestic transfer', 'Innenlands betaling')),
       line('From account', 'Fra konto', DEBTOR),
       line('Execution date', 'Utførelsesdato', localized('24 December 2026', '24. desember 2026')),
     ]);
@@ -123,9 +123,11 @@ describe('a single payment', () => {
     expect(valueOf(lines, 'To account')?.en).toBe('NO8386011117947');
   });
 
-  it('names the product by its short name: INDCTS, SCT', () => {
+  it('names the product in words a PSU knows, in each language: INDCTS, SCT', () => {
     const straks = payment({ product: 'instant-norwegian-domestic-credit-transfers-straks', body: ndct() });
-    expect(valueOf(paymentConfirmation(straks, false).lines, 'Payment type')?.en).toBe('INDCTS');
+    expect(valueOf(paymentConfirmation(straks, false).lines, 'Payment type')).toEqual(
+      localized('Instant domestic transfer', 'Straksbetaling'),
+    );
     const sepa = payment({
       product: 'sepa-credit-transfers',
       currency: 'EUR',
@@ -138,7 +140,7 @@ describe('a single payment', () => {
       },
     });
     const lines = paymentConfirmation(sepa, false).lines;
-    expect(valueOf(lines, 'Payment type')?.en).toBe('SCT');
+    expect(valueOf(lines, 'Payment type')).toEqual(localized('SEPA transfer (euro)', 'SEPA-overføring (euro)'));
     expect(valueOf(lines, 'Amount')).toEqual(money('EUR 250.00', '250,00 EUR'));
     expect(valueOf(lines, 'Creditor bank (BIC)')).toEqual(localized('COBADEFFXXX'));
   });
@@ -182,7 +184,7 @@ describe('the currency-register line of a cross-border payment', () => {
     expect(lines.find((entry) => entry.label.en === 'Currency register')?.label).toEqual(
       localized('Currency register', 'Valutaregisteret'),
     );
-    expect(valueOf(lines, 'Payment type')?.en).toBe('NCBCT');
+    expect(valueOf(lines, 'Payment type')).toEqual(localized('Payment abroad', 'Utenlandsbetaling'));
   });
 
   it('reads "<code> <name>" without information', () => {
@@ -316,7 +318,7 @@ describe('a bulk payment', () => {
     const confirmation = paymentConfirmation(bulk, false);
     expect(confirmation.heading).toEqual(localized('Approve these payments', 'Godkjenn disse betalingene'));
     expect(confirmation.lines).toEqual([
-      line('Payment type', 'Betalingstype', 'NDCT'),
+      line('Payment type', 'Betalingstype', localized('Domestic transfer', 'Innenlands betaling')),
       line('From account', 'Fra konto', DEBTOR),
       line('Execution date', 'Utførelsesdato', localized('4 January 2027', '4. januar 2027')),
       line('Number of payments', 'Antall betalinger', '2'),

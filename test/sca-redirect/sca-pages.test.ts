@@ -380,8 +380,8 @@ describe('outcome and message pages', () => {
     expect(ok).toContain('<p role="status">You have approved it.</p>');
     expect(ok).toContain('<h1>Done</h1>');
     expect(ok).not.toContain('role="alert"');
-    const failed = outcomePage(frame(), { success: false, message: localized('The PSU rejected it'), tppName: 'T' });
-    expect(failed).toContain('<p class="error" role="alert">The PSU rejected it</p>');
+    const failed = outcomePage(frame(), { success: false, message: localized('The customer rejected it'), tppName: 'T' });
+    expect(failed).toContain('<p class="error" role="alert">The customer rejected it</p>');
     expect(failed).toContain('<h1>Not completed</h1>');
     expect(failed).not.toContain('role="status"');
   });

@@ -53,12 +53,12 @@ export const LOGIN_CODE_SECONDS = 60;
 
 /** Reasons an authorisation fails, in the words the PSU and the TPP read. */
 export const FAILURE_REASONS = {
-  rejected: localized('The PSU rejected it', 'Kunden avviste den'),
+  rejected: localized('The customer rejected it', 'Kunden avviste den'),
   wrongCodes: localized(`The one-time code was wrong ${MAX_WRONG_CODES} times`, `Engangskoden var feil ${MAX_WRONG_CODES} ganger`),
-  expired: localized('The link expired before the PSU finished', 'Lenken utløp før kunden var ferdig'),
+  expired: localized('The link expired before the approval was finished', 'Lenken utløp før godkjenningen var fullført'),
   otherPsu: localized(
-    'Another PSU than the one the TPP named tried to complete it',
-    'En annen kunde enn den tredjepartstilbyderen oppga, forsøkte å fullføre den',
+    'Someone other than the customer the app named tried to approve it',
+    'En annen enn kunden appen oppga, forsøkte å godkjenne den',
   ),
 } as const;
 
@@ -276,8 +276,10 @@ export function createAuthorisationService(
       const identified = await withTransaction(db, (trx) =>
         transitionAuthorisation(trx, authorisation, { to: 'psuIdentified', psuId, actor: { type: 'psu', id: psuId }, at }),
       );
+      if (method === 'code') return { kind: 'next', authorisation: identified };
       // The bank's app confirms the PSU on the phone (biometrics): it stands in for the one-time code.
-      return method === 'app' ? authenticated(identified) : { kind: 'next', authorisation: identified };
+      if (await authenticator.confirmedInApp({ tppId: authorisation.tppId }, psuId, authorisation.id)) return authenticated(identified);
+      return { kind: 'retry', authorisation: identified, message: PAGE_REFUSALS.notConfirmedInApp };
     },
 
     async enterCode(id, csrf, code) {
@@ -374,6 +376,10 @@ const PAGE_REFUSALS = {
     'Dette steget er allerede utført. Åpne lenken på nytt for å fortsette.',
   ),
   noApp: localized('Confirmation in the app is not offered here.', 'Bekreftelse i appen tilbys ikke her.'),
+  notConfirmedInApp: localized(
+    'The bank app did not confirm it. Enter the one-time code instead.',
+    'Bankappen bekreftet ikke. Skriv inn engangskoden i stedet.',
+  ),
 } as const;
 
 export function sha256(text: string): string {

@@ -3,7 +3,7 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { parseAmount, type Money } from '../../domain/money.js';
 import { REGULATORY_REPORTING_CODES } from '../../domain/regulatory-reporting.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
-import { PRODUCT_SHORT_NAMES } from './payment-products.js';
+import type { PaymentProduct } from './payment-products.js';
 import type { Payment } from './payment.repository.js';
 
 /*
@@ -15,6 +15,15 @@ import type { Payment } from './payment.repository.js';
 type Body = Record<string, unknown>;
 
 const same = (text: string): Localized => localized(text, text);
+
+/** What each product is called to a PSU. */
+const PRODUCT_NAMES: Readonly<Record<PaymentProduct, Localized>> = {
+  'norwegian-domestic-credit-transfers': localized('Domestic transfer', 'Innenlands betaling'),
+  'instant-norwegian-domestic-credit-transfers-straks': localized('Instant domestic transfer', 'Straksbetaling'),
+  'norwegian-cross-border-credit-transfers': localized('Payment abroad', 'Utenlandsbetaling'),
+  'cross-border-credit-transfers': localized('Cross-border transfer', 'Overføring til utlandet'),
+  'sepa-credit-transfers': localized('SEPA transfer (euro)', 'SEPA-overføring (euro)'),
+};
 
 const FREQUENCY_NAMES: Readonly<Record<string, Localized>> = {
   Daily: localized('every bank day', 'hver bankdag'),
@@ -118,7 +127,7 @@ function whenLines(payment: Payment): ConfirmationLine[] {
 /** The confirmation of a payment's approval, or (`cancelling`) of its cancellation. */
 export function paymentConfirmation(payment: Payment, cancelling: boolean): Confirmation {
   const body = payment.body;
-  const product = same(PRODUCT_SHORT_NAMES[payment.product]);
+  const product = PRODUCT_NAMES[payment.product];
   const common = [
     ...line('Payment type', 'Betalingstype', product),
     ...line('From account', 'Fra konto', accountText(objectAt(body, 'debtorAccount'))),

@@ -37,6 +37,7 @@ dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 section.item{border-top:1px solid #d5dbe1;margin-top:10px}
 h2{font-size:1.05rem;margin:14px 0 0}
 .code{font-family:ui-monospace,monospace;font-size:1.1rem;background:#eef1f4;padding:10px;border-radius:6px;overflow-wrap:anywhere}
+@media (max-width:36rem){main{margin:12px;padding:20px 18px}}
 `;
 
 export const PAGE_STYLE_HASH = `sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}`;
@@ -172,7 +173,7 @@ export function confirmPage(frame: PageFrame, view: ConfirmPage): string {
     frame,
     t(view.confirmation.heading),
     `${stepLine(frame, 3, 3)}
-<p>${t(SCA_TEXTS.confirmIntro)}</p>
+<p>${t(view.cancelling ? SCA_TEXTS.confirmCancellationIntro : SCA_TEXTS.confirmIntro)}</p>
 <p>${t(SCA_TEXTS.requestedBy)}: <strong>${escapeHtml(view.tppName)}</strong></p>
 ${lines(frame, view.confirmation.lines)}
 ${items}

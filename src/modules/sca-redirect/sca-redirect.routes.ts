@@ -185,7 +185,8 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     const id = idOf(request);
     if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
     const form = formOf(request);
-    const method = form['method'] === 'app' ? 'app' : 'code';
+    // The app is offered on a phone only; a post asking for it from elsewhere gets the code step.
+    const method = form['method'] === 'app' && MOBILE_USER_AGENT.test(request.headers['user-agent'] ?? '') ? 'app' : 'code';
     const typed = (form['psuId'] ?? '').slice(0, 40);
     return answer(request, reply, await authorisations.identify(id, form['csrf'] ?? '', typed, method), typed);
   });

@@ -21,6 +21,10 @@ export const SCA_TEXTS = {
     'Check the details. This is exactly what you approve.',
     'Kontroller opplysningene. Dette er nøyaktig det du godkjenner.',
   ),
+  confirmCancellationIntro: localized(
+    'Check the details. This is the payment you cancel.',
+    'Kontroller opplysningene. Dette er betalingen du kansellerer.',
+  ),
   requestedBy: localized('Requested by', 'Forespurt av'),
   approve: localized('Approve', 'Godkjenn'),
   reject: localized('Reject', 'Avvis'),
