@@ -55,7 +55,7 @@ export const ERROR_CATALOGUE = {
     },
   },
   LOGIN_CODE_INVALID: {
-    status: 400,
+    status: 401,
     tppCode: 'TOKEN_INVALID',
     text: {
       en: 'The code is unknown, already used, older than 60 seconds or issued to another TPP',

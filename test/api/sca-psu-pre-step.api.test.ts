@@ -163,20 +163,20 @@ describe.each(DIALECTS)('PSU pre-step and PSU access tokens (%s)', (dialect) => 
       });
     });
 
-    it('the code works once: the second exchange is 400 TOKEN_INVALID at code', async () => {
+    it('the code works once: the second exchange is 401 TOKEN_INVALID at code', async () => {
       const code = await logIn(await loginLink(server.client, company, { 'tpp-redirect-uri': OK_URI }), company.registrar.customerNumber);
       expect((await exchange(server.client, code)).status).toBe(200);
-      expectError(await exchange(server.client, code), 400, 'TOKEN_INVALID', 'code');
+      expectError(await exchange(server.client, code), 401, 'TOKEN_INVALID', 'code');
     });
 
-    it('an unknown code is 400 TOKEN_INVALID', async () => {
-      expectError(await exchange(server.client, 'not-a-code-we-issued'), 400, 'TOKEN_INVALID', 'code');
+    it('an unknown code is 401 TOKEN_INVALID', async () => {
+      expectError(await exchange(server.client, 'not-a-code-we-issued'), 401, 'TOKEN_INVALID', 'code');
     });
 
-    it('another TPP cannot exchange the code: 400 TOKEN_INVALID', async () => {
+    it('another TPP cannot exchange the code: 401 TOKEN_INVALID', async () => {
       const other = await server.newTpp('PSDNO-FSA-192837465');
       const code = await logIn(await loginLink(server.client, company, { 'tpp-redirect-uri': OK_URI }), company.registrar.customerNumber);
-      expectError(await exchange(other.client, code), 400, 'TOKEN_INVALID', 'code');
+      expectError(await exchange(other.client, code), 401, 'TOKEN_INVALID', 'code');
     });
   });
 
@@ -253,10 +253,10 @@ describe.each(DIALECTS)('PSU pre-step with a moving clock (%s)', (dialect) => {
     expect((await exchange(server.client, code)).status).toBe(200);
   });
 
-  it('a code older than 60 s is 400 TOKEN_INVALID', async () => {
+  it('a code older than 60 s is 401 TOKEN_INVALID', async () => {
     const code = await freshCode();
     clock.advance(61);
-    expectError(await exchange(server.client, code), 400, 'TOKEN_INVALID', 'code');
+    expectError(await exchange(server.client, code), 401, 'TOKEN_INVALID', 'code');
   });
 
   it('the token lasts XS2A_PSU_TOKEN_LIFETIME_SECONDS, then it is 401 TOKEN_EXPIRED', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import type { AuthorisationTable } from './authorisation.table.js';
 import { FINAL_SCA_STATUSES, isScaStatus, type ScaStatus } from './sca-status.js';
 
 /** What an authorisation authorises: a payment, a payment's cancellation, or a PSU's login (the 401 pre-step). */
@@ -34,28 +35,8 @@ export type NewAuthorisation = Omit<
   'scaStatus' | 'statusReason' | 'psuId' | 'codeAttempts' | 'loginCodeHash' | 'loginCodeExpiresAt' | 'statusChangedAt'
 >;
 
-type Row = {
-  id: string;
-  tpp_id: string;
-  tpp_name: string;
-  purpose: string;
-  resource_id: string | null;
-  sca_status: string;
-  status_reason: string | null;
-  expected_psu_id: string | null;
-  psu_corporate_id: string | null;
-  psu_id: string | null;
-  code_attempts: number | string;
-  csrf_token: string;
-  redirect_uri: string | null;
-  nok_redirect_uri: string | null;
-  biometric: number | boolean;
-  login_code_hash: string | null;
-  login_code_expires_at: string | null;
-  expires_at: string;
-  created_at: string;
-  status_changed_at: string;
-};
+/** A row as read: the table's own column types. */
+type Row = AuthorisationTable;
 
 function toAuthorisation(row: Row): Authorisation {
   if (!isScaStatus(row.sca_status)) throw new Error(`authorisation ${row.id} has an unknown scaStatus ${row.sca_status}`);

@@ -69,8 +69,8 @@ export interface AuthorisationService {
   list(tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]>;
   /** One authorisation of a resource for this TPP (expired ones are failed first), or undefined. */
   find(tppId: string, purpose: AuthorisationPurpose, resourceId: string, authorisationId: string): Promise<Authorisation | undefined>;
-  /** Fails the open authorisations of a resource whose links have expired. */
-  expireOverdueOf(purpose: AuthorisationPurpose, resourceId: string): Promise<void>;
+  /** Fails the open authorisations of a resource whose links have expired; returns how many. */
+  expireOverdueOf(purpose: AuthorisationPurpose, resourceId: string): Promise<number>;
   /** Fails every open authorisation whose link has expired; returns how many. */
   expireOverdue(): Promise<number>;
   /** The authorisation behind a redirect link (expired ones are failed first). */
@@ -218,9 +218,11 @@ export function createAuthorisationService(
 
     async expireOverdueOf(purpose, resourceId) {
       const at = now().toISOString();
+      let count = 0;
       for (const authorisation of await authorisationRepository.listOpenOf(db, purpose, resourceId)) {
-        if (authorisation.expiresAt <= at) await expireIfDue(authorisation);
+        if (authorisation.expiresAt <= at && (await expireIfDue(authorisation)).scaStatus === 'failed') count += 1;
       }
+      return count;
     },
 
     async expireOverdue() {

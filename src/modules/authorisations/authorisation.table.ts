@@ -18,7 +18,7 @@ export interface AuthorisationTable {
   /** The PSU who identified on the page. */
   psu_id: string | null;
   /** One-time codes checked so far (counted before each check); a third wrong one fails the authorisation. */
-  code_attempts: number;
+  code_attempts: number | string;
   /** Per-authorisation token every form of its pages must carry. */
   csrf_token: string;
   redirect_uri: string | null;

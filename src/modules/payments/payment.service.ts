@@ -318,8 +318,9 @@ export function createPaymentsService(
       }
       if (isAwaitingApproval(payment.status)) {
         // An authorisation whose link expired rejects its payment: the status read tells the truth.
-        await sca.authorisations.expireOverdueOf('payment', payment.id);
-        return (await paymentRepository.find(db, tpp.id, service, paymentId)) ?? payment;
+        if ((await sca.authorisations.expireOverdueOf('payment', payment.id)) > 0) {
+          return (await paymentRepository.find(db, tpp.id, service, paymentId)) ?? payment;
+        }
       }
       return payment;
     },
