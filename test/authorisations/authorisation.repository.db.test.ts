@@ -212,15 +212,13 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
       });
     });
 
-    it('counts wrong codes without touching the status or its time', async () => {
+    it('counts code attempts up to the limit without touching the status or its time; none for another status', async () => {
       const authorisation = await insert();
+      expect(await authorisationRepository.countCodeAttempt(database.db, authorisation.id, 2)).toBeUndefined();
       await forceStatus(authorisation, 'psuIdentified');
-      expect(
-        await authorisationRepository.update(database.db, authorisation.id, 'psuIdentified', {
-          codeAttempts: 2,
-          at: '2026-11-20T08:09:00.000Z',
-        }),
-      ).toBe(true);
+      expect(await authorisationRepository.countCodeAttempt(database.db, authorisation.id, 2)).toBe(1);
+      expect(await authorisationRepository.countCodeAttempt(database.db, authorisation.id, 2)).toBe(2);
+      expect(await authorisationRepository.countCodeAttempt(database.db, authorisation.id, 2)).toBeUndefined();
       const after = await find(authorisation.id);
       expect(after?.codeAttempts).toBe(2);
       expect(after?.scaStatus).toBe('psuIdentified');

@@ -161,7 +161,6 @@ export const authorisationRepository = {
       readonly scaStatus?: ScaStatus;
       readonly statusReason?: string;
       readonly psuId?: string;
-      readonly codeAttempts?: number;
       readonly loginCodeHash?: string;
       readonly loginCodeExpiresAt?: string;
       readonly at: string;
@@ -173,7 +172,6 @@ export const authorisationRepository = {
         ...(change.scaStatus === undefined ? {} : { sca_status: change.scaStatus, status_changed_at: change.at }),
         ...(change.statusReason === undefined ? {} : { status_reason: change.statusReason }),
         ...(change.psuId === undefined ? {} : { psu_id: change.psuId }),
-        ...(change.codeAttempts === undefined ? {} : { code_attempts: change.codeAttempts }),
         ...(change.loginCodeHash === undefined ? {} : { login_code_hash: change.loginCodeHash }),
         ...(change.loginCodeExpiresAt === undefined ? {} : { login_code_expires_at: change.loginCodeExpiresAt }),
       })
