@@ -363,8 +363,8 @@ export function createAuthorisationService(
   };
 }
 
-/** Why a form post is refused, for the error page. */
-const PAGE_REFUSALS = {
+/** Why a form post is refused, for the error page (the pages' own refusals use them too). */
+export const PAGE_REFUSALS = {
   unknown: localized(
     'This link is not known. Start again from the app you came from.',
     'Denne lenken er ukjent. Start på nytt fra appen du kom fra.',

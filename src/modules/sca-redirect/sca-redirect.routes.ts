@@ -3,7 +3,7 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { pickLanguage } from '../../http/content-negotiation.js';
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
-import { failureReasonOf, type AuthorisationService, type PageOutcome } from '../authorisations/authorisation.service.js';
+import { failureReasonOf, PAGE_REFUSALS, type AuthorisationService, type PageOutcome } from '../authorisations/authorisation.service.js';
 import { sendPage, sendRedirect } from './sca-page-headers.js';
 import { codePage, confirmPage, identifyPage, messagePage, outcomePage, type PageFrame } from './sca-pages.js';
 import { SCA_TEXTS } from './sca-texts.js';
@@ -22,15 +22,6 @@ const MOBILE_USER_AGENT = /Mobi|Android|iPhone|iPad|iPod/i;
 const FORM_LIMIT_BYTES = 4096;
 
 type Form = Record<string, string | undefined>;
-
-const STEP_DONE = localized(
-  'This step is already done. Open the link again to continue.',
-  'Dette steget er allerede utført. Åpne lenken på nytt for å fortsette.',
-);
-const NOT_FOUND = localized(
-  'This link is not known. Start again from the app you came from.',
-  'Denne lenken er ukjent. Start på nytt fra appen du kom fra.',
-);
 
 /**
  * The PSU's pages of SCA by redirect (issue 5), served by this server to the PSU's browser:
@@ -177,13 +168,13 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
   app.get('/:id', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
     const authorisation = UUID.test(id) ? await authorisations.open(id) : undefined;
-    if (!authorisation) return refuse(request, reply, 404, NOT_FOUND);
+    if (!authorisation) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     return stepPage(request, reply, authorisation);
   });
 
   app.post('/:id/identify', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
-    if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
+    if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
     // The app is offered on a phone only; a post asking for it from elsewhere gets the code step.
     const method = form['method'] === 'app' && MOBILE_USER_AGENT.test(request.headers['user-agent'] ?? '') ? 'app' : 'code';
@@ -193,14 +184,14 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
 
   app.post('/:id/code', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
-    if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
+    if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
     return answer(request, reply, await authorisations.enterCode(id, form['csrf'] ?? '', (form['code'] ?? '').slice(0, 40)));
   });
 
   app.post('/:id/decision', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
-    if (!UUID.test(id)) return refuse(request, reply, 404, NOT_FOUND);
+    if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
     const decision = form['decision'];
     if (decision !== 'approve' && decision !== 'reject') {
@@ -210,10 +201,10 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
   });
 
   // Anything else under the pages' path, and any error, is a page too: a PSU's browser gets no JSON.
-  app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, NOT_FOUND));
+  app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, PAGE_REFUSALS.unknown));
   app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
     // A concurrent change (another tab finished the step first) is not a failure of ours.
-    if (error instanceof AppError) return refuse(request, reply, 409, STEP_DONE);
+    if (error instanceof AppError) return refuse(request, reply, 409, PAGE_REFUSALS.step);
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error on an SCA page');
     const message =
