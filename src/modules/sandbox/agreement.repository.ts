@@ -123,6 +123,17 @@ export const agreementRepository = {
     return inserted !== undefined;
   },
 
+  /** False when the agreement has no such engagement. */
+  async deleteEngagement(db: DbOrTx, tppId: string, agreementId: string, id: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('sandbox_engagement')
+      .where('tpp_id', '=', tppId)
+      .where('agreement_id', '=', agreementId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  },
+
   async findEngagement(db: DbOrTx, tppId: string, agreementId: string, id: string): Promise<SandboxEngagement | undefined> {
     const row = await engagements(db, tppId).where('e.agreement_id', '=', agreementId).where('e.id', '=', id).executeTakeFirst();
     return row && toEngagement(row);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   createAgreementSchema,
   createEngagementSchema,
+  deleteEngagementSchema,
   getAgreementSchema,
   getEngagementSchema,
   listAgreementsSchema,
@@ -32,4 +33,9 @@ export const agreementRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = a
   app.get('/agreements/:mockAgreementId/engagements/:engagementId', { schema: getEngagementSchema }, async (request) =>
     mapper.engagement(await bank.agreements.getEngagement(callerOf(request), request.params.mockAgreementId, request.params.engagementId)),
   );
+
+  app.delete('/agreements/:mockAgreementId/engagements/:engagementId', { schema: deleteEngagementSchema }, async (request, reply) => {
+    await bank.agreements.removeEngagement(callerOf(request), request.params.mockAgreementId, request.params.engagementId);
+    return reply.code(204).send(null);
+  });
 };

@@ -100,3 +100,12 @@ export const getEngagementSchema = {
   params: EngagementParams,
   response: { 200: Engagement, ...signedErrorResponses() },
 };
+
+export const deleteEngagementSchema = {
+  operationId: 'deleteSandboxEngagement',
+  tags: TAGS,
+  summary: "Withdraw a PSU's access to an account of the agreement (e.g. to see a payment in a signing basket fail at approval)",
+  headers: SignedRequestHeaders,
+  params: EngagementParams,
+  response: { 204: Type.Null(), ...signedErrorResponses() },
+};

@@ -152,6 +152,21 @@ export function createAgreementService({ db, now }: SandboxDeps) {
       return inSandbox(db, caller, at, async (trx) => addEngagement(trx, caller, await find(trx, caller, agreementId), input, '', at));
     },
 
+    /** Withdraws the access: payments already created from the account are no longer the PSU's to approve. */
+    async removeEngagement(caller: SandboxCaller, agreementId: string, id: string): Promise<void> {
+      const at = now().toISOString();
+      await inSandbox(db, caller, at, async (trx) => {
+        await find(trx, caller, agreementId);
+        if (!(await agreementRepository.deleteEngagement(trx, caller.tppId, agreementId, id))) {
+          unknown(
+            'engagementId',
+            localized(`agreement ${agreementId} has no engagement ${id}`, `avtale ${agreementId} har ingen engasjement ${id}`),
+          );
+        }
+        await audit(trx, caller, 'sandbox.engagement.deleted', { type: 'sandbox-engagement', id }, at);
+      });
+    },
+
     async getEngagement(caller: SandboxCaller, agreementId: string, id: string): Promise<SandboxEngagement> {
       await find(db, caller, agreementId);
       const engagement = await agreementRepository.findEngagement(db, caller.tppId, agreementId, id);
