@@ -21,7 +21,10 @@ import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { paymentRoutes } from './modules/payments/payment.routes.js';
 import { paymentAuthorisationRoutes } from './modules/payments/payment-authorisation.routes.js';
-import { paymentApprovalSubject, paymentCancellationSubject } from './modules/payments/payment-approval.js';
+import { createPaymentApprover, paymentApprovalSubject, paymentCancellationSubject } from './modules/payments/payment-approval.js';
+import { createSigningBasketsService } from './modules/signing-baskets/signing-basket.service.js';
+import { signingBasketApprovalSubject } from './modules/signing-baskets/signing-basket-approval.js';
+import { signingBasketRoutes } from './modules/signing-baskets/signing-basket.routes.js';
 import { createAuthorisationService, type AuthorisationService } from './modules/authorisations/authorisation.service.js';
 import { installExpirySweep } from './modules/authorisations/expiry-sweep.js';
 import { createPsuAccessService } from './modules/psu-access/psu-access.service.js';
@@ -165,8 +168,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     maxDaysAhead: config.maxExecutionDaysAhead,
     nokRates: config.nokRates,
   });
-  authorisations.registerSubject('payment', paymentApprovalSubject(db, coreBanking, authorisations, now, config.nokRates));
+  const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess }, now, { publicUrl: config.publicUrl });
+  const approver = createPaymentApprover(coreBanking, authorisations, now, config.nokRates);
+  authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
+  authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
   const services: V1Services = { coreBanking, payments, authorisations };
   installExpirySweep(app, authorisations);
   const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
@@ -185,6 +191,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
       await v1.register(paymentRoutes, { payments });
       await v1.register(paymentAuthorisationRoutes, { payments });
+      await v1.register(signingBasketRoutes, { signingBaskets });
       await v1.register(psuAccessRoutes, { psuAccess });
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (research/seed-system.md §12).

@@ -4,6 +4,7 @@ import type { AuditEventTable } from '../modules/audit/audit.table.js';
 import type { PaymentTable } from '../modules/payments/payment.table.js';
 import type { AuthorisationTable } from '../modules/authorisations/authorisation.table.js';
 import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
+import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
 import type { LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -35,4 +36,5 @@ export interface Database {
   payment: PaymentTable;
   authorisation: AuthorisationTable;
   psu_token: PsuTokenTable;
+  signing_basket: SigningBasketTable;
 }

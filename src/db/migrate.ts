@@ -5,6 +5,7 @@ import * as ledger from './migrations/2026_11_20_0002_ledger.js';
 import * as sandboxBank from './migrations/2026_11_21_0003_sandbox_bank.js';
 import * as payments from './migrations/2026_11_22_0004_payments.js';
 import * as authorisations from './migrations/2026_11_23_0005_authorisations.js';
+import * as signingBaskets from './migrations/2026_11_24_0006_signing_baskets.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_21_0003_sandbox_bank': sandboxBank,
   '2026_11_22_0004_payments': payments,
   '2026_11_23_0005_authorisations': authorisations,
+  '2026_11_24_0006_signing_baskets': signingBaskets,
 };
 
 /** The versions, oldest first. */

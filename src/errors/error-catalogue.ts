@@ -54,6 +54,14 @@ export const ERROR_CATALOGUE = {
       nb: 'En lik betaling (belastningskonto, mottaker, beløp, dato og melding) er allerede under behandling',
     },
   },
+  REFERENCE_MIX_INVALID: {
+    status: 400,
+    tppCode: 'REFERENCE_MIX_INVALID',
+    text: {
+      en: 'These payments cannot be signed together in one basket',
+      nb: 'Disse betalingene kan ikke signeres sammen i én signeringskurv',
+    },
+  },
   LOGIN_CODE_INVALID: {
     status: 401,
     tppCode: 'TOKEN_INVALID',
@@ -216,6 +224,14 @@ export const ERROR_CATALOGUE = {
     text: {
       en: 'The resource changed status meanwhile; read it again',
       nb: 'Ressursen har endret status i mellomtiden; les den på nytt',
+    },
+  },
+  REFERENCE_STATUS_INVALID: {
+    status: 409,
+    tppCode: 'REFERENCE_STATUS_INVALID',
+    text: {
+      en: 'The referenced resource is not in a status that allows this',
+      nb: 'Den refererte ressursen har ikke en status som tillater dette',
     },
   },
   PAYLOAD_TOO_LARGE: {

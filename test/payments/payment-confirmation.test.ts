@@ -42,6 +42,7 @@ function payment(overrides: {
     requestId: 'b8c5d0a2-0000-4000-8000-000000000001',
     psuId: '13039319955',
     psuCorporateId: undefined,
+    basketId: undefined,
     debtorAccountId: `account-${DEBTOR}`,
     currency: overrides.currency ?? 'NOK',
     amountMinor: overrides.amountMinor ?? 123456n,

@@ -3,8 +3,11 @@ import type { DbOrTx } from '../../db/create-db.js';
 import type { AuthorisationTable } from './authorisation.table.js';
 import { FINAL_SCA_STATUSES, isScaStatus, type ScaStatus } from './sca-status.js';
 
-/** What an authorisation authorises: a payment, a payment's cancellation, or a PSU's login (the 401 pre-step). */
-export type AuthorisationPurpose = 'payment' | 'payment-cancellation' | 'psu-login';
+/**
+ * What an authorisation authorises: a payment, a payment's cancellation, a signing basket's
+ * payments, or a PSU's login (the 401 pre-step).
+ */
+export type AuthorisationPurpose = 'payment' | 'payment-cancellation' | 'signing-basket' | 'psu-login';
 
 export interface Authorisation {
   readonly id: string;

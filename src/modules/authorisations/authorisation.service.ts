@@ -73,6 +73,17 @@ export interface AuthorisationService {
   expireOverdueOf(purpose: AuthorisationPurpose, resourceId: string): Promise<number>;
   /** Fails every open authorisation whose link has expired; returns how many. */
   expireOverdue(): Promise<number>;
+  /**
+   * Ends a resource's open authorisations in the caller's transaction without touching the resource
+   * (a payment put into a signing basket, a basket deleted): their links stop working, saying why.
+   */
+  abandonOpen(
+    trx: DbOrTx,
+    purpose: AuthorisationPurpose,
+    resourceId: string,
+    reason: Localized,
+    actor: ScaStatusChange['actor'],
+  ): Promise<void>;
   /** The authorisation behind a redirect link (expired ones are failed first). */
   open(id: string): Promise<Authorisation | undefined>;
   confirmation(authorisation: Authorisation): Promise<Confirmation>;
@@ -232,6 +243,13 @@ export function createAuthorisationService(
         if (after.scaStatus === 'failed') count += 1;
       }
       return count;
+    },
+
+    async abandonOpen(trx, purpose, resourceId, reason, actor) {
+      const at = now().toISOString();
+      for (const authorisation of await authorisationRepository.listOpenOf(trx, purpose, resourceId)) {
+        await transitionAuthorisation(trx, authorisation, { to: 'failed', reason: JSON.stringify(reason), actor, at });
+      }
     },
 
     async open(id) {

@@ -4,9 +4,9 @@ export interface AuthorisationTable {
   tpp_id: string;
   /** The TPP's name from its certificate, shown to the PSU. */
   tpp_name: string;
-  /** payment | payment-cancellation | psu-login */
+  /** payment | payment-cancellation | signing-basket | psu-login */
   purpose: string;
-  /** The payment it authorises; null for a PSU login. */
+  /** The payment or signing basket it authorises; null for a PSU login. */
   resource_id: string | null;
   /** Berlin Group scaStatus (received, psuIdentified, …, finalised, failed). */
   sca_status: string;

@@ -35,20 +35,79 @@ export function approvesAlone(
 
 const refused = (reason: Localized, rejectsResource: boolean): Approval => ({ ok: false, reason, rejectsResource });
 
+/** What one PSU's approval does to one payment: move it on; or not, and then whether it is rejected. */
+export type PaymentApprovalPlan =
+  | { readonly kind: 'approve'; readonly to: TransactionStatus }
+  | { readonly kind: 'refuse'; readonly reason: Localized; readonly rejectsPayment: boolean };
+
+/** The approval rules of one payment, shared by its own authorisations and a signing basket's. */
+export interface PaymentApprover {
+  /** What `psuId`'s approval through authorisation `authorisationId` would do to the payment (reads only). */
+  plan(payment: Payment, psuId: string, authorisationId: string): Promise<PaymentApprovalPlan>;
+}
+
 /**
- * What a PSU's approval does to a payment (issue 5, DESIGN §3). The approver must hold the right
- * to use the debtor account (a private account's owner, or an engagement with REGISTER on the
- * corporate agreement the payment names). Within the approver's approval limit the payment is
- * approved: ACTC, or PDNG when it is due on a later date. Above it the approval counts as one of
- * two: PATC until another approver approves too. A failed authorisation rejects the payment (RJCT).
+ * The approver must hold the right to use the debtor account (a private account's owner, or an
+ * engagement with REGISTER on the corporate agreement the payment names). Within the approver's
+ * approval limit the payment is approved: ACTC, or PDNG when it is due on a later date. Above it
+ * the approval counts as one of two: PATC until another approver approves too, through the
+ * payment's own authorisations or its signing basket's.
  */
-export function paymentApprovalSubject(
-  db: Db,
+export function createPaymentApprover(
   coreBanking: CoreBanking,
   authorisations: Pick<AuthorisationService, 'list'>,
   now: () => Date,
   rates: NokRates,
-): AuthorisationSubject {
+): PaymentApprover {
+  /** The PSUs who approved the payment before, alone or in its basket. */
+  async function earlierApprovers(payment: Payment, authorisationId: string): Promise<(string | undefined)[]> {
+    const own = await authorisations.list(payment.tppId, 'payment', payment.id);
+    const basket = payment.basketId === undefined ? [] : await authorisations.list(payment.tppId, 'signing-basket', payment.basketId);
+    return [...own, ...basket]
+      .filter((other) => other.id !== authorisationId && other.scaStatus === 'finalised')
+      .map((other) => other.psuId);
+  }
+
+  return {
+    async plan(payment, psuId, authorisationId) {
+      if (!isAwaitingApproval(payment.status)) {
+        return { kind: 'refuse', reason: noLongerWaiting(payment.status), rejectsPayment: false };
+      }
+      const permission = await coreBanking.permission({ tppId: payment.tppId }, psuId, payment.debtorAccountId, payment.psuCorporateId);
+      if (!permission.canRegister) {
+        return {
+          kind: 'refuse',
+          reason: localized(
+            'You may not approve payments from this account',
+            'Du har ikke rett til å godkjenne betalinger fra denne kontoen',
+          ),
+          rejectsPayment: true,
+        };
+      }
+      const earlier = await earlierApprovers(payment, authorisationId);
+      if (earlier.includes(psuId)) {
+        return {
+          kind: 'refuse',
+          reason: localized(
+            'You have already approved this payment; another approver must approve it too',
+            'Du har allerede godkjent denne betalingen; en annen må også godkjenne den',
+          ),
+          rejectsPayment: false,
+        };
+      }
+      // Dual control: two approvers always suffice; one suffices within the approval limit.
+      const complete = earlier.length > 0 || approvesAlone(payment, permission.approvalLimit, rates);
+      return { kind: 'approve', to: !complete ? 'PATC' : isFutureDated(payment, now()) ? 'PDNG' : 'ACTC' };
+    },
+  };
+}
+
+/**
+ * What a PSU's approval does to a payment (issue 5, DESIGN §3), by the {@link PaymentApprover}'s
+ * rules. A payment in an open signing basket is approved with the basket only. A failed
+ * authorisation rejects the payment (RJCT).
+ */
+export function paymentApprovalSubject(db: Db, approver: PaymentApprover): AuthorisationSubject {
   return {
     async confirmation(authorisation) {
       return paymentConfirmation(await paymentOf(db, authorisation), false);
@@ -56,33 +115,13 @@ export function paymentApprovalSubject(
 
     async prepareApproval(authorisation, psuId) {
       const payment = await paymentOf(db, authorisation);
-      if (!isAwaitingApproval(payment.status)) return refused(noLongerWaiting(payment.status), false);
-      const permission = await coreBanking.permission({ tppId: payment.tppId }, psuId, payment.debtorAccountId, payment.psuCorporateId);
-      if (!permission.canRegister) {
-        return refused(
-          localized('You may not approve payments from this account', 'Du har ikke rett til å godkjenne betalinger fra denne kontoen'),
-          true,
-        );
-      }
-      const earlier = (await authorisations.list(payment.tppId, 'payment', payment.id))
-        .filter((other) => other.id !== authorisation.id && other.scaStatus === 'finalised')
-        .map((other) => other.psuId);
-      if (earlier.includes(psuId)) {
-        return refused(
-          localized(
-            'You have already approved this payment; another approver must approve it too',
-            'Du har allerede godkjent denne betalingen; en annen må også godkjenne den',
-          ),
-          false,
-        );
-      }
-      // Dual control: two approvers always suffice; one suffices within the approval limit.
-      const complete = earlier.length > 0 || approvesAlone(payment, permission.approvalLimit, rates);
-      const to: TransactionStatus = !complete ? 'PATC' : isFutureDated(payment, now()) ? 'PDNG' : 'ACTC';
+      if (payment.basketId !== undefined && isAwaitingApproval(payment.status)) return refused(inBasket(), false);
+      const plan = await approver.plan(payment, psuId, authorisation.id);
+      if (plan.kind === 'refuse') return refused(plan.reason, plan.rejectsPayment);
       return {
         ok: true,
         apply: async (trx, at) => {
-          await transitionPayment(trx, payment, { to, actor: { type: 'psu', id: psuId }, at });
+          await transitionPayment(trx, payment, { to: plan.to, actor: { type: 'psu', id: psuId }, at });
         },
       };
     },
@@ -165,6 +204,14 @@ async function paymentOf(db: Db, authorisation: Authorisation): Promise<Payment>
   const payment = await paymentRepository.findById(db, authorisation.tppId, authorisation.resourceId ?? '');
   if (!payment) throw new Error(`authorisation ${authorisation.id} names no payment`);
   return payment;
+}
+
+/** Why a payment in an open signing basket is not approved alone. */
+export function inBasket(): Localized {
+  return localized(
+    'The payment is in a signing basket: it is approved with the basket',
+    'Betalingen ligger i en signeringskurv: den godkjennes sammen med kurven',
+  );
 }
 
 function noLongerWaiting(status: TransactionStatus): Localized {

@@ -1,3 +1,4 @@
+import { authorisationHref, creationLinks, type StartedWithResource } from '../authorisations/authorisation-links.js';
 import type { PaymentService } from './payment-products.js';
 
 /** Hyperlinks handed to TPPs for a payment; every one points at a route this server has. */
@@ -25,30 +26,18 @@ export function scaStatusHref(
   kind: AuthorisationKind,
   authorisationId: string,
 ): string {
-  return `${publicUrl}${paymentPath(service, product, paymentId)}/${kind}/${encodeURIComponent(authorisationId)}`;
+  return authorisationHref(`${publicUrl}${paymentPath(service, product, paymentId)}`, authorisationId, kind);
 }
 
-/**
- * The links of a payment creation (DESIGN §2): with an authorisation started implicitly, where to
- * send the PSU (`scaRedirect`) and where to follow it (`scaStatus`); else `startAuthorisation`,
- * which the TPP posts to when it is ready (explicit start, or several approvers).
- */
+/** The links of a payment creation (DESIGN §2): see {@link creationLinks}. */
 export function initiationLinks(
   publicUrl: string,
   service: PaymentService,
   product: string,
   paymentId: string,
-  started: { readonly authorisationId: string; readonly scaRedirect: string } | undefined,
+  started: StartedWithResource | undefined,
 ) {
-  const links = paymentLinks(publicUrl, service, product, paymentId);
-  if (!started) {
-    return { ...links, startAuthorisation: { href: `${links.self.href}/authorisations` } };
-  }
-  return {
-    scaRedirect: { href: started.scaRedirect },
-    ...links,
-    scaStatus: { href: scaStatusHref(publicUrl, service, product, paymentId, 'authorisations', started.authorisationId) },
-  };
+  return creationLinks(`${publicUrl}${paymentPath(service, product, paymentId)}`, started);
 }
 
 /** The cancellation authorisation a DELETE of an approved payment asks the TPP to start. */

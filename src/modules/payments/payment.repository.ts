@@ -23,9 +23,11 @@ export interface Payment {
   readonly requestContext: Record<string, unknown>;
   readonly createdAt: string;
   readonly statusChangedAt: string;
+  /** The open signing basket that holds it: then it is approved through the basket only. */
+  readonly basketId: string | undefined;
 }
 
-export interface NewPayment extends Omit<Payment, 'statusReason' | 'fundsAvailable' | 'statusChangedAt'> {
+export interface NewPayment extends Omit<Payment, 'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId'> {
   readonly logicalKey: string | undefined;
 }
 
@@ -47,12 +49,13 @@ const COLUMNS = [
   'request_context',
   'created_at',
   'status_changed_at',
+  'basket_id',
 ] as const;
 
 type Row = {
   [K in (typeof COLUMNS)[number]]: K extends 'funds_available'
     ? boolean | number | null
-    : K extends 'status_reason' | 'psu_id' | 'psu_corporate_id' | 'requested_execution_date'
+    : K extends 'status_reason' | 'psu_id' | 'psu_corporate_id' | 'requested_execution_date' | 'basket_id'
       ? string | null
       : string;
 } & { amount: string };
@@ -78,6 +81,7 @@ function toPayment(row: Row): Payment {
     requestContext: JSON.parse(row.request_context) as Record<string, unknown>,
     createdAt: row.created_at,
     statusChangedAt: row.status_changed_at,
+    basketId: row.basket_id ?? undefined,
   };
 }
 
@@ -131,6 +135,41 @@ export const paymentRepository = {
       .where('tpp_id', '=', tppId)
       .executeTakeFirst();
     return row && toPayment(row);
+  },
+
+  /** The payments of this TPP among `ids` (in no particular order; unknown ids are simply absent). */
+  async findManyById(db: DbOrTx, tppId: string, ids: readonly string[]): Promise<Payment[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom('payment')
+      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where('id', 'in', ids)
+      .where('tpp_id', '=', tppId)
+      .execute();
+    return rows.map(toPayment);
+  },
+
+  /**
+   * Puts single payments into a basket, each only if it is still received (RCVD) and in no open
+   * basket: one conditional update, so two baskets created at once cannot both take a payment.
+   * Returns how many it took; the caller rolls back unless it took them all.
+   */
+  async claimForBasket(trx: DbOrTx, tppId: string, ids: readonly string[], basketId: string): Promise<number> {
+    const result = await trx
+      .updateTable('payment')
+      .set({ basket_id: basketId })
+      .where('id', 'in', ids)
+      .where('tpp_id', '=', tppId)
+      .where('service', '=', 'payments')
+      .where('status', '=', 'RCVD')
+      .where('basket_id', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
+  /** Lets a deleted basket's payments go: they may be authorised alone or put in another basket. */
+  async releaseFromBasket(trx: DbOrTx, basketId: string): Promise<void> {
+    await trx.updateTable('payment').set({ basket_id: null }).where('basket_id', '=', basketId).execute();
   },
 
   /** The id of a live payment of this TPP with the same logical fingerprint, if any. */

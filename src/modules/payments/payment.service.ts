@@ -9,7 +9,8 @@ import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { idempotencyRepository, type Reservation, type StoredResponse } from '../../http/idempotency/idempotency.repository.js';
+import { answerOnce, earlierAnswer } from '../../http/idempotency/answer-once.js';
+import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import { exceedsLimit } from './payment-limits.js';
@@ -193,8 +194,8 @@ export function createPaymentsService(
   return {
     async initiate(initiation) {
       const key = { tppId: initiation.tpp.id, requestId: initiation.request.id };
-      const earlier = await idempotencyRepository.peek(db, key, initiation.request.hash);
-      if (earlier) return answer(earlier);
+      const earlier = await earlierAnswer(db, key, initiation.request);
+      if (earlier) return earlier;
 
       const scope = { tppId: initiation.tpp.id };
       const order = check(initiation);
@@ -206,16 +207,14 @@ export function createPaymentsService(
       const startsImplicitly = !initiation.headers.tppExplicitAuthorisationPreferred && !severalApprovers;
       // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (DESIGN §2).
       const logicalKey = initiation.service === 'periodic-payments' ? undefined : order.logicalKey;
-      try {
-        return await withTransaction(db, async (trx) => {
-          if (logicalKey !== undefined && !initiation.allowLogicalDuplicate) {
-            // Equal payments queue here (PostgreSQL), so a parallel retry of this very request sees
-            // the first one's stored answer below instead of taking it for a logical duplicate.
-            await paymentRepository.lockLogicalKey(trx, initiation.tpp.id, logicalKey);
-          }
-          const concurrent = await idempotencyRepository.peek(trx, key, initiation.request.hash);
-          if (concurrent) return answer(concurrent);
-          if (logicalKey !== undefined && !initiation.allowLogicalDuplicate) {
+      const checksDuplicates = logicalKey !== undefined && !initiation.allowLogicalDuplicate;
+      return answerOnce(
+        db,
+        key,
+        initiation.request,
+        at,
+        async (trx) => {
+          if (checksDuplicates) {
             const duplicate = await paymentRepository.findLiveDuplicate(trx, initiation.tpp.id, logicalKey);
             if (duplicate !== undefined) {
               throw new AppError('PAYMENT_DUPLICATE', {
@@ -280,7 +279,7 @@ export function createPaymentsService(
             id,
             started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
           );
-          const response: StoredResponse = {
+          return {
             status: 201,
             headers: {
               location: `${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`,
@@ -289,23 +288,11 @@ export function createPaymentsService(
             },
             body: JSON.stringify({ transactionStatus: 'RCVD', paymentId: id, _links: links }),
           };
-          const recorded = await idempotencyRepository.recordCompleted(
-            trx,
-            key,
-            { method: initiation.request.method, path: initiation.request.path, hash: initiation.request.hash },
-            response,
-            at,
-          );
-          if (!recorded) throw new LostRace();
-          return response;
-        });
-      } catch (error) {
-        if (error instanceof LostRace) {
-          const winner = await idempotencyRepository.peek(db, key, initiation.request.hash);
-          return answer(winner ?? { kind: 'in-progress' });
-        }
-        throw error;
-      }
+        },
+        // Equal payments queue here (PostgreSQL), so a parallel retry of this very request sees
+        // the first one's stored answer instead of taking it for a logical duplicate.
+        checksDuplicates ? (trx) => paymentRepository.lockLogicalKey(trx, initiation.tpp.id, logicalKey) : undefined,
+      );
     },
 
     async find(tpp, service, product, paymentId) {
@@ -318,7 +305,10 @@ export function createPaymentsService(
       }
       if (isAwaitingApproval(payment.status)) {
         // An authorisation whose link expired rejects its payment: the status read tells the truth.
-        if ((await sca.authorisations.expireOverdueOf('payment', payment.id)) > 0) {
+        const expired =
+          (await sca.authorisations.expireOverdueOf('payment', payment.id)) +
+          (payment.basketId === undefined ? 0 : await sca.authorisations.expireOverdueOf('signing-basket', payment.basketId));
+        if (expired > 0) {
           return (await paymentRepository.find(db, tpp.id, service, paymentId)) ?? payment;
         }
       }
@@ -398,6 +388,14 @@ export function createPaymentsService(
           ),
         });
       }
+      if (kind === 'authorisations' && payment.basketId !== undefined) {
+        throw new AppError('REFERENCE_STATUS_INVALID', {
+          detail: localized(
+            `the payment is in signing basket ${payment.basketId}: start the basket's authorisation instead`,
+            `betalingen ligger i signeringskurv ${payment.basketId}: start kurvens autorisasjon i stedet`,
+          ),
+        });
+      }
       if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
         throw new AppError('CANCELLATION_INVALID', {
           detail: localized(
@@ -448,23 +446,6 @@ export function createPaymentsService(
       return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: reason[language] } : {}) };
     },
   };
-}
-
-/** Thrown inside the transaction to roll it back when a concurrent request recorded the id first. */
-class LostRace extends Error {}
-
-/** The stored answer to replay, or the 409 an X-Request-ID already taken calls for. */
-function answer(earlier: Reservation): StoredResponse {
-  switch (earlier.kind) {
-    case 'replay':
-      return earlier.response;
-    case 'conflict':
-      throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
-    case 'in-progress':
-    case 'reserved':
-      // peek never reserves; an unfinished claim is another request still running.
-      throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
-  }
 }
 
 /** 404 PRODUCT_UNKNOWN, saying which products the service offers. */

@@ -29,4 +29,6 @@ export interface PaymentTable {
   request_context: string;
   created_at: string;
   status_changed_at: string;
+  /** The open signing basket that holds it (migration 0006): it is approved through the basket only. */
+  basket_id: string | null;
 }

@@ -53,5 +53,6 @@ export const SCA_TEXTS = {
 export const PURPOSE_TITLES: Readonly<Record<AuthorisationPurpose, ReturnType<typeof localized>>> = {
   payment: localized('Approve payment', 'Godkjenn betaling'),
   'payment-cancellation': localized('Cancel payment', 'Kanseller betaling'),
+  'signing-basket': localized('Approve payments', 'Godkjenn betalinger'),
   'psu-login': localized('Log in', 'Logg inn'),
 };

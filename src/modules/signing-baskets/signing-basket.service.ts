@@ -1,0 +1,443 @@
+import { randomUUID } from 'node:crypto';
+import type { BankAccount, CoreBanking } from '../../bank/core-banking.port.js';
+import { withTransaction, type Db } from '../../db/create-db.js';
+import { localized, type Language } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import type { RequestHeaders } from '../../http/headers/request-headers.js';
+import { idempotencyRepository, type Reservation, type StoredResponse } from '../../http/idempotency/idempotency.repository.js';
+import type { TppIdentity } from '../../security/tpp-identity.js';
+import { auditRepository } from '../audit/audit.repository.js';
+import { failureReasonOf, type AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { ScaStatus } from '../authorisations/sca-status.js';
+import { isAwaitingApproval } from '../payments/payment-approval.js';
+import { paymentRepository, type Payment } from '../payments/payment.repository.js';
+import type { StartedAuthorisation } from '../payments/payment.service.js';
+import type { PsuAccessService } from '../psu-access/psu-access.service.js';
+import { basketStatusOf, type BasketStatus } from './basket-status.js';
+import { basketCreationLinks, basketHref, basketLinks, basketScaStatusHref } from './signing-basket-links.js';
+import { signingBasketRepository, type SigningBasket } from './signing-basket.repository.js';
+
+/** The most payments one basket holds (the requirement's limit). */
+export const MAX_BASKET_PAYMENTS = 10;
+
+/** A basket creation request after the front door. */
+export interface BasketCreation {
+  readonly tpp: TppIdentity;
+  readonly paymentIds: readonly string[];
+  readonly headers: RequestHeaders;
+  /** X-Request-ID and the fingerprint of the request it names (idempotency, DESIGN §2). */
+  readonly request: { readonly id: string; readonly hash: string; readonly method: string; readonly path: string };
+}
+
+/** A basket with the payments it holds (or, once deleted, held), in the TPP's order. */
+export interface BasketContent {
+  readonly basket: SigningBasket;
+  readonly payments: readonly Payment[];
+}
+
+export interface SigningBasketsService {
+  /** Creates a basket, or answers a retry with the stored answer; the answer is ready to send. */
+  create(creation: BasketCreation): Promise<StoredResponse>;
+  /** A basket of this TPP with its payments (authorisations whose links expired are failed first). */
+  find(tpp: TppIdentity, basketId: string): Promise<BasketContent>;
+  statusOf(content: BasketContent): BasketStatus;
+  view(content: BasketContent): { payments: string[]; transactionStatus: BasketStatus; _links: Record<string, { href: string }> };
+  /** DELETE: before any approval only; the payments stay as they are and are free again. */
+  remove(tpp: TppIdentity, basketId: string, requestId: string): Promise<void>;
+  startAuthorisation(content: BasketContent, tpp: TppIdentity, headers: RequestHeaders): Promise<StartedAuthorisation>;
+  authorisationIds(content: BasketContent): Promise<string[]>;
+  scaStatus(content: BasketContent, authorisationId: string, language: Language): Promise<{ scaStatus: ScaStatus; psuMessage?: string }>;
+}
+
+export interface SigningBasketSettings {
+  readonly publicUrl: string;
+}
+
+/** Who a payment's approval belongs to: the corporate agreement it names, or the debtor account's owner. */
+type DebtorParty = { readonly kind: 'corporate'; readonly id: string } | { readonly kind: 'private'; readonly id: string };
+
+const describeParty = (party: DebtorParty) =>
+  party.kind === 'corporate'
+    ? localized(`agreement ${party.id}`, `avtale ${party.id}`)
+    : localized(`customer ${party.id}`, `kunde ${party.id}`);
+
+const listed = (ids: readonly string[]) => ids.join(', ');
+
+/**
+ * Signing baskets (issue 6, DESIGN §2): a TPP groups 1..10 of its single payments, still received
+ * and in no other open basket, of one debtor PSU; the PSU approves them with one SCA. The basket's
+ * status is computed from its payments on every read.
+ */
+export function createSigningBasketsService(
+  db: Db,
+  coreBanking: CoreBanking,
+  sca: { readonly authorisations: AuthorisationService; readonly psuAccess: Pick<PsuAccessService, 'psuRequired'> },
+  now: () => Date,
+  settings: SigningBasketSettings,
+): SigningBasketsService {
+  /** The payments, in the TPP's order, after the refusals that need nothing but the payments. */
+  async function basketablePayments(tpp: TppIdentity, ids: readonly string[]): Promise<Payment[]> {
+    const twice = ids.filter((id, index) => ids.indexOf(id) !== index);
+    if (twice.length > 0) {
+      throw new AppError('FORMAT_ERROR', {
+        path: 'paymentIds',
+        detail: localized(
+          `each payment may be listed once; listed twice: ${listed([...new Set(twice)])}`,
+          `hver betaling kan stå én gang; står to ganger: ${listed([...new Set(twice)])}`,
+        ),
+      });
+    }
+    // A payment whose authorisation link expired is rejected before it is judged.
+    for (const id of ids) await sca.authorisations.expireOverdueOf('payment', id);
+    const found = new Map((await paymentRepository.findManyById(db, tpp.id, ids)).map((payment) => [payment.id, payment]));
+    const unknown = ids.filter((id) => !found.has(id));
+    if (unknown.length > 0) {
+      throw new AppError('RESOURCE_UNKNOWN', {
+        path: 'paymentIds',
+        detail: localized(
+          `no payment of this TPP has the id ${listed(unknown)}`,
+          `ingen betaling fra denne tredjeparten har id ${listed(unknown)}`,
+        ),
+      });
+    }
+    const payments = ids.map((id) => found.get(id)!);
+    const notSingle = payments.filter((payment) => payment.service !== 'payments');
+    if (notSingle.length > 0) {
+      throw new AppError('REFERENCE_MIX_INVALID', {
+        path: 'paymentIds',
+        detail: localized(
+          `a basket holds single payments only; ${notSingle.map((payment) => `${payment.id} is a ${payment.service.replace('-payments', ' payment')}`).join(', ')}`,
+          `en kurv kan bare inneholde enkeltbetalinger; ${notSingle.map((payment) => `${payment.id} er en ${payment.service === 'bulk-payments' ? 'massebetaling' : 'fast betaling'}`).join(', ')}`,
+        ),
+      });
+    }
+    const blocked = payments.filter((payment) => payment.status !== 'RCVD' || payment.basketId !== undefined);
+    if (blocked.length > 0) {
+      throw new AppError('REFERENCE_STATUS_INVALID', {
+        path: 'paymentIds',
+        detail: localized(
+          `only payments still waiting for their first approval, in no open basket, can be put in a basket: ${blocked.map((payment) => `${payment.id} ${whyBlocked(payment).en}`).join('; ')}`,
+          `bare betalinger som venter på første godkjenning, og ikke ligger i en åpen kurv, kan legges i en kurv: ${blocked.map((payment) => `${payment.id} ${whyBlocked(payment).nb}`).join('; ')}`,
+        ),
+      });
+    }
+    return payments;
+  }
+
+  /** The one debtor party of the payments, or 400 when they belong to different PSUs. */
+  async function debtorPartyOf(tpp: TppIdentity, payments: readonly Payment[]): Promise<DebtorParty> {
+    const parties: DebtorParty[] = [];
+    for (const payment of payments) {
+      if (payment.psuCorporateId !== undefined) {
+        parties.push({ kind: 'corporate', id: payment.psuCorporateId });
+        continue;
+      }
+      const account = await debtorAccountOf(tpp, payment);
+      if (!account) {
+        throw new AppError('REFERENCE_STATUS_INVALID', {
+          path: 'paymentIds',
+          detail: localized(
+            `the debtor account of payment ${payment.id} no longer exists`,
+            `belastningskontoen til betaling ${payment.id} finnes ikke lenger`,
+          ),
+        });
+      }
+      parties.push({ kind: 'private', id: account.ownerCustomerNumber });
+    }
+    const first = parties[0]!;
+    const other = parties.find((party) => party.kind !== first.kind || party.id !== first.id);
+    if (other) {
+      throw new AppError('REFERENCE_MIX_INVALID', {
+        path: 'paymentIds',
+        detail: localized(
+          `the payments are from accounts of different PSUs (${describeParty(first).en} and ${describeParty(other).en}); one basket is approved by one PSU`,
+          `betalingene er fra kontoer til ulike brukere (${describeParty(first).nb} og ${describeParty(other).nb}); én kurv godkjennes av én bruker`,
+        ),
+      });
+    }
+    return first;
+  }
+
+  async function debtorAccountOf(tpp: TppIdentity, payment: Payment): Promise<BankAccount | undefined> {
+    const reference = payment.body['debtorAccount'] as { bban?: string; iban?: string } | undefined;
+    if (reference?.iban !== undefined) return coreBanking.findAccount({ tppId: tpp.id }, { iban: reference.iban });
+    if (reference?.bban !== undefined) return coreBanking.findAccount({ tppId: tpp.id }, { bban: reference.bban });
+    return undefined;
+  }
+
+  /** The PSU who approves: identified, of the payments' corporate agreement if they have one, and allowed to use their accounts. */
+  async function approvingPsu(creation: BasketCreation, party: DebtorParty, payments: readonly Payment[]): Promise<string> {
+    const corporateId = creation.headers.psuCorporateId;
+    if (party.kind === 'corporate' && corporateId === undefined) {
+      throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
+    }
+    if (corporateId !== undefined && (party.kind !== 'corporate' || corporateId !== party.id)) {
+      throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+    }
+    const psuId = creation.headers.psuId?.number;
+    if (psuId === undefined) throw await sca.psuAccess.psuRequired(creation.tpp, creation.headers);
+    const notAllowed: string[] = [];
+    for (const payment of payments) {
+      const permission = await coreBanking.permission({ tppId: creation.tpp.id }, psuId, payment.debtorAccountId, payment.psuCorporateId);
+      if (!permission.canRegister) notAllowed.push(payment.id);
+    }
+    if (notAllowed.length > 0) {
+      throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', {
+        path: 'PSU-ID',
+        detail: localized(
+          `the PSU may not use the debtor account of ${listed(notAllowed)}`,
+          `brukeren har ikke rett til å bruke belastningskontoen til ${listed(notAllowed)}`,
+        ),
+      });
+    }
+    return psuId;
+  }
+
+  async function contentOf(basket: SigningBasket): Promise<BasketContent> {
+    const found = new Map(
+      (await paymentRepository.findManyById(db, basket.tppId, basket.paymentIds)).map((payment) => [payment.id, payment]),
+    );
+    return { basket, payments: basket.paymentIds.flatMap((id) => found.get(id) ?? []) };
+  }
+
+  function statusOf(content: BasketContent): BasketStatus {
+    return basketStatusOf(
+      content.payments.map((payment) => payment.status),
+      content.basket.deletedAt !== undefined,
+    );
+  }
+
+  /** Whether the basket may still get an authorisation: not deleted, and a payment in it waits for approval. */
+  function authorisable(content: BasketContent): boolean {
+    return content.basket.deletedAt === undefined && content.payments.some((payment) => isAwaitingApproval(payment.status));
+  }
+
+  return {
+    async create(creation) {
+      const key = { tppId: creation.tpp.id, requestId: creation.request.id };
+      const earlier = await idempotencyRepository.peek(db, key, creation.request.hash);
+      if (earlier) return answer(earlier);
+
+      const payments = await basketablePayments(creation.tpp, creation.paymentIds);
+      const party = await debtorPartyOf(creation.tpp, payments);
+      const psuId = await approvingPsu(creation, party, payments);
+      const id = randomUUID();
+      const at = now().toISOString();
+      const { psuId: _psu, psuCorporateId, ...context } = creation.headers;
+      const actor = { type: 'tpp' as const, id: creation.tpp.id };
+      try {
+        return await withTransaction(db, async (trx) => {
+          const concurrent = await idempotencyRepository.peek(trx, key, creation.request.hash);
+          if (concurrent) return answer(concurrent);
+          await signingBasketRepository.insert(trx, {
+            id,
+            tppId: creation.tpp.id,
+            psuId,
+            psuCorporateId,
+            paymentIds: creation.paymentIds,
+            requestId: creation.request.id,
+            requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
+            createdAt: at,
+          });
+          // One conditional update: a payment another request approved or put in a basket meanwhile is not taken.
+          if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
+            throw new AppError('REFERENCE_STATUS_INVALID', {
+              path: 'paymentIds',
+              detail: localized(
+                'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
+                'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
+              ),
+            });
+          }
+          // A payment in a basket is approved with the basket: a link started for it alone stops working.
+          const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
+          for (const paymentId of creation.paymentIds) {
+            await sca.authorisations.abandonOpen(trx, 'payment', paymentId, superseded, actor);
+          }
+          await auditRepository.append(
+            trx,
+            {
+              actor,
+              requestId: creation.request.id,
+              action: 'signing-basket.created',
+              resource: { type: 'signing-basket', id },
+              details: { paymentIds: [...creation.paymentIds], psuId },
+            },
+            at,
+          );
+          const started = creation.headers.tppExplicitAuthorisationPreferred
+            ? undefined
+            : await sca.authorisations.create(trx, {
+                tpp: creation.tpp,
+                purpose: 'signing-basket',
+                resourceId: id,
+                expectedPsuId: psuId,
+                psuCorporateId,
+                redirectUri: context.tppRedirectUri,
+                nokRedirectUri: context.tppNokRedirectUri,
+                biometric: context.biometricAuthentication,
+              });
+          const links = basketCreationLinks(
+            settings.publicUrl,
+            id,
+            started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+          );
+          const response: StoredResponse = {
+            status: 201,
+            headers: {
+              location: basketHref(settings.publicUrl, id),
+              'aspsp-sca-approach': 'REDIRECT',
+              'content-type': 'application/json; charset=utf-8',
+            },
+            body: JSON.stringify({ transactionStatus: 'RCVD', basketId: id, _links: links }),
+          };
+          const recorded = await idempotencyRepository.recordCompleted(
+            trx,
+            key,
+            { method: creation.request.method, path: creation.request.path, hash: creation.request.hash },
+            response,
+            at,
+          );
+          if (!recorded) throw new LostRace();
+          return response;
+        });
+      } catch (error) {
+        if (error instanceof LostRace) {
+          const winner = await idempotencyRepository.peek(db, key, creation.request.hash);
+          return answer(winner ?? { kind: 'in-progress' });
+        }
+        throw error;
+      }
+    },
+
+    async find(tpp, basketId) {
+      const basket = await signingBasketRepository.find(db, tpp.id, basketId);
+      if (!basket) throw new AppError('RESOURCE_UNKNOWN', { path: 'basketId' });
+      // An authorisation whose link expired rejects the payments: the status read tells the truth.
+      if (basket.deletedAt === undefined) await sca.authorisations.expireOverdueOf('signing-basket', basket.id);
+      return contentOf(basket);
+    },
+
+    statusOf,
+
+    view(content) {
+      return {
+        payments: [...content.basket.paymentIds],
+        transactionStatus: statusOf(content),
+        _links: basketLinks(settings.publicUrl, content.basket.id, authorisable(content)),
+      };
+    },
+
+    async remove(tpp, basketId, requestId) {
+      const { basket } = await this.find(tpp, basketId);
+      if (basket.deletedAt !== undefined) return;
+      const at = now().toISOString();
+      const actor = { type: 'tpp' as const, id: tpp.id };
+      await withTransaction(db, async (trx) => {
+        // Marked first: the row lock makes a concurrent approval wait, and the check below sees it.
+        if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
+        const approved = (await sca.authorisations.list(tpp.id, 'signing-basket', basket.id)).some(
+          (authorisation) => authorisation.scaStatus === 'finalised',
+        );
+        if (approved) {
+          throw new AppError('REFERENCE_STATUS_INVALID', {
+            detail: localized(
+              'the PSU has already approved the basket (or part of it); it can no longer be deleted',
+              'brukeren har allerede godkjent kurven (eller deler av den); den kan ikke lenger slettes',
+            ),
+          });
+        }
+        await paymentRepository.releaseFromBasket(trx, basket.id);
+        await sca.authorisations.abandonOpen(
+          trx,
+          'signing-basket',
+          basket.id,
+          localized('The TPP deleted the signing basket', 'Tredjepartstjenesten slettet signeringskurven'),
+          actor,
+        );
+        await auditRepository.append(
+          trx,
+          { actor, requestId, action: 'signing-basket.deleted', resource: { type: 'signing-basket', id: basket.id }, details: {} },
+          at,
+        );
+      });
+    },
+
+    async startAuthorisation(content, tpp, headers) {
+      const { basket, payments } = content;
+      if (!authorisable(content)) {
+        throw new AppError('REFERENCE_STATUS_INVALID', {
+          detail:
+            basket.deletedAt !== undefined
+              ? localized('the basket was deleted', 'kurven er slettet')
+              : localized('no payment in the basket waits for approval', 'ingen betaling i kurven venter på godkjenning'),
+        });
+      }
+      if (headers.psuCorporateId !== undefined && headers.psuCorporateId !== basket.psuCorporateId) {
+        throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+      }
+      const context = basket.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+      // Until someone approves, the PSU the basket was created for is the one expected.
+      const untouched = payments.every((payment) => payment.status === 'RCVD');
+      const authorisation = await sca.authorisations.create(db, {
+        tpp,
+        purpose: 'signing-basket',
+        resourceId: basket.id,
+        expectedPsuId: headers.psuId?.number ?? (untouched ? basket.psuId : undefined),
+        psuCorporateId: basket.psuCorporateId,
+        redirectUri: headers.tppRedirectUri ?? context.tppRedirectUri,
+        nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
+        biometric: headers.biometricAuthentication,
+      });
+      const scaStatus = basketScaStatusHref(settings.publicUrl, basket.id, authorisation.id);
+      return {
+        location: scaStatus,
+        body: {
+          scaStatus: authorisation.scaStatus,
+          authorisationId: authorisation.id,
+          _links: { scaRedirect: { href: sca.authorisations.redirectLink(authorisation) }, scaStatus: { href: scaStatus } },
+        },
+      };
+    },
+
+    async authorisationIds(content) {
+      return (await sca.authorisations.list(content.basket.tppId, 'signing-basket', content.basket.id)).map(
+        (authorisation) => authorisation.id,
+      );
+    },
+
+    async scaStatus(content, authorisationId, language) {
+      const authorisation = await sca.authorisations.find(content.basket.tppId, 'signing-basket', content.basket.id, authorisationId);
+      if (!authorisation) throw new AppError('RESOURCE_UNKNOWN', { path: 'authorisationId' });
+      const reason = failureReasonOf(authorisation);
+      return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: reason[language] } : {}) };
+    },
+  };
+}
+
+/** Why a payment cannot go into a basket, in a few words. */
+function whyBlocked(payment: Payment) {
+  if (payment.status === 'RCVD') {
+    return localized(`is in signing basket ${payment.basketId ?? ''}`, `ligger i signeringskurv ${payment.basketId ?? ''}`);
+  }
+  if (payment.status === 'PATC') return localized('is partly approved (PATC)', 'er delvis godkjent (PATC)');
+  if (payment.status === 'RJCT') return localized('is rejected (RJCT)', 'er avvist (RJCT)');
+  if (payment.status === 'CANC') return localized('is cancelled (CANC)', 'er kansellert (CANC)');
+  return localized(`is already approved (${payment.status})`, `er allerede godkjent (${payment.status})`);
+}
+
+/** Thrown inside the transaction to roll it back when a concurrent request recorded the id first. */
+class LostRace extends Error {}
+
+/** The stored answer to replay, or the 409 an X-Request-ID already taken calls for. */
+function answer(earlier: Reservation): StoredResponse {
+  switch (earlier.kind) {
+    case 'replay':
+      return earlier.response;
+    case 'conflict':
+      throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
+    case 'in-progress':
+    case 'reserved':
+      throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
+  }
+}
