@@ -90,37 +90,52 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
     return page;
   }
 
-  async function create(product: string, body: Body, headers: Record<string, string> = {}): Promise<{ scaRedirect: string; path: string }> {
+  async function create(
+    product: string,
+    body: Body,
+    headers: Record<string, string> = {},
+  ): Promise<{ scaRedirect: string; path: string; paymentId: string }> {
     const response = await server.client.post<Linked>(`/v1/payments/${product}`, body, {
       headers: { ...psu.headers, 'tpp-redirect-uri': TPP_OK, 'tpp-nok-redirect-uri': TPP_NOK, ...headers },
     });
     if (response.status !== 201) throw new Error(`payment not created: ${response.status} ${response.text}`);
-    return { scaRedirect: link(response.body, 'scaRedirect'), path: new URL(String(response.headers.location)).pathname };
+    const path = new URL(String(response.headers.location)).pathname;
+    // With explicit authorisation there is no scaRedirect: the payment waits for a basket.
+    const scaRedirect = headers['tpp-explicit-authorisation-preferred'] === 'true' ? '' : link(response.body, 'scaRedirect');
+    return { scaRedirect, path, paymentId: path.split('/').pop() ?? '' };
   }
 
   /** A domestic payment of an electricity bill with a KID. */
-  const kidPayment = () =>
-    create('norwegian-domestic-credit-transfers', {
-      debtorAccount: { bban: psu.bban },
-      instructedAmount: { currency: 'NOK', amount: '1249.50' },
-      creditorAccount: { bban: accountNumber().bban },
-      creditorName: 'Fjordstrøm Energi AS',
-      remittanceInformationStructured: { reference: '12344', referenceType: 'SCOR' },
-    });
+  const kidPayment = (headers: Record<string, string> = {}) =>
+    create(
+      'norwegian-domestic-credit-transfers',
+      {
+        debtorAccount: { bban: psu.bban },
+        instructedAmount: { currency: 'NOK', amount: '1249.50' },
+        creditorAccount: { bban: accountNumber().bban },
+        creditorName: 'Fjordstrøm Energi AS',
+        remittanceInformationStructured: { reference: '12344', referenceType: 'SCOR' },
+      },
+      headers,
+    );
 
   /** A cross-border payment in SEK with the currency register's code and text. */
-  const crossBorderPayment = () =>
-    create('norwegian-cross-border-credit-transfers', {
-      debtorAccount: { bban: psu.bban },
-      instructedAmount: { currency: 'SEK', amount: '15000.00' },
-      creditorAccount: { bban: accountNumber().bban },
-      creditorName: 'Stugförmedlingen i Åre AB',
-      creditorAgent: 'ESSESESS',
-      creditorAddress: { street: 'Storvägen', buildingNumber: '12', postalCode: '83013', city: 'Åre', country: 'SE' },
-      remittanceInformationUnstructured: 'Hyra stuga vecka 8',
-      regulatoryReportingCode: '26',
-      regulatoryReportingInformation: 'Rent of a holiday cabin',
-    });
+  const crossBorderPayment = (headers: Record<string, string> = {}) =>
+    create(
+      'norwegian-cross-border-credit-transfers',
+      {
+        debtorAccount: { bban: psu.bban },
+        instructedAmount: { currency: 'SEK', amount: '15000.00' },
+        creditorAccount: { bban: accountNumber().bban },
+        creditorName: 'Stugförmedlingen i Åre AB',
+        creditorAgent: 'ESSESESS',
+        creditorAddress: { street: 'Storvägen', buildingNumber: '12', postalCode: '83013', city: 'Åre', country: 'SE' },
+        remittanceInformationUnstructured: 'Hyra stuga vecka 8',
+        regulatoryReportingCode: '26',
+        regulatoryReportingInformation: 'Rent of a holiday cabin',
+      },
+      headers,
+    );
 
   const click = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).click();
   const heading = (page: Page) => page.getByRole('heading', { level: 1 });
@@ -193,6 +208,22 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
     await enterCode(cancelling, language, '123456', /Step 3|Steg 3/);
     await save(cancelling, `confirm-cancellation-${language}`);
     await cancelling.context().close();
+
+    // A signing basket: the domestic KID payment and the cross-border one, created with explicit
+    // authorisation, approved together; the confirmation lists both and the totals per currency.
+    const explicit = { 'tpp-explicit-authorisation-preferred': 'true' };
+    const members = [await kidPayment(explicit), await crossBorderPayment(explicit)];
+    const basket = await server.client.post<Linked>(
+      '/v1/signing-baskets',
+      { paymentIds: members.map((member) => member.paymentId) },
+      { headers: { ...psu.headers, 'tpp-redirect-uri': TPP_OK, 'tpp-nok-redirect-uri': TPP_NOK } },
+    );
+    if (basket.status !== 201) throw new Error(`basket not created: ${basket.status} ${basket.text}`);
+    const basketPage = await open(language, link(basket.body, 'scaRedirect'));
+    await toCode(basketPage, language);
+    await enterCode(basketPage, language, '123456', /Step 3|Steg 3/);
+    await save(basketPage, `confirm-basket-${language}`);
+    await basketPage.context().close();
 
     // The PSU pre-step without a redirect URI: the login ends on a page with the code for the TPP.
     const company = await corporateAccount(server, language === 'en' ? 112233 : 223344);
