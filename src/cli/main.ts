@@ -56,6 +56,12 @@ function isArgumentError(error: unknown): error is Error {
   return error instanceof TypeError && String((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS_');
 }
 
+// Output piped into a reader that stops early (`… | head -1`): the rest is not wanted, which is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
