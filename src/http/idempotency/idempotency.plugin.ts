@@ -20,7 +20,6 @@ const RECORDED_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /** Headers besides the body that change what a request does: the same id with other values is another request. */
 const OUTCOME_HEADERS = [
-  'psu-id',
   'psu-corporate-id',
   'tpp-redirect-uri',
   'tpp-nok-redirect-uri',
@@ -86,6 +85,9 @@ export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Da
 /** What makes two requests with one X-Request-ID the same request: method, URL, outcome headers and body. */
 export function requestHash(request: FastifyRequest): string {
   const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+  // The PSU as the front door resolved it, from PSU-ID or a PSU access token: another PSU makes
+  // another request, a renewed token of the same PSU does not.
+  hash.update(`psu: ${request.ctx.headers?.psuId?.number ?? String(request.headers['psu-id'] ?? '')}\n`);
   for (const name of OUTCOME_HEADERS) {
     hash.update(`${name}: ${String(request.headers[name] ?? '')}\n`);
   }

@@ -67,6 +67,8 @@ export interface AuthorisationService {
   create(db: DbOrTx, request: AuthorisationRequest): Promise<Authorisation>;
   /** The authorisations of a resource for this TPP, oldest first. */
   list(tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]>;
+  /** Whether an authorisation of the resource is finalised, read in the caller's transaction (after it locked the resource). */
+  anyFinalised(trx: DbOrTx, tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<boolean>;
   /** One authorisation of a resource for this TPP (expired ones are failed first), or undefined. */
   find(tppId: string, purpose: AuthorisationPurpose, resourceId: string, authorisationId: string): Promise<Authorisation | undefined>;
   /** Fails the open authorisations of a resource whose links have expired; returns how many. */
@@ -219,6 +221,12 @@ export function createAuthorisationService(
 
     async list(tppId, purpose, resourceId) {
       return authorisationRepository.listFor(db, tppId, purpose, resourceId);
+    },
+
+    async anyFinalised(trx, tppId, purpose, resourceId) {
+      return (await authorisationRepository.listFor(trx, tppId, purpose, resourceId)).some(
+        (authorisation) => authorisation.scaStatus === 'finalised',
+      );
     },
 
     async find(tppId, purpose, resourceId, authorisationId) {

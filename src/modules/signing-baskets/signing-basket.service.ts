@@ -336,9 +336,8 @@ export function createSigningBasketsService(
       await withTransaction(db, async (trx) => {
         // Marked first: the row lock makes a concurrent approval wait, and the check below sees it.
         if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
-        const approved = (await sca.authorisations.list(tpp.id, 'signing-basket', basket.id)).some(
-          (authorisation) => authorisation.scaStatus === 'finalised',
-        );
+        // Read in this transaction: on SQLite its one connection is held by it.
+        const approved = await sca.authorisations.anyFinalised(trx, tpp.id, 'signing-basket', basket.id);
         if (approved) {
           throw new AppError('REFERENCE_STATUS_INVALID', {
             detail: localized(
