@@ -154,7 +154,7 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
       await insert({ resourceId, purpose: 'payment-cancellation' });
       await insert();
 
-      const listed = await authorisationRepository.listOpenOf(database.db, 'payment', resourceId);
+      const listed = await authorisationRepository.listOpenOf(database.db, 'payment', [resourceId]);
       expect(listed.map((entry) => entry.id).sort()).toEqual([open.id, identified.id, otherTpp.id].sort());
     });
   });

@@ -701,7 +701,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
         const mine = await create(h, { resourceId });
         const other = await create(h);
         h.advance(EXPIRY_SECONDS);
-        expect(await h.service.expireOverdueOf('payment', resourceId)).toBe(1);
+        expect(await h.service.expireOverdueOf('payment', [resourceId])).toBe(1);
         expect((await stored(mine)).scaStatus).toBe('failed');
         expect((await stored(other)).scaStatus).toBe('received');
         expect(h.payments.failures.map((failure) => failure.authorisation.id)).toEqual([mine.id]);

@@ -127,12 +127,13 @@ export const authorisationRepository = {
     return rows.map(toAuthorisation);
   },
 
-  /** The open authorisations of a resource, whoever started them. */
-  async listOpenOf(db: DbOrTx, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]> {
+  /** The open authorisations of some resources, whoever started them (one query for a basket's payments). */
+  async listOpenOf(db: DbOrTx, purpose: AuthorisationPurpose, resourceIds: readonly string[]): Promise<Authorisation[]> {
+    if (resourceIds.length === 0) return [];
     const rows = await db
       .selectFrom('authorisation')
       .selectAll()
-      .where('resource_id', '=', resourceId)
+      .where('resource_id', 'in', resourceIds)
       .where('purpose', '=', purpose)
       .where('sca_status', 'not in', FINAL_SCA_STATUSES)
       .execute();

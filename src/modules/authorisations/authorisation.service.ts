@@ -71,18 +71,18 @@ export interface AuthorisationService {
   anyFinalised(trx: DbOrTx, tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<boolean>;
   /** One authorisation of a resource for this TPP (expired ones are failed first), or undefined. */
   find(tppId: string, purpose: AuthorisationPurpose, resourceId: string, authorisationId: string): Promise<Authorisation | undefined>;
-  /** Fails the open authorisations of a resource whose links have expired; returns how many. */
-  expireOverdueOf(purpose: AuthorisationPurpose, resourceId: string): Promise<number>;
+  /** Fails the open authorisations of these resources whose links have expired; returns how many. */
+  expireOverdueOf(purpose: AuthorisationPurpose, resourceIds: readonly string[]): Promise<number>;
   /** Fails every open authorisation whose link has expired; returns how many. */
   expireOverdue(): Promise<number>;
   /**
-   * Ends a resource's open authorisations in the caller's transaction without touching the resource
-   * (a payment put into a signing basket, a basket deleted): their links stop working, saying why.
+   * Ends the open authorisations of resources in the caller's transaction without touching the
+   * resources (payments put into a signing basket, a basket deleted): their links stop working, saying why.
    */
   abandonOpen(
     trx: DbOrTx,
     purpose: AuthorisationPurpose,
-    resourceId: string,
+    resourceIds: readonly string[],
     reason: Localized,
     actor: ScaStatusChange['actor'],
   ): Promise<void>;
@@ -235,10 +235,10 @@ export function createAuthorisationService(
       return expireIfDue(found);
     },
 
-    async expireOverdueOf(purpose, resourceId) {
+    async expireOverdueOf(purpose, resourceIds) {
       const at = now().toISOString();
       let count = 0;
-      for (const authorisation of await authorisationRepository.listOpenOf(db, purpose, resourceId)) {
+      for (const authorisation of await authorisationRepository.listOpenOf(db, purpose, resourceIds)) {
         if (authorisation.expiresAt <= at && (await expireIfDue(authorisation)).scaStatus === 'failed') count += 1;
       }
       return count;
@@ -253,9 +253,9 @@ export function createAuthorisationService(
       return count;
     },
 
-    async abandonOpen(trx, purpose, resourceId, reason, actor) {
+    async abandonOpen(trx, purpose, resourceIds, reason, actor) {
       const at = now().toISOString();
-      for (const authorisation of await authorisationRepository.listOpenOf(trx, purpose, resourceId)) {
+      for (const authorisation of await authorisationRepository.listOpenOf(trx, purpose, resourceIds)) {
         await transitionAuthorisation(trx, authorisation, { to: 'failed', reason: JSON.stringify(reason), actor, at });
       }
     },

@@ -306,8 +306,8 @@ export function createPaymentsService(
       if (isAwaitingApproval(payment.status)) {
         // An authorisation whose link expired rejects its payment: the status read tells the truth.
         const expired =
-          (await sca.authorisations.expireOverdueOf('payment', payment.id)) +
-          (payment.basketId === undefined ? 0 : await sca.authorisations.expireOverdueOf('signing-basket', payment.basketId));
+          (await sca.authorisations.expireOverdueOf('payment', [payment.id])) +
+          (payment.basketId === undefined ? 0 : await sca.authorisations.expireOverdueOf('signing-basket', [payment.basketId]));
         if (expired > 0) {
           return (await paymentRepository.find(db, tpp.id, service, paymentId)) ?? payment;
         }

@@ -88,7 +88,7 @@ export function createSigningBasketsService(
       });
     }
     // A payment whose authorisation link expired is rejected before it is judged.
-    for (const id of ids) await sca.authorisations.expireOverdueOf('payment', id);
+    await sca.authorisations.expireOverdueOf('payment', ids);
     const found = new Map((await paymentRepository.findManyById(db, tpp.id, ids)).map((payment) => [payment.id, payment]));
     const unknown = ids.filter((id) => !found.has(id));
     if (unknown.length > 0) {
@@ -126,13 +126,17 @@ export function createSigningBasketsService(
 
   /** The one debtor party of the payments, or 400 when they belong to different PSUs. */
   async function debtorPartyOf(tpp: TppIdentity, payments: readonly Payment[]): Promise<DebtorParty> {
+    // A basket's payments mostly share one account: each is asked of the bank once.
+    const accounts = new Map<string, Promise<BankAccount | undefined>>();
     const parties: DebtorParty[] = [];
     for (const payment of payments) {
       if (payment.psuCorporateId !== undefined) {
         parties.push({ kind: 'corporate', id: payment.psuCorporateId });
         continue;
       }
-      const account = await debtorAccountOf(tpp, payment);
+      const known = accounts.get(payment.debtorAccountId) ?? debtorAccountOf(tpp, payment);
+      accounts.set(payment.debtorAccountId, known);
+      const account = await known;
       if (!account) {
         throw new AppError('REFERENCE_STATUS_INVALID', {
           path: 'paymentIds',
@@ -177,9 +181,14 @@ export function createSigningBasketsService(
     const psuId = creation.headers.psuId?.number;
     if (psuId === undefined) throw await sca.psuAccess.psuRequired(creation.tpp, creation.headers);
     const notAllowed: string[] = [];
+    const allowed = new Map<string, boolean>();
     for (const payment of payments) {
-      const permission = await coreBanking.permission({ tppId: creation.tpp.id }, psuId, payment.debtorAccountId, payment.psuCorporateId);
-      if (!permission.canRegister) notAllowed.push(payment.id);
+      const key = `${payment.debtorAccountId}\n${payment.psuCorporateId ?? ''}`;
+      if (!allowed.has(key)) {
+        const permission = await coreBanking.permission({ tppId: creation.tpp.id }, psuId, payment.debtorAccountId, payment.psuCorporateId);
+        allowed.set(key, permission.canRegister);
+      }
+      if (allowed.get(key) !== true) notAllowed.push(payment.id);
     }
     if (notAllowed.length > 0) {
       throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', {
@@ -251,9 +260,7 @@ export function createSigningBasketsService(
           }
           // A payment in a basket is approved with the basket: a link started for it alone stops working.
           const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
-          for (const paymentId of creation.paymentIds) {
-            await sca.authorisations.abandonOpen(trx, 'payment', paymentId, superseded, actor);
-          }
+          await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
           await auditRepository.append(
             trx,
             {
@@ -314,7 +321,7 @@ export function createSigningBasketsService(
       const basket = await signingBasketRepository.find(db, tpp.id, basketId);
       if (!basket) throw new AppError('RESOURCE_UNKNOWN', { path: 'basketId' });
       // An authorisation whose link expired rejects the payments: the status read tells the truth.
-      if (basket.deletedAt === undefined) await sca.authorisations.expireOverdueOf('signing-basket', basket.id);
+      if (basket.deletedAt === undefined) await sca.authorisations.expireOverdueOf('signing-basket', [basket.id]);
       return contentOf(basket);
     },
 
@@ -350,7 +357,7 @@ export function createSigningBasketsService(
         await sca.authorisations.abandonOpen(
           trx,
           'signing-basket',
-          basket.id,
+          [basket.id],
           localized('The TPP deleted the signing basket', 'Tredjepartstjenesten slettet signeringskurven'),
           actor,
         );
