@@ -140,31 +140,38 @@ export const paymentRepository = {
   /** The payments of this TPP among `ids` (in no particular order; unknown ids are simply absent). */
   async findManyById(db: DbOrTx, tppId: string, ids: readonly string[]): Promise<Payment[]> {
     if (ids.length === 0) return [];
+    // By primary key alone, and the TPP filtered here: given both, SQLite walks the TPP's index
+    // (all its payments) instead of looking up the few ids.
     const rows = await db
       .selectFrom('payment')
       .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
       .where('id', 'in', ids)
-      .where('tpp_id', '=', tppId)
       .execute();
-    return rows.map(toPayment);
+    return rows.filter((row) => row.tpp_id === tppId).map(toPayment);
   },
 
   /**
    * Puts single payments into a basket, each only if it is still received (RCVD) and in no open
-   * basket: one conditional update, so two baskets created at once cannot both take a payment.
+   * basket: conditional updates, so two baskets created at once cannot both take a payment.
    * Returns how many it took; the caller rolls back unless it took them all.
    */
   async claimForBasket(trx: DbOrTx, tppId: string, ids: readonly string[], basketId: string): Promise<number> {
-    const result = await trx
-      .updateTable('payment')
-      .set({ basket_id: basketId })
-      .where('id', 'in', ids)
-      .where('tpp_id', '=', tppId)
-      .where('service', '=', 'payments')
-      .where('status', '=', 'RCVD')
-      .where('basket_id', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    let claimed = 0;
+    // One update per id: SQLite looks each up by primary key, where an `id in (…)` list made it walk
+    // the status index over every received payment.
+    for (const id of ids) {
+      const result = await trx
+        .updateTable('payment')
+        .set({ basket_id: basketId })
+        .where('id', '=', id)
+        .where('tpp_id', '=', tppId)
+        .where('service', '=', 'payments')
+        .where('status', '=', 'RCVD')
+        .where('basket_id', 'is', null)
+        .executeTakeFirst();
+      claimed += Number(result.numUpdatedRows);
+    }
+    return claimed;
   },
 
   /** Lets a deleted basket's payments go: they may be authorised alone or put in another basket. */

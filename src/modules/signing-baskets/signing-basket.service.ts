@@ -248,7 +248,7 @@ export function createSigningBasketsService(
             requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
             createdAt: at,
           });
-          // One conditional update: a payment another request approved or put in a basket meanwhile is not taken.
+          // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
           if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
             throw new AppError('REFERENCE_STATUS_INVALID', {
               path: 'paymentIds',
