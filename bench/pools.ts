@@ -78,6 +78,13 @@ export const ndctBody = (debtorBban: string) => (n: number) => ({
   remittanceInformationUnstructured: `Faktura ${n}`,
 });
 
+/** The n-th payment created for a basket: another creditor than {@link ndctBody}'s, so the two never collide as duplicates. */
+export const basketPaymentBody = (debtorBban: string) => (n: number) => ({
+  ...ndctBody(debtorBban)(n),
+  creditorName: 'Bench Kurv AS',
+  remittanceInformationUnstructured: `Kurv ${n}`,
+});
+
 const SIGN_WORKER_BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(
   new URL('./sign-worker.ts', import.meta.url).href,
 )}); });`;

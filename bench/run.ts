@@ -24,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { runPhase, sendOnce, type LoadResult } from './load.js';
 import { TppClient } from '../src/client/tpp-client.js';
 import {
+  basketPaymentBody,
   contactBody,
   issueBenchTpp,
   ndctBody,
@@ -80,6 +81,11 @@ interface Scenario {
   readonly target: Target;
   /** Called right before each phase runs, so Date headers are fresh. */
   readonly buildPool: (size: number) => Promise<PreparedRequest[]>;
+  /**
+   * Shorter phases for a scenario whose requests are costly to prepare (a basket needs ten fresh
+   * payments, created through the API before its phase); the defaults are the run's settings.
+   */
+  readonly phases?: { readonly warmupSeconds: number; readonly durationSeconds: number; readonly warmupPoolSize: number };
 }
 
 function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -201,7 +207,64 @@ function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: 
       target: server,
       buildPool: pool({ method: 'PUT', body: contactBody, path: `/v1/tpps/${tpp.pathId}/contact-information` }),
     },
+    {
+      id: 'd',
+      label: `signed POST /v1/signing-baskets, ${BASKET_SIZE} payments each (1 s warm-up, 5 s measured)`,
+      target: server,
+      buildPool: basketPool(server, tpp, debtorBban),
+      phases: { warmupSeconds: 1, durationSeconds: 5, warmupPoolSize: 100 },
+    },
   ];
+}
+
+/** Payments per basket in scenario (d): the requirement's maximum. */
+const BASKET_SIZE = 10;
+
+/**
+ * Pools of basket creations: before each phase, the payments the baskets name are created through
+ * the API (explicit authorisation, as a TPP collecting a basket does), 50 at a time; each basket
+ * request then names ten of them that no other request names.
+ */
+function basketPool(server: Target, tpp: BenchTpp, debtorBban: string): (size: number) => Promise<PreparedRequest[]> {
+  let issued = 0;
+  const body = basketPaymentBody(debtorBban);
+  return async (size) => {
+    const count = size * BASKET_SIZE;
+    const offset = issued;
+    issued += count;
+    const payments = await signedPoolInParallel(
+      {
+        size: count,
+        method: 'POST',
+        path: '/v1/payments/norwegian-domestic-credit-transfers',
+        body: (n) => body(offset + n),
+        headers: { 'psu-id': BENCH_PSU_ID, 'tpp-explicit-authorisation-preferred': 'true' },
+      },
+      tpp.credentials,
+    );
+    const ids: string[] = new Array<string>(count);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < count) {
+          const n = next++;
+          const answer = await sendOnce(server.baseUrl, payments[n]!);
+          if (answer.status !== 201) throw new Error(`payment for a basket answered ${answer.status}: ${answer.body}`);
+          ids[n] = (JSON.parse(answer.body) as { paymentId: string }).paymentId;
+        }
+      }),
+    );
+    return signedPool(
+      {
+        size,
+        method: 'POST',
+        path: () => '/v1/signing-baskets',
+        body: (n) => ({ paymentIds: ids.slice(n * BASKET_SIZE, (n + 1) * BASKET_SIZE) }),
+        headers: { 'psu-id': BENCH_PSU_ID },
+      },
+      tpp.credentials,
+    );
+  };
 }
 
 /** The seeded private customer whose account the bench's payments are drawn on. */
@@ -221,7 +284,8 @@ async function seedSandbox(server: Target, tpp: BenchTpp): Promise<string> {
 async function runScenario(scenario: Scenario, settings: Settings): Promise<ScenarioResult> {
   const { target } = scenario;
   const signingStarted = performance.now();
-  const warmupPool = await scenario.buildPool(settings.poolSize);
+  const phases = scenario.phases ?? { ...settings, warmupPoolSize: settings.poolSize };
+  const warmupPool = await scenario.buildPool(phases.warmupPoolSize);
   log(`(${scenario.id}) signed a warm-up pool of ${warmupPool.length} requests in ${Math.round(performance.now() - signingStarted)} ms`);
 
   // One request first: a broken setup shows its error body instead of 10 s of 401s.
@@ -232,25 +296,25 @@ async function runScenario(scenario: Scenario, settings: Settings): Promise<Scen
 
   const rss = sampleRss(target.child.pid);
   let expectedRate = 25_000;
-  if (settings.warmupSeconds > 0) {
-    log(`(${scenario.id}) warm-up ${settings.warmupSeconds} s`);
-    const warmup = await runPhase(target.baseUrl, warmupPool, settings.connections, settings.warmupSeconds);
+  if (phases.warmupSeconds > 0) {
+    log(`(${scenario.id}) warm-up ${phases.warmupSeconds} s`);
+    const warmup = await runPhase(target.baseUrl, warmupPool, settings.connections, phases.warmupSeconds);
     if (warmup.non2xx > 0 || warmup.errors > 0) log(`(${scenario.id}) warm-up had ${warmup.non2xx} non-2xx and ${warmup.errors} errors`);
     expectedRate = warmup.requestsPerSecond;
   }
   // The measured run sends every request once: a repeated X-Request-ID would be answered from
   // the idempotency store, a cheaper path than the one being measured.
-  const measuredSize = Math.max(settings.poolSize, Math.ceil(expectedRate * settings.durationSeconds * 1.4));
+  const measuredSize = Math.max(phases.warmupPoolSize, Math.ceil(expectedRate * phases.durationSeconds * 1.7));
   const measuredSigning = performance.now();
   const pool = await scenario.buildPool(measuredSize);
   log(
     `(${scenario.id}) signed ${pool.length} distinct requests for the measured run in ${Math.round(performance.now() - measuredSigning)} ms`,
   );
-  log(`(${scenario.id}) measuring ${settings.durationSeconds} s`);
+  log(`(${scenario.id}) measuring ${phases.durationSeconds} s`);
   const cpuBefore = cpuSeconds(target.child.pid);
   const ownCpuBefore = process.cpuUsage();
   const machineBefore = machineBusySeconds();
-  const load: LoadResult = await runPhase(target.baseUrl, pool, settings.connections, settings.durationSeconds);
+  const load: LoadResult = await runPhase(target.baseUrl, pool, settings.connections, phases.durationSeconds);
   const machineAfter = machineBusySeconds();
   const ownCpu = process.cpuUsage(ownCpuBefore);
   const cpuAfter = cpuSeconds(target.child.pid);
@@ -295,7 +359,8 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
 
   const debtorBban = await seedSandbox(server, tpp);
   const planned = scenarios(baseline, server, tpp, debtorBban);
-  armWatchdog(planned.length * (settings.warmupSeconds + settings.durationSeconds + 15) + 60);
+  // Scenario (d) first creates its baskets' payments through the API: up to a few minutes on a slow machine.
+  armWatchdog(planned.length * (settings.warmupSeconds + settings.durationSeconds + 15) + 240);
   const results: ScenarioResult[] = [];
   for (const scenario of planned) {
     results.push(await runScenario(scenario, settings));
