@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../src/app.js';
+import type { CoreBanking } from '../../src/bank/core-banking.port.js';
+import { createSandboxCoreBanking } from '../../src/bank/sandbox-core-banking.js';
+import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
 import type { SigningCredentials } from '../../src/client/request-signer.js';
 import { TppClient } from '../../src/client/tpp-client.js';
@@ -36,6 +39,8 @@ export interface TestServerOptions {
   readonly now?: () => Date;
   readonly trustStore?: (ca: SandboxCa) => TrustStore;
   readonly extraV1Routes?: AppDependencies['extraV1Routes'];
+  /** Wraps the sandbox's core-banking port (e.g. to make it fail on demand). */
+  readonly coreBanking?: (sandbox: CoreBanking) => CoreBanking;
 }
 
 /**
@@ -55,6 +60,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     sandboxCa: ca,
     now: options.now,
     extraV1Routes: options.extraV1Routes,
+    coreBanking:
+      options.coreBanking &&
+      options.coreBanking(
+        createSandboxCoreBanking(database.db, createLedger(options.now ?? (() => new Date())), options.now ?? (() => new Date())),
+      ),
   });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
