@@ -60,7 +60,7 @@ describe.each(DIALECTS)('signing baskets when things fail (%s)', (dialect) => {
     expect(statuses, answers.map((answer) => answer.text).join('\n')).toEqual([201, 409]);
     const loser = answers.find((answer) => answer.status === 409)!;
     expectError(loser, 409, 'REFERENCE_STATUS_INVALID', 'paymentIds');
-    const loserOther = answers[0]!.status === 409 ? first : second;
+    const loserOther = answers[0].status === 409 ? first : second;
     const rows = await server.database.db
       .selectFrom('payment')
       .select(['id', 'basket_id'])
