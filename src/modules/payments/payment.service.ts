@@ -16,7 +16,8 @@ import { auditRepository } from '../audit/audit.repository.js';
 import { exceedsLimit } from './payment-limits.js';
 import { cancellationLinks, initiationLinks, paymentPath, scaStatusHref, type AuthorisationKind } from './payment-links.js';
 import { approvesAlone, isAwaitingApproval } from './payment-approval.js';
-import { failureReasonOf, type AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
+import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
 import type { ScaStatus } from '../authorisations/sca-status.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
 import { isDomestic, offers, PRODUCTS_OF_SERVICE, type PaymentProduct, type PaymentService } from './payment-products.js';
@@ -79,16 +80,6 @@ export interface PaymentsService {
     authorisationId: string,
     language: Language,
   ): Promise<{ scaStatus: ScaStatus; psuMessage?: string }>;
-}
-
-/** The 201 of a started authorisation (Berlin Group startScaprocessResponse). */
-export interface StartedAuthorisation {
-  readonly location: string;
-  readonly body: {
-    scaStatus: ScaStatus;
-    authorisationId: string;
-    _links: { scaRedirect: { href: string }; scaStatus: { href: string } };
-  };
 }
 
 const PURPOSE_OF_KIND: Readonly<Record<AuthorisationKind, 'payment' | 'payment-cancellation'>> = {
@@ -424,15 +415,11 @@ export function createPaymentsService(
         nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
         biometric: headers.biometricAuthentication,
       });
-      const scaStatus = scaStatusHref(settings.publicUrl, payment.service, payment.product, payment.id, kind, authorisation.id);
-      return {
-        location: scaStatus,
-        body: {
-          scaStatus: authorisation.scaStatus,
-          authorisationId: authorisation.id,
-          _links: { scaRedirect: { href: sca.authorisations.redirectLink(authorisation) }, scaStatus: { href: scaStatus } },
-        },
-      };
+      return startedAuthorisation(
+        authorisation,
+        sca.authorisations.redirectLink(authorisation),
+        scaStatusHref(settings.publicUrl, payment.service, payment.product, payment.id, kind, authorisation.id),
+      );
     },
 
     async authorisationIds(payment, kind) {
@@ -440,10 +427,7 @@ export function createPaymentsService(
     },
 
     async scaStatus(payment, kind, authorisationId, language) {
-      const authorisation = await sca.authorisations.find(payment.tppId, PURPOSE_OF_KIND[kind], payment.id, authorisationId);
-      if (!authorisation) throw new AppError('RESOURCE_UNKNOWN', { path: 'authorisationId' });
-      const reason = failureReasonOf(authorisation);
-      return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: reason[language] } : {}) };
+      return scaStatusView(await sca.authorisations.find(payment.tppId, PURPOSE_OF_KIND[kind], payment.id, authorisationId), language);
     },
   };
 }

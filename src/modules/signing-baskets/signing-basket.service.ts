@@ -4,14 +4,15 @@ import { withTransaction, type Db } from '../../db/create-db.js';
 import { localized, type Language } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { idempotencyRepository, type Reservation, type StoredResponse } from '../../http/idempotency/idempotency.repository.js';
+import { answerOnce, earlierAnswer } from '../../http/idempotency/answer-once.js';
+import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
-import { failureReasonOf, type AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
+import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
 import type { ScaStatus } from '../authorisations/sca-status.js';
 import { isAwaitingApproval } from '../payments/payment-approval.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
-import type { StartedAuthorisation } from '../payments/payment.service.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
 import { basketStatusOf, type BasketStatus } from './basket-status.js';
 import { basketCreationLinks, basketHref, basketLinks, basketScaStatusHref } from './signing-basket-links.js';
@@ -224,8 +225,8 @@ export function createSigningBasketsService(
   return {
     async create(creation) {
       const key = { tppId: creation.tpp.id, requestId: creation.request.id };
-      const earlier = await idempotencyRepository.peek(db, key, creation.request.hash);
-      if (earlier) return answer(earlier);
+      const earlier = await earlierAnswer(db, key, creation.request);
+      if (earlier) return earlier;
 
       const payments = await basketablePayments(creation.tpp, creation.paymentIds);
       const party = await debtorPartyOf(creation.tpp, payments);
@@ -234,87 +235,68 @@ export function createSigningBasketsService(
       const at = now().toISOString();
       const { psuId: _psu, psuCorporateId, ...context } = creation.headers;
       const actor = { type: 'tpp' as const, id: creation.tpp.id };
-      try {
-        return await withTransaction(db, async (trx) => {
-          const concurrent = await idempotencyRepository.peek(trx, key, creation.request.hash);
-          if (concurrent) return answer(concurrent);
-          await signingBasketRepository.insert(trx, {
-            id,
-            tppId: creation.tpp.id,
-            psuId,
-            psuCorporateId,
-            paymentIds: creation.paymentIds,
-            requestId: creation.request.id,
-            requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
-            createdAt: at,
-          });
-          // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
-          if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
-            throw new AppError('REFERENCE_STATUS_INVALID', {
-              path: 'paymentIds',
-              detail: localized(
-                'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
-                'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
-              ),
-            });
-          }
-          // A payment in a basket is approved with the basket: a link started for it alone stops working.
-          const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
-          await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
-          await auditRepository.append(
-            trx,
-            {
-              actor,
-              requestId: creation.request.id,
-              action: 'signing-basket.created',
-              resource: { type: 'signing-basket', id },
-              details: { paymentIds: [...creation.paymentIds], psuId },
-            },
-            at,
-          );
-          const started = creation.headers.tppExplicitAuthorisationPreferred
-            ? undefined
-            : await sca.authorisations.create(trx, {
-                tpp: creation.tpp,
-                purpose: 'signing-basket',
-                resourceId: id,
-                expectedPsuId: psuId,
-                psuCorporateId,
-                redirectUri: context.tppRedirectUri,
-                nokRedirectUri: context.tppNokRedirectUri,
-                biometric: context.biometricAuthentication,
-              });
-          const links = basketCreationLinks(
-            settings.publicUrl,
-            id,
-            started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
-          );
-          const response: StoredResponse = {
-            status: 201,
-            headers: {
-              location: basketHref(settings.publicUrl, id),
-              'aspsp-sca-approach': 'REDIRECT',
-              'content-type': 'application/json; charset=utf-8',
-            },
-            body: JSON.stringify({ transactionStatus: 'RCVD', basketId: id, _links: links }),
-          };
-          const recorded = await idempotencyRepository.recordCompleted(
-            trx,
-            key,
-            { method: creation.request.method, path: creation.request.path, hash: creation.request.hash },
-            response,
-            at,
-          );
-          if (!recorded) throw new LostRace();
-          return response;
+      return answerOnce(db, key, creation.request, at, async (trx) => {
+        await signingBasketRepository.insert(trx, {
+          id,
+          tppId: creation.tpp.id,
+          psuId,
+          psuCorporateId,
+          paymentIds: creation.paymentIds,
+          requestId: creation.request.id,
+          requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
+          createdAt: at,
         });
-      } catch (error) {
-        if (error instanceof LostRace) {
-          const winner = await idempotencyRepository.peek(db, key, creation.request.hash);
-          return answer(winner ?? { kind: 'in-progress' });
+        // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
+        if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
+          throw new AppError('REFERENCE_STATUS_INVALID', {
+            path: 'paymentIds',
+            detail: localized(
+              'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
+              'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
+            ),
+          });
         }
-        throw error;
-      }
+        // A payment in a basket is approved with the basket: a link started for it alone stops working.
+        const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
+        await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
+        await auditRepository.append(
+          trx,
+          {
+            actor,
+            requestId: creation.request.id,
+            action: 'signing-basket.created',
+            resource: { type: 'signing-basket', id },
+            details: { paymentIds: [...creation.paymentIds], psuId },
+          },
+          at,
+        );
+        const started = creation.headers.tppExplicitAuthorisationPreferred
+          ? undefined
+          : await sca.authorisations.create(trx, {
+              tpp: creation.tpp,
+              purpose: 'signing-basket',
+              resourceId: id,
+              expectedPsuId: psuId,
+              psuCorporateId,
+              redirectUri: context.tppRedirectUri,
+              nokRedirectUri: context.tppNokRedirectUri,
+              biometric: context.biometricAuthentication,
+            });
+        const links = basketCreationLinks(
+          settings.publicUrl,
+          id,
+          started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+        );
+        return {
+          status: 201,
+          headers: {
+            location: basketHref(settings.publicUrl, id),
+            'aspsp-sca-approach': 'REDIRECT',
+            'content-type': 'application/json; charset=utf-8',
+          },
+          body: JSON.stringify({ transactionStatus: 'RCVD', basketId: id, _links: links }),
+        };
+      });
     },
 
     async find(tpp, basketId) {
@@ -395,15 +377,11 @@ export function createSigningBasketsService(
         nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
         biometric: headers.biometricAuthentication,
       });
-      const scaStatus = basketScaStatusHref(settings.publicUrl, basket.id, authorisation.id);
-      return {
-        location: scaStatus,
-        body: {
-          scaStatus: authorisation.scaStatus,
-          authorisationId: authorisation.id,
-          _links: { scaRedirect: { href: sca.authorisations.redirectLink(authorisation) }, scaStatus: { href: scaStatus } },
-        },
-      };
+      return startedAuthorisation(
+        authorisation,
+        sca.authorisations.redirectLink(authorisation),
+        basketScaStatusHref(settings.publicUrl, basket.id, authorisation.id),
+      );
     },
 
     async authorisationIds(content) {
@@ -413,10 +391,10 @@ export function createSigningBasketsService(
     },
 
     async scaStatus(content, authorisationId, language) {
-      const authorisation = await sca.authorisations.find(content.basket.tppId, 'signing-basket', content.basket.id, authorisationId);
-      if (!authorisation) throw new AppError('RESOURCE_UNKNOWN', { path: 'authorisationId' });
-      const reason = failureReasonOf(authorisation);
-      return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: reason[language] } : {}) };
+      return scaStatusView(
+        await sca.authorisations.find(content.basket.tppId, 'signing-basket', content.basket.id, authorisationId),
+        language,
+      );
     },
   };
 }
@@ -430,20 +408,4 @@ function whyBlocked(payment: Payment) {
   if (payment.status === 'RJCT') return localized('is rejected (RJCT)', 'er avvist (RJCT)');
   if (payment.status === 'CANC') return localized('is cancelled (CANC)', 'er kansellert (CANC)');
   return localized(`is already approved (${payment.status})`, `er allerede godkjent (${payment.status})`);
-}
-
-/** Thrown inside the transaction to roll it back when a concurrent request recorded the id first. */
-class LostRace extends Error {}
-
-/** The stored answer to replay, or the 409 an X-Request-ID already taken calls for. */
-function answer(earlier: Reservation): StoredResponse {
-  switch (earlier.kind) {
-    case 'replay':
-      return earlier.response;
-    case 'conflict':
-      throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
-    case 'in-progress':
-    case 'reserved':
-      throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
-  }
 }
