@@ -6,52 +6,14 @@
  * cross-border payment, and the heading of an approval or a cancellation.
  */
 import { describe, expect, it } from 'vitest';
-import { localized, type Localized } from '../../src/domain/localized.js';
+import { localized } from '../../src/domain/localized.js';
 import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
 import { paymentConfirmation } from '../../src/modules/payments/payment-confirmation.js';
-import type { PaymentProduct, PaymentService } from '../../src/modules/payments/payment-products.js';
 import type { Payment } from '../../src/modules/payments/payment.repository.js';
+import { CREDITOR, DEBTOR, line, money, storedPayment } from '../support/stored-payment.js';
 
-const NBSP = '\u00a0';
-/** Intl writes group separators and the currency with no-break spaces; the expectations use plain ones. */
-const money = (en: string, nb: string): Localized => localized(en.replace(/ /g, NBSP), nb.replace(/ /g, NBSP));
-const line = (en: string, nb: string, value: Localized | string): ConfirmationLine => ({
-  label: localized(en, nb),
-  value: typeof value === 'string' ? localized(value, value) : value,
-});
-
-const DEBTOR = '12345678903';
-const CREDITOR = '86011117947';
-
-function payment(overrides: {
-  service?: PaymentService;
-  product?: PaymentProduct;
-  currency?: string;
-  amountMinor?: bigint;
-  requestedExecutionDate?: string;
-  body: Record<string, unknown>;
-}): Payment {
-  return {
-    id: '3f1e0c4e-6a53-4c1e-9b8e-2a1c4e6f7a90',
-    tppId: 'PSDNO-FSA-123456789',
-    service: overrides.service ?? 'payments',
-    product: overrides.product ?? 'norwegian-domestic-credit-transfers',
-    status: 'RCVD',
-    statusReason: undefined,
-    fundsAvailable: undefined,
-    requestId: 'b8c5d0a2-0000-4000-8000-000000000001',
-    psuId: '13039319955',
-    psuCorporateId: undefined,
-    basketId: undefined,
-    debtorAccountId: `account-${DEBTOR}`,
-    currency: overrides.currency ?? 'NOK',
-    amountMinor: overrides.amountMinor ?? 123456n,
-    requestedExecutionDate: overrides.requestedExecutionDate,
-    body: overrides.body,
-    requestContext: {},
-    createdAt: '2026-11-20T08:00:00.000Z',
-    statusChangedAt: '2026-11-20T08:00:00.000Z',
-  };
+function payment(overrides: Partial<Payment> & Pick<Payment, 'body'>): Payment {
+  return storedPayment(overrides);
 }
 
 function ndct(extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -6,61 +6,19 @@
  * and left out of the count and the totals. Payment objects are built directly (no database).
  */
 import { describe, expect, it } from 'vitest';
-import { localized, type Localized } from '../../src/domain/localized.js';
-import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
+import { localized } from '../../src/domain/localized.js';
 import { paymentConfirmation } from '../../src/modules/payments/payment-confirmation.js';
-import type { PaymentProduct, PaymentService } from '../../src/modules/payments/payment-products.js';
 import type { TransactionStatus } from '../../src/modules/payments/payment-status.js';
 import { TRANSACTION_STATUSES } from '../../src/modules/payments/payment-status.js';
 import type { Payment } from '../../src/modules/payments/payment.repository.js';
+import { CREDITOR, DEBTOR, line, money, storedPayment } from '../support/stored-payment.js';
 import { basketConfirmation } from '../../src/modules/signing-baskets/signing-basket-confirmation.js';
 
-const NBSP = '\u00a0';
-/** Intl writes group separators and the currency with no-break spaces; the expectations use plain ones. */
-const money = (en: string, nb: string): Localized => localized(en.replace(/ /g, NBSP), nb.replace(/ /g, NBSP));
-const line = (en: string, nb: string, value: Localized | string): ConfirmationLine => ({
-  label: localized(en, nb),
-  value: typeof value === 'string' ? localized(value, value) : value,
-});
-
-const DEBTOR = '12345678903';
-const CREDITOR = '86011117947';
 const BASKET = '0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e';
 
-let nextId = 1;
-
-/** A payment of a basket, as the repository returns it (the builder of payment-confirmation.test.ts, with basketId). */
-function payment(overrides: {
-  service?: PaymentService;
-  product?: PaymentProduct;
-  status?: TransactionStatus;
-  currency?: string;
-  amountMinor?: bigint;
-  requestedExecutionDate?: string;
-  body: Record<string, unknown>;
-}): Payment {
-  const n = nextId++;
-  return {
-    id: `3f1e0c4e-6a53-4c1e-9b8e-${String(n).padStart(12, '0')}`,
-    tppId: 'PSDNO-FSA-123456789',
-    service: overrides.service ?? 'payments',
-    product: overrides.product ?? 'norwegian-domestic-credit-transfers',
-    status: overrides.status ?? 'RCVD',
-    statusReason: undefined,
-    fundsAvailable: undefined,
-    requestId: `b8c5d0a2-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    psuId: '13039319955',
-    psuCorporateId: undefined,
-    basketId: BASKET,
-    debtorAccountId: `account-${DEBTOR}`,
-    currency: overrides.currency ?? 'NOK',
-    amountMinor: overrides.amountMinor ?? 123456n,
-    requestedExecutionDate: overrides.requestedExecutionDate,
-    body: overrides.body,
-    requestContext: {},
-    createdAt: '2026-11-20T08:00:00.000Z',
-    statusChangedAt: '2026-11-20T08:00:00.000Z',
-  };
+/** A payment of a basket, as the repository returns it. */
+function payment(overrides: Partial<Payment> & Pick<Payment, 'body'>): Payment {
+  return storedPayment({ basketId: BASKET, ...overrides });
 }
 
 /** An NDCT payment of `amount` NOK (amountMinor as the repository stores it). */
