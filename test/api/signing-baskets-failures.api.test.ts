@@ -3,13 +3,20 @@
  * - the bank's core system failing during a basket creation answers 500 SYSTEM_ERROR with an id
  *   and no message, and changes nothing: the payments can be put in a basket afterwards;
  * - two baskets created at the same moment with the same payment: exactly one gets it, the other
- *   is 409 REFERENCE_STATUS_INVALID and leaves its other payments free.
+ *   is 409 REFERENCE_STATUS_INVALID and leaves its other payments free; also when they list shared
+ *   payments in opposite orders (no deadlock, no 500);
+ * - the same creation sent twice at once with one X-Request-ID: both answer the one basket;
+ * - a DELETE racing the PSU's approval: never a 500, and either the basket is deleted with its
+ *   payments untouched, or it is approved and the DELETE is 409;
+ * - ids with control characters (a NUL) are 400 FORMAT_ERROR, in the body and in paths.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreBanking } from '../../src/bank/core-banking.port.js';
 import { createBasket, explicitPayment, postBasket } from '../support/baskets.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectError, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
+import { decide, enterCode, expectSeeOther, identify, paymentStatusOf } from '../support/sca.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe.each(DIALECTS)('signing baskets when things fail (%s)', (dialect) => {
@@ -68,5 +75,61 @@ describe.each(DIALECTS)('signing baskets when things fail (%s)', (dialect) => {
       .execute();
     expect(rows).toEqual([{ id: loserOther.paymentId, basket_id: null }]);
     await createBasket(server.client, [loserOther.paymentId], psu.headers);
+  });
+
+  it('two baskets listing shared payments in opposite orders at once: one 201, one 409, never a 500', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b, x, y] = [await payment(), await payment(), await payment(), await payment()];
+      const answers = await Promise.all([
+        postBasket(server.client, { paymentIds: [a.paymentId, x.paymentId, b.paymentId] }, psu.headers),
+        postBasket(server.client, { paymentIds: [b.paymentId, y.paymentId, a.paymentId] }, psu.headers),
+      ]);
+      expect(answers.map((answer) => answer.status).sort(), answers.map((answer) => answer.text).join('\n')).toEqual([201, 409]);
+    }
+  });
+
+  it('one creation sent twice at once with the same X-Request-ID: both answers name the one basket', async () => {
+    for (let round = 0; round < 5; round++) {
+      const payments = [await payment(), await payment()];
+      const headers = { ...psu.headers, 'x-request-id': randomUUID() };
+      const body = { paymentIds: payments.map((p) => p.paymentId) };
+      const answers = await Promise.all([postBasket(server.client, body, headers), postBasket(server.client, body, headers)]);
+      for (const answer of answers) expect(answer.status, answer.text).toBe(201);
+      expect(answers[0].body.basketId).toBe(answers[1].body.basketId);
+    }
+  });
+
+  it('a DELETE racing the approval: no 500; deleted with the payments RCVD, or approved with the DELETE refused', async () => {
+    for (let round = 0; round < 6; round++) {
+      const payments = [await payment(), await payment()];
+      const basket = await createBasket(
+        server.client,
+        payments.map((p) => p.paymentId),
+        psu.headers,
+      );
+      const link = basket.links['scaRedirect']!.href;
+      expectSeeOther(await identify(link, psu.customerNumber));
+      expectSeeOther(await enterCode(link));
+      const [decided, deleted] = await Promise.all([decide(link, 'approve'), server.client.delete<any>(basket.path)]);
+      expect(decided.status).toBeLessThan(500);
+      expect([204, 409], deleted.text).toContain(deleted.status);
+      const statuses = await Promise.all(payments.map(async (p) => (await paymentStatusOf(server.client, p.path)).transactionStatus));
+      const read = await server.client.get<any>(basket.path);
+      if (deleted.status === 204) {
+        expect(statuses).toEqual(['RCVD', 'RCVD']);
+        expect(read.body.transactionStatus).toBe('CANC');
+      } else {
+        expectError(deleted, 409, 'REFERENCE_STATUS_INVALID');
+        expect(statuses).toEqual(['ACTC', 'ACTC']);
+        expect(read.body.transactionStatus).toBe('ACTC');
+      }
+    }
+  });
+
+  it('ids with a control character are 400 FORMAT_ERROR in the body and in paths, never a query', async () => {
+    expectError(await postBasket(server.client, { paymentIds: ['a\u0000b'] }, psu.headers), 400, 'FORMAT_ERROR', 'paymentIds[0]');
+    expectError(await server.client.get<any>('/v1/signing-baskets/a%00b'), 400, 'FORMAT_ERROR', 'basketId');
+    expectError(await server.client.delete<any>('/v1/signing-baskets/a%00b'), 400, 'FORMAT_ERROR', 'basketId');
+    expectError(await server.client.get<any>(`/v1/payments/${NDCT}/a%00b/status`), 400, 'FORMAT_ERROR', 'paymentId');
   });
 });

@@ -6,6 +6,12 @@ export const Link = Type.Object({
   verbs: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('DELETE')]))),
 });
 
+/**
+ * A resource id in a path or a body (paymentId, basketId, authorisationId): printable ASCII without
+ * spaces. Anything else names no resource and is a 400, never a query (PostgreSQL refuses NUL in text).
+ */
+export const ResourceId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$' });
+
 /** The error statuses a signed `/v1` operation can answer, for route response schemas. */
 export function signedErrorResponses(extra: readonly number[] = []): Record<number, TSchema> {
   const statuses = [400, 401, 404, 405, 406, 409, 413, 415, 500, ...extra];

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { AuthorisationTable } from './authorisation.table.js';
 import { FINAL_SCA_STATUSES, isScaStatus, type ScaStatus } from './sca-status.js';
@@ -125,6 +125,23 @@ export const authorisationRepository = {
       .orderBy('id')
       .execute();
     return rows.map(toAuthorisation);
+  },
+
+  /**
+   * Locks the authorisations of some resources for the caller's transaction, in id order
+   * (PostgreSQL; SQLite runs one write transaction at a time). Whoever changes an authorisation
+   * and its resource together locks the authorisation first, then the resource.
+   */
+  async lockOf(trx: DbOrTx, purpose: AuthorisationPurpose, resourceIds: readonly string[]): Promise<void> {
+    if (resourceIds.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await trx
+      .selectFrom('authorisation')
+      .select('id')
+      .where('resource_id', 'in', resourceIds)
+      .where('purpose', '=', purpose)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
   },
 
   /** The open authorisations of some resources, whoever started them (one query for a basket's payments). */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Link } from '../../http/schemas/common.schemas.js';
+import { Link, ResourceId } from '../../http/schemas/common.schemas.js';
 import { SCA_STATUSES, type ScaStatus as ScaStatusValue } from './sca-status.js';
 
 /** Wire schemas of the authorisation sub-resources (Berlin Group 1.3.12 names). */
@@ -26,6 +26,6 @@ export const ScaStatusResponse = Type.Object({
 
 export const AuthorisationIdParams = Type.Object({
   paymentProduct: Type.String({ maxLength: 100 }),
-  paymentId: Type.String({ maxLength: 100 }),
-  authorisationId: Type.String({ maxLength: 100 }),
+  paymentId: ResourceId,
+  authorisationId: ResourceId,
 });

@@ -67,6 +67,11 @@ export interface AuthorisationService {
   create(db: DbOrTx, request: AuthorisationRequest): Promise<Authorisation>;
   /** The authorisations of a resource for this TPP, oldest first. */
   list(tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]>;
+  /**
+   * Locks the authorisations of resources in the caller's transaction, before it locks the
+   * resources themselves: the order the SCA flow takes them in, so the two cannot deadlock.
+   */
+  lockOf(trx: DbOrTx, purpose: AuthorisationPurpose, resourceIds: readonly string[]): Promise<void>;
   /** Whether an authorisation of the resource is finalised, read in the caller's transaction (after it locked the resource). */
   anyFinalised(trx: DbOrTx, tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<boolean>;
   /** One authorisation of a resource for this TPP (expired ones are failed first), or undefined. */
@@ -221,6 +226,10 @@ export function createAuthorisationService(
 
     async list(tppId, purpose, resourceId) {
       return authorisationRepository.listFor(db, tppId, purpose, resourceId);
+    },
+
+    async lockOf(trx, purpose, resourceIds) {
+      await authorisationRepository.lockOf(trx, purpose, resourceIds);
     },
 
     async anyFinalised(trx, tppId, purpose, resourceId) {

@@ -158,8 +158,8 @@ export const paymentRepository = {
   async claimForBasket(trx: DbOrTx, tppId: string, ids: readonly string[], basketId: string): Promise<number> {
     let claimed = 0;
     // One update per id: SQLite looks each up by primary key, where an `id in (…)` list made it walk
-    // the status index over every received payment.
-    for (const id of ids) {
+    // the status index over every received payment. In id order, as every lock on payments is taken.
+    for (const id of [...ids].sort()) {
       const result = await trx
         .updateTable('payment')
         .set({ basket_id: basketId })
@@ -172,6 +172,21 @@ export const paymentRepository = {
       claimed += Number(result.numUpdatedRows);
     }
     return claimed;
+  },
+
+  /**
+   * Locks payments for the caller's transaction, in id order so that two transactions locking
+   * overlapping sets cannot deadlock (PostgreSQL; SQLite runs one write transaction at a time).
+   */
+  async lockRows(trx: DbOrTx, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await trx
+      .selectFrom('payment')
+      .select('id')
+      .where('id', 'in', [...ids].sort())
+      .orderBy('id')
+      .forUpdate()
+      .execute();
   },
 
   /** Lets a deleted basket's payments go: they may be authorised alone or put in another basket. */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { Link, ResourceId, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { FREQUENCIES, type Frequency } from '../../domain/periodic-schedule.js';
 import { TRANSACTION_STATUSES, type TransactionStatus } from './payment-status.js';
 
@@ -216,7 +216,7 @@ export const PaymentWithStatusResponse = Type.Object({ transactionStatus: Transa
 
 export const PaymentIdParams = Type.Object({
   paymentProduct: Type.String({ maxLength: 100 }),
-  paymentId: Type.String({ maxLength: 100 }),
+  paymentId: ResourceId,
 });
 
 export const LogicalDuplicateQuery = Type.Object(

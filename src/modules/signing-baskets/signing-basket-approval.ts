@@ -53,8 +53,18 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
         apply: async (trx, at) => {
           // A DELETE of the basket waits for this transaction, or this one finds the basket deleted.
           if (!(await signingBasketRepository.lockUndeleted(trx, basket.id))) throw new AppError('STATUS_INVALID');
+          // Each payment moves by its own plan only if nothing changed it since (the TPP may have
+          // cancelled one meanwhile): that one stays as it is, the others are approved all the same.
+          const ids = plans.map(({ payment }) => payment.id);
+          await paymentRepository.lockRows(trx, ids);
+          const current = new Map((await paymentRepository.findManyById(trx, basket.tppId, ids)).map((payment) => [payment.id, payment]));
+          const unchanged = plans.filter(({ payment }) => {
+            const now = current.get(payment.id);
+            return now !== undefined && now.status === payment.status && now.basketId === basket.id;
+          });
+          if (!unchanged.some(({ plan }) => plan.kind === 'approve')) throw new AppError('STATUS_INVALID');
           const actor = { type: 'psu' as const, id: psuId };
-          for (const { payment, plan } of plans) {
+          for (const { payment, plan } of unchanged) {
             if (plan.kind === 'approve') {
               await transitionPayment(trx, payment, { to: plan.to, actor, at });
             } else if (plan.rejectsPayment) {

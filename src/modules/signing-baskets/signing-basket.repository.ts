@@ -57,8 +57,8 @@ export const signingBasketRepository = {
   },
 
   /**
-   * Takes the basket's row lock for the caller's transaction if the basket is not deleted: an
-   * approval and a DELETE of the same basket then run one after the other. False when deleted.
+   * Takes the basket's row lock for the caller's transaction if the basket is not deleted (an
+   * approval, after it locked its authorisation). False when deleted.
    */
   async lockUndeleted(trx: DbOrTx, id: string): Promise<boolean> {
     const result = await trx

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Link } from '../../http/schemas/common.schemas.js';
+import { Link, ResourceId } from '../../http/schemas/common.schemas.js';
 import { BASKET_STATUSES, type BasketStatus as BasketStatusValue } from './basket-status.js';
 import { MAX_BASKET_PAYMENTS } from './signing-basket.service.js';
 
@@ -15,7 +15,7 @@ export const BasketStatus = Type.Unsafe<BasketStatusValue>(
 /** `POST /v1/signing-baskets` (signingBasket): payments only; this server signs no consents. */
 export const SigningBasketBody = Type.Object(
   {
-    paymentIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+    paymentIds: Type.Array(ResourceId, {
       minItems: 1,
       maxItems: MAX_BASKET_PAYMENTS,
       description: `1..${MAX_BASKET_PAYMENTS} distinct ids of this TPP's single payments, each still RCVD and in no open basket`,
@@ -41,9 +41,9 @@ export const SigningBasketResponse = Type.Object({
 /** 200 of `GET …/status` (signingBasketStatusResponse-200). */
 export const SigningBasketStatusResponse = Type.Object({ transactionStatus: BasketStatus });
 
-export const BasketIdParams = Type.Object({ basketId: Type.String({ maxLength: 100 }) });
+export const BasketIdParams = Type.Object({ basketId: ResourceId });
 
 export const BasketAuthorisationIdParams = Type.Object({
-  basketId: Type.String({ maxLength: 100 }),
-  authorisationId: Type.String({ maxLength: 100 }),
+  basketId: ResourceId,
+  authorisationId: ResourceId,
 });

@@ -88,9 +88,15 @@ export function createSigningBasketsService(
         ),
       });
     }
-    // A payment whose authorisation link expired is rejected before it is judged.
-    await sca.authorisations.expireOverdueOf('payment', ids);
-    const found = new Map((await paymentRepository.findManyById(db, tpp.id, ids)).map((payment) => [payment.id, payment]));
+    const own = await paymentRepository.findManyById(db, tpp.id, ids);
+    // A payment of this TPP whose authorisation link expired is rejected before it is judged.
+    const expired = await sca.authorisations.expireOverdueOf(
+      'payment',
+      own.map((payment) => payment.id),
+    );
+    const found = new Map(
+      (expired > 0 ? await paymentRepository.findManyById(db, tpp.id, ids) : own).map((payment) => [payment.id, payment]),
+    );
     const unknown = ids.filter((id) => !found.has(id));
     if (unknown.length > 0) {
       throw new AppError('RESOURCE_UNKNOWN', {
@@ -235,68 +241,81 @@ export function createSigningBasketsService(
       const at = now().toISOString();
       const { psuId: _psu, psuCorporateId, ...context } = creation.headers;
       const actor = { type: 'tpp' as const, id: creation.tpp.id };
-      return answerOnce(db, key, creation.request, at, async (trx) => {
-        await signingBasketRepository.insert(trx, {
-          id,
-          tppId: creation.tpp.id,
-          psuId,
-          psuCorporateId,
-          paymentIds: creation.paymentIds,
-          requestId: creation.request.id,
-          requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
-          createdAt: at,
-        });
-        // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
-        if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
-          throw new AppError('REFERENCE_STATUS_INVALID', {
-            path: 'paymentIds',
-            detail: localized(
-              'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
-              'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
-            ),
-          });
-        }
-        // A payment in a basket is approved with the basket: a link started for it alone stops working.
-        const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
-        await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
-        await auditRepository.append(
-          trx,
-          {
-            actor,
+      return answerOnce(
+        db,
+        key,
+        creation.request,
+        at,
+        async (trx) => {
+          await signingBasketRepository.insert(trx, {
+            id,
+            tppId: creation.tpp.id,
+            psuId,
+            psuCorporateId,
+            paymentIds: creation.paymentIds,
             requestId: creation.request.id,
-            action: 'signing-basket.created',
-            resource: { type: 'signing-basket', id },
-            details: { paymentIds: [...creation.paymentIds], psuId },
-          },
-          at,
-        );
-        const started = creation.headers.tppExplicitAuthorisationPreferred
-          ? undefined
-          : await sca.authorisations.create(trx, {
-              tpp: creation.tpp,
-              purpose: 'signing-basket',
-              resourceId: id,
-              expectedPsuId: psuId,
-              psuCorporateId,
-              redirectUri: context.tppRedirectUri,
-              nokRedirectUri: context.tppNokRedirectUri,
-              biometric: context.biometricAuthentication,
+            requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
+            createdAt: at,
+          });
+          // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
+          if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
+            throw new AppError('REFERENCE_STATUS_INVALID', {
+              path: 'paymentIds',
+              detail: localized(
+                'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
+                'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
+              ),
             });
-        const links = basketCreationLinks(
-          settings.publicUrl,
-          id,
-          started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
-        );
-        return {
-          status: 201,
-          headers: {
-            location: basketHref(settings.publicUrl, id),
-            'aspsp-sca-approach': 'REDIRECT',
-            'content-type': 'application/json; charset=utf-8',
-          },
-          body: JSON.stringify({ transactionStatus: 'RCVD', basketId: id, _links: links }),
-        };
-      });
+          }
+          // A payment in a basket is approved with the basket: a link started for it alone stops working.
+          const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
+          await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
+          await auditRepository.append(
+            trx,
+            {
+              actor,
+              requestId: creation.request.id,
+              action: 'signing-basket.created',
+              resource: { type: 'signing-basket', id },
+              details: { paymentIds: [...creation.paymentIds], psuId },
+            },
+            at,
+          );
+          const started = creation.headers.tppExplicitAuthorisationPreferred
+            ? undefined
+            : await sca.authorisations.create(trx, {
+                tpp: creation.tpp,
+                purpose: 'signing-basket',
+                resourceId: id,
+                expectedPsuId: psuId,
+                psuCorporateId,
+                redirectUri: context.tppRedirectUri,
+                nokRedirectUri: context.tppNokRedirectUri,
+                biometric: context.biometricAuthentication,
+              });
+          const links = basketCreationLinks(
+            settings.publicUrl,
+            id,
+            started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+          );
+          return {
+            status: 201,
+            headers: {
+              location: basketHref(settings.publicUrl, id),
+              'aspsp-sca-approach': 'REDIRECT',
+              'content-type': 'application/json; charset=utf-8',
+            },
+            body: JSON.stringify({ transactionStatus: 'RCVD', basketId: id, _links: links }),
+          };
+        },
+        // Before the replay check: a concurrent retry of this request waits here and then replays
+        // its answer, and baskets sharing payments queue. Authorisations first, then payments: the
+        // order the SCA flow locks them in.
+        async (trx) => {
+          await sca.authorisations.lockOf(trx, 'payment', creation.paymentIds);
+          await paymentRepository.lockRows(trx, creation.paymentIds);
+        },
+      );
     },
 
     async find(tpp, basketId) {
@@ -323,8 +342,9 @@ export function createSigningBasketsService(
       const at = now().toISOString();
       const actor = { type: 'tpp' as const, id: tpp.id };
       await withTransaction(db, async (trx) => {
-        // Marked first: the row lock makes a concurrent approval wait, and the check below sees it.
-        if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
+        // The basket's authorisations are locked first, as an approval locks them (then the basket,
+        // then the payments): an approval under way finishes before this reads, or waits for it.
+        await sca.authorisations.lockOf(trx, 'signing-basket', [basket.id]);
         // Read in this transaction: on SQLite its one connection is held by it.
         const approved = await sca.authorisations.anyFinalised(trx, tpp.id, 'signing-basket', basket.id);
         if (approved) {
@@ -335,6 +355,7 @@ export function createSigningBasketsService(
             ),
           });
         }
+        if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
         await paymentRepository.releaseFromBasket(trx, basket.id);
         await sca.authorisations.abandonOpen(
           trx,
