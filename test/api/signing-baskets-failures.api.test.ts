@@ -8,6 +8,8 @@
  * - the same creation sent twice at once with one X-Request-ID: both answer the one basket;
  * - a DELETE racing the PSU's approval: never a 500, and either the basket is deleted with its
  *   payments untouched, or it is approved and the DELETE is 409;
+ * - a payment's own authorisation started while a basket takes the payment: either refused (409),
+ *   or started first and then ended by the basket; never left open beside the basket;
  * - ids with control characters (a NUL) are 400 FORMAT_ERROR, in the body and in paths.
  */
 import { randomUUID } from 'node:crypto';
@@ -131,5 +133,22 @@ describe.each(DIALECTS)('signing baskets when things fail (%s)', (dialect) => {
     expectError(await server.client.get<any>('/v1/signing-baskets/a%00b'), 400, 'FORMAT_ERROR', 'basketId');
     expectError(await server.client.delete<any>('/v1/signing-baskets/a%00b'), 400, 'FORMAT_ERROR', 'basketId');
     expectError(await server.client.get<any>(`/v1/payments/${NDCT}/a%00b/status`), 400, 'FORMAT_ERROR', 'paymentId');
+  });
+
+  it("a payment's own authorisation racing a basket: refused, or ended by the basket; never open beside it", async () => {
+    for (let round = 0; round < 6; round++) {
+      const target = await payment();
+      const [started, basket] = await Promise.all([
+        server.client.post<any>(`${target.path}/authorisations`, undefined, { headers: psu.headers }),
+        postBasket(server.client, { paymentIds: [target.paymentId] }, psu.headers),
+      ]);
+      expect(basket.status, basket.text).toBe(201);
+      if (started.status === 201) {
+        const own = await server.client.get<any>(started.body._links.scaStatus.href.replace(/^https?:\/\/[^/]+/, ''));
+        expect(own.body.scaStatus).toBe('failed');
+      } else {
+        expectError(started, 409, 'REFERENCE_STATUS_INVALID');
+      }
+    }
   });
 });

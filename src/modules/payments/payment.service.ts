@@ -370,50 +370,57 @@ export function createPaymentsService(
       }
     },
 
-    async startAuthorisation(payment, kind, tpp, headers) {
-      if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
-        throw new AppError('STATUS_INVALID', {
-          detail: localized(
-            `the payment is not waiting for approval (status ${payment.status})`,
-            `betalingen venter ikke på godkjenning (status ${payment.status})`,
-          ),
+    async startAuthorisation(found, kind, tpp, headers) {
+      // Checked and created under the payment's lock, on its current row: a basket taking the
+      // payment, or an approval, at the same moment cannot slip in between (a 201 then 409 later).
+      const { payment, authorisation } = await withTransaction(db, async (trx) => {
+        await paymentRepository.lockRows(trx, [found.id]);
+        const payment = (await paymentRepository.findById(trx, found.tppId, found.id)) ?? found;
+        if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
+          throw new AppError('STATUS_INVALID', {
+            detail: localized(
+              `the payment is not waiting for approval (status ${payment.status})`,
+              `betalingen venter ikke på godkjenning (status ${payment.status})`,
+            ),
+          });
+        }
+        if (kind === 'authorisations' && payment.basketId !== undefined) {
+          throw new AppError('REFERENCE_STATUS_INVALID', {
+            detail: localized(
+              `the payment is in signing basket ${payment.basketId}: start the basket's authorisation instead`,
+              `betalingen ligger i signeringskurv ${payment.basketId}: start kurvens autorisasjon i stedet`,
+            ),
+          });
+        }
+        if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
+          throw new AppError('CANCELLATION_INVALID', {
+            detail: localized(
+              payment.status === 'RCVD'
+                ? 'the payment is not approved yet: DELETE cancels it at once'
+                : `a payment in status ${payment.status} cannot be cancelled`,
+              payment.status === 'RCVD'
+                ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
+                : `en betaling med status ${payment.status} kan ikke kanselleres`,
+            ),
+          });
+        }
+        if (headers.psuCorporateId !== undefined && headers.psuCorporateId !== payment.psuCorporateId) {
+          throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+        }
+        const context = payment.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+        // Until someone approves, the PSU the TPP named at creation is the one expected.
+        const expectedPsuId = headers.psuId?.number ?? (kind === 'authorisations' && payment.status === 'RCVD' ? payment.psuId : undefined);
+        const authorisation = await sca.authorisations.create(trx, {
+          tpp,
+          purpose: PURPOSE_OF_KIND[kind],
+          resourceId: payment.id,
+          expectedPsuId,
+          psuCorporateId: payment.psuCorporateId,
+          redirectUri: headers.tppRedirectUri ?? context.tppRedirectUri,
+          nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
+          biometric: headers.biometricAuthentication,
         });
-      }
-      if (kind === 'authorisations' && payment.basketId !== undefined) {
-        throw new AppError('REFERENCE_STATUS_INVALID', {
-          detail: localized(
-            `the payment is in signing basket ${payment.basketId}: start the basket's authorisation instead`,
-            `betalingen ligger i signeringskurv ${payment.basketId}: start kurvens autorisasjon i stedet`,
-          ),
-        });
-      }
-      if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
-        throw new AppError('CANCELLATION_INVALID', {
-          detail: localized(
-            payment.status === 'RCVD'
-              ? 'the payment is not approved yet: DELETE cancels it at once'
-              : `a payment in status ${payment.status} cannot be cancelled`,
-            payment.status === 'RCVD'
-              ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
-              : `en betaling med status ${payment.status} kan ikke kanselleres`,
-          ),
-        });
-      }
-      if (headers.psuCorporateId !== undefined && headers.psuCorporateId !== payment.psuCorporateId) {
-        throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
-      }
-      const context = payment.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
-      // Until someone approves, the PSU the TPP named at creation is the one expected.
-      const expectedPsuId = headers.psuId?.number ?? (kind === 'authorisations' && payment.status === 'RCVD' ? payment.psuId : undefined);
-      const authorisation = await sca.authorisations.create(db, {
-        tpp,
-        purpose: PURPOSE_OF_KIND[kind],
-        resourceId: payment.id,
-        expectedPsuId,
-        psuCorporateId: payment.psuCorporateId,
-        redirectUri: headers.tppRedirectUri ?? context.tppRedirectUri,
-        nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
-        biometric: headers.biometricAuthentication,
+        return { payment, authorisation };
       });
       return startedAuthorisation(
         authorisation,
