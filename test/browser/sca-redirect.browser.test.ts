@@ -11,12 +11,17 @@
  * - the pages work without JavaScript, load nothing from other origins, and break no CSP rule.
  * Fields and buttons are found by their labels and roles, so the labels are tested too.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { walkScaRedirect } from '../../src/client/sca-redirect-driver.js';
-import { DESKTOP_USER_AGENT, IPHONE_USER_AGENT, launchBrowser } from '../support/browser.js';
+import {
+  DESKTOP_USER_AGENT,
+  IPHONE_USER_AGENT,
+  launchBrowser,
+  startStandInTpp,
+  watchedContexts,
+  type StandInTpp,
+} from '../support/browser.js';
 import { corporation, crossBorderBody, NCBCT, NDCT, ndctBody, pathOf, privatePsu, type Body, type Psu } from '../support/payments.js';
 import { identityNumber } from '../support/sandbox.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -101,48 +106,21 @@ const SCA_EXPIRY_SECONDS = 900;
 /** The name in the default test TPP's certificate, as the pages show it. */
 const TPP_NAME = 'PSDNO-FSA-123456789 AS';
 
-/** Stands in for the TPP: answers every redirect URI with a small page and remembers what it got. */
-interface Tpp {
-  readonly origin: string;
-  readonly ok: string;
-  readonly nok: string;
-  readonly hits: string[];
-  close(): Promise<void>;
-}
-
-async function startTpp(): Promise<Tpp> {
-  const hits: string[] = [];
-  const server: Server = createServer((request, response) => {
-    hits.push(request.url ?? '');
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end('<!doctype html><title>TPP</title><h1>Back at the TPP</h1>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    ok: `${origin}/tpp/ok`,
-    nok: `${origin}/tpp/nok`,
-    hits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('SCA redirect pages in headless Chromium', () => {
   let server: TestServer;
-  let tpp: Tpp;
+  let tpp: StandInTpp;
   let browser: Browser;
   let psu: Psu;
   /** Added to the server's clock: the expiry test moves it past the link's lifetime. */
   let clockOffsetMs = 0;
 
-  /** What every browser context of a test saw, checked after the test. */
-  const opened: { context: BrowserContext; requests: string[]; problems: string[] }[] = [];
+  /** Every browser context of a test, checked after the test. */
+  const contexts = watchedContexts(() => browser);
 
   beforeAll(async () => {
     [server, tpp, browser] = await Promise.all([
       startTestServer({ dialect: 'sqlite', now: () => new Date(Date.now() + clockOffsetMs) }),
-      startTpp(),
+      startStandInTpp(),
       launchBrowser(),
     ]);
     psu = await privatePsu(server.client);
@@ -155,10 +133,9 @@ describe('SCA redirect pages in headless Chromium', () => {
   });
 
   afterEach(async () => {
-    const contexts = opened.splice(0);
-    await Promise.all(contexts.map(({ context }) => context.close()));
+    const seen = await contexts.closeAll();
     const allowed = new Set([new URL(server.baseUrl).origin, tpp.origin]);
-    for (const { requests, problems } of contexts) {
+    for (const { requests, problems } of seen) {
       // Nothing but the bank's own pages and the TPP's redirect URIs: no CDN, font or tracker.
       expect(requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
       // No CSP violation (the inline stylesheet is allowed by its hash), no page error.
@@ -168,23 +145,12 @@ describe('SCA redirect pages in headless Chromium', () => {
 
   /** A fresh browser profile in the PSU's language. */
   async function psuPage(language: Language, options: BrowserContextOptions = {}): Promise<Page> {
-    const context = await browser.newContext({
+    return contexts.open({
       locale: TEXTS[language].locale,
       userAgent: DESKTOP_USER_AGENT,
       viewport: { width: 480, height: 900 },
       ...options,
     });
-    const watched = { context, requests: [] as string[], problems: [] as string[] };
-    opened.push(watched);
-    context.on('request', (request) => watched.requests.push(request.url()));
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      // A retried step answers 400 on purpose (its status is the server's business, not a page fault).
-      if (message.text().startsWith('Failed to load resource:')) return;
-      if (message.type() === 'error' || message.type() === 'warning') watched.problems.push(message.text());
-    });
-    page.on('pageerror', (error) => watched.problems.push(error.message));
-    return page;
   }
 
   interface Created {
