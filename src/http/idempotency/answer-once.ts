@@ -9,6 +9,18 @@ export interface RequestFingerprint {
   readonly hash: string;
 }
 
+/**
+ * The 201 of a resource the PSU must authorise by redirect (a payment, a signing basket), as it is
+ * stored for replays: `Location`, `ASPSP-SCA-Approach: REDIRECT` and the JSON body.
+ */
+export function createdForRedirect(location: string, body: unknown): StoredResponse {
+  return {
+    status: 201,
+    headers: { location, 'aspsp-sca-approach': 'REDIRECT', 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(body),
+  };
+}
+
 /** The stored answer to replay, or the 409 an X-Request-ID already taken calls for. */
 export function replayOf(earlier: Reservation): StoredResponse {
   switch (earlier.kind) {

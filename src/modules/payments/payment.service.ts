@@ -9,7 +9,7 @@ import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { answerOnce, earlierAnswer } from '../../http/idempotency/answer-once.js';
+import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
 import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
@@ -270,15 +270,11 @@ export function createPaymentsService(
             id,
             started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
           );
-          return {
-            status: 201,
-            headers: {
-              location: `${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`,
-              'aspsp-sca-approach': 'REDIRECT',
-              'content-type': 'application/json; charset=utf-8',
-            },
-            body: JSON.stringify({ transactionStatus: 'RCVD', paymentId: id, _links: links }),
-          };
+          return createdForRedirect(`${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`, {
+            transactionStatus: 'RCVD',
+            paymentId: id,
+            _links: links,
+          });
         },
         // Equal payments queue here (PostgreSQL), so a parallel retry of this very request sees
         // the first one's stored answer instead of taking it for a logical duplicate.

@@ -4,7 +4,7 @@ import { withTransaction, type Db } from '../../db/create-db.js';
 import { localized, type Language } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { answerOnce, earlierAnswer } from '../../http/idempotency/answer-once.js';
+import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
 import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
@@ -298,15 +298,7 @@ export function createSigningBasketsService(
             id,
             started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
           );
-          return {
-            status: 201,
-            headers: {
-              location: basketHref(settings.publicUrl, id),
-              'aspsp-sca-approach': 'REDIRECT',
-              'content-type': 'application/json; charset=utf-8',
-            },
-            body: JSON.stringify({ transactionStatus: 'RCVD', basketId: id, _links: links }),
-          };
+          return createdForRedirect(basketHref(settings.publicUrl, id), { transactionStatus: 'RCVD', basketId: id, _links: links });
         },
         // Before the replay check: a concurrent retry of this request waits here and then replays
         // its answer, and baskets sharing payments queue. Authorisations first, then payments: the
