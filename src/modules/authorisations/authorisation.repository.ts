@@ -127,6 +127,30 @@ export const authorisationRepository = {
     return rows.map(toAuthorisation);
   },
 
+  /** Who approved each of some resources: the PSUs of their finalised authorisations (one query for a basket's payments). */
+  async approversOf(
+    db: DbOrTx,
+    tppId: string,
+    purpose: AuthorisationPurpose,
+    resourceIds: readonly string[],
+  ): Promise<Map<string, string[]>> {
+    const approvers = new Map<string, string[]>();
+    if (resourceIds.length === 0) return approvers;
+    const rows = await db
+      .selectFrom('authorisation')
+      .select(['resource_id', 'psu_id'])
+      .where('resource_id', 'in', resourceIds)
+      .where('tpp_id', '=', tppId)
+      .where('purpose', '=', purpose)
+      .where('sca_status', '=', 'finalised')
+      .execute();
+    for (const row of rows) {
+      if (row.resource_id === null || row.psu_id === null) continue;
+      approvers.set(row.resource_id, [...(approvers.get(row.resource_id) ?? []), row.psu_id]);
+    }
+    return approvers;
+  },
+
   /**
    * Locks the authorisations of some resources for the caller's transaction, in id order
    * (PostgreSQL; SQLite runs one write transaction at a time). Whoever changes an authorisation

@@ -72,6 +72,8 @@ export interface AuthorisationService {
    * resources themselves: the order the SCA flow takes them in, so the two cannot deadlock.
    */
   lockOf(trx: DbOrTx, purpose: AuthorisationPurpose, resourceIds: readonly string[]): Promise<void>;
+  /** The PSUs who approved each of these resources (their finalised authorisations). */
+  approversOf(tppId: string, purpose: AuthorisationPurpose, resourceIds: readonly string[]): Promise<Map<string, string[]>>;
   /** Whether an authorisation of the resource is finalised, read in the caller's transaction (after it locked the resource). */
   anyFinalised(trx: DbOrTx, tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<boolean>;
   /** One authorisation of a resource for this TPP (expired ones are failed first), or undefined. */
@@ -230,6 +232,10 @@ export function createAuthorisationService(
 
     async lockOf(trx, purpose, resourceIds) {
       await authorisationRepository.lockOf(trx, purpose, resourceIds);
+    },
+
+    async approversOf(tppId, purpose, resourceIds) {
+      return authorisationRepository.approversOf(db, tppId, purpose, resourceIds);
     },
 
     async anyFinalised(trx, tppId, purpose, resourceId) {

@@ -40,10 +40,13 @@ export type PaymentApprovalPlan =
   | { readonly kind: 'approve'; readonly to: TransactionStatus }
   | { readonly kind: 'refuse'; readonly reason: Localized; readonly rejectsPayment: boolean };
 
-/** The approval rules of one payment, shared by its own authorisations and a signing basket's. */
+/** The approval rules of payments, shared by a payment's own authorisations and a signing basket's. */
 export interface PaymentApprover {
-  /** What `psuId`'s approval through authorisation `authorisationId` would do to the payment (reads only). */
-  plan(payment: Payment, psuId: string, authorisationId: string): Promise<PaymentApprovalPlan>;
+  /**
+   * What `psuId`'s approval would do to each payment, in order (reads only; a basket's payments
+   * are read together, not one query each).
+   */
+  plan(payments: readonly Payment[], psuId: string): Promise<PaymentApprovalPlan[]>;
 }
 
 /**
@@ -55,49 +58,64 @@ export interface PaymentApprover {
  */
 export function createPaymentApprover(
   coreBanking: CoreBanking,
-  authorisations: Pick<AuthorisationService, 'list'>,
+  authorisations: Pick<AuthorisationService, 'approversOf'>,
   now: () => Date,
   rates: NokRates,
 ): PaymentApprover {
-  /** The PSUs who approved the payment before, alone or in its basket. */
-  async function earlierApprovers(payment: Payment, authorisationId: string): Promise<(string | undefined)[]> {
-    const own = await authorisations.list(payment.tppId, 'payment', payment.id);
-    const basket = payment.basketId === undefined ? [] : await authorisations.list(payment.tppId, 'signing-basket', payment.basketId);
-    return [...own, ...basket]
-      .filter((other) => other.id !== authorisationId && other.scaStatus === 'finalised')
-      .map((other) => other.psuId);
-  }
-
   return {
-    async plan(payment, psuId, authorisationId) {
-      if (!isAwaitingApproval(payment.status)) {
-        return { kind: 'refuse', reason: noLongerWaiting(payment.status), rejectsPayment: false };
+    async plan(payments, psuId) {
+      const tppId = payments[0]?.tppId ?? '';
+      const basketIds = [...new Set(payments.flatMap((payment) => (payment.basketId === undefined ? [] : [payment.basketId])))];
+      // The approval under way is not finalised yet, so it is not among them.
+      const [own, inBasket] = await Promise.all([
+        authorisations.approversOf(
+          tppId,
+          'payment',
+          payments.map((payment) => payment.id),
+        ),
+        authorisations.approversOf(tppId, 'signing-basket', basketIds),
+      ]);
+      const permissions = new Map<string, ReturnType<CoreBanking['permission']>>();
+      const plans: PaymentApprovalPlan[] = [];
+      for (const payment of payments) {
+        if (!isAwaitingApproval(payment.status)) {
+          plans.push({ kind: 'refuse', reason: noLongerWaiting(payment.status), rejectsPayment: false });
+          continue;
+        }
+        // A basket's payments mostly share one account: the bank is asked once per account.
+        const key = `${payment.debtorAccountId}\n${payment.psuCorporateId ?? ''}`;
+        const asked =
+          permissions.get(key) ?? coreBanking.permission({ tppId: payment.tppId }, psuId, payment.debtorAccountId, payment.psuCorporateId);
+        permissions.set(key, asked);
+        const permission = await asked;
+        if (!permission.canRegister) {
+          plans.push({
+            kind: 'refuse',
+            reason: localized(
+              'You may not approve payments from this account',
+              'Du har ikke rett til å godkjenne betalinger fra denne kontoen',
+            ),
+            rejectsPayment: true,
+          });
+          continue;
+        }
+        const earlier = [...(own.get(payment.id) ?? []), ...(payment.basketId === undefined ? [] : (inBasket.get(payment.basketId) ?? []))];
+        if (earlier.includes(psuId)) {
+          plans.push({
+            kind: 'refuse',
+            reason: localized(
+              'You have already approved this payment; another approver must approve it too',
+              'Du har allerede godkjent denne betalingen; en annen må også godkjenne den',
+            ),
+            rejectsPayment: false,
+          });
+          continue;
+        }
+        // Dual control: two approvers always suffice; one suffices within the approval limit.
+        const complete = earlier.length > 0 || approvesAlone(payment, permission.approvalLimit, rates);
+        plans.push({ kind: 'approve', to: !complete ? 'PATC' : isFutureDated(payment, now()) ? 'PDNG' : 'ACTC' });
       }
-      const permission = await coreBanking.permission({ tppId: payment.tppId }, psuId, payment.debtorAccountId, payment.psuCorporateId);
-      if (!permission.canRegister) {
-        return {
-          kind: 'refuse',
-          reason: localized(
-            'You may not approve payments from this account',
-            'Du har ikke rett til å godkjenne betalinger fra denne kontoen',
-          ),
-          rejectsPayment: true,
-        };
-      }
-      const earlier = await earlierApprovers(payment, authorisationId);
-      if (earlier.includes(psuId)) {
-        return {
-          kind: 'refuse',
-          reason: localized(
-            'You have already approved this payment; another approver must approve it too',
-            'Du har allerede godkjent denne betalingen; en annen må også godkjenne den',
-          ),
-          rejectsPayment: false,
-        };
-      }
-      // Dual control: two approvers always suffice; one suffices within the approval limit.
-      const complete = earlier.length > 0 || approvesAlone(payment, permission.approvalLimit, rates);
-      return { kind: 'approve', to: !complete ? 'PATC' : isFutureDated(payment, now()) ? 'PDNG' : 'ACTC' };
+      return plans;
     },
   };
 }
@@ -116,7 +134,8 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
     async prepareApproval(authorisation, psuId) {
       const payment = await paymentOf(db, authorisation);
       if (payment.basketId !== undefined && isAwaitingApproval(payment.status)) return refused(inBasket(), false);
-      const plan = await approver.plan(payment, psuId, authorisation.id);
+      const [plan] = await approver.plan([payment], psuId);
+      if (!plan) throw new Error('a plan for each payment');
       if (plan.kind === 'refuse') return refused(plan.reason, plan.rejectsPayment);
       return {
         ok: true,

@@ -3,7 +3,7 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
-import { isAwaitingApproval, type PaymentApprovalPlan, type PaymentApprover } from '../payments/payment-approval.js';
+import { isAwaitingApproval, type PaymentApprover } from '../payments/payment-approval.js';
 import { transitionPayment } from '../payments/payment-transition.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
 import { countedAs } from './basket-status.js';
@@ -33,10 +33,8 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
       if (basket.deletedAt !== undefined) {
         return refused(localized('The TPP deleted the signing basket', 'Tredjepartstjenesten slettet signeringskurven'), false);
       }
-      const plans: { payment: Payment; plan: PaymentApprovalPlan }[] = [];
-      for (const payment of payments) {
-        plans.push({ payment, plan: await approver.plan(payment, psuId, authorisation.id) });
-      }
+      const planned = await approver.plan(payments, psuId);
+      const plans = payments.map((payment, index) => ({ payment, plan: planned[index]! }));
       if (!plans.some(({ plan }) => plan.kind === 'approve')) {
         const refusals = plans.flatMap(({ plan }) => (plan.kind === 'refuse' ? [plan] : []));
         const waiting = payments.some((payment) => isAwaitingApproval(payment.status));
