@@ -5,7 +5,7 @@ import type { PaymentTable } from '../modules/payments/payment.table.js';
 import type { AuthorisationTable } from '../modules/authorisations/authorisation.table.js';
 import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
 import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
-import type { LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
+import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
   SandboxAgreementTable,
@@ -25,6 +25,7 @@ export interface Database {
   audit_event: AuditEventTable;
   ledger_transaction: LedgerTransactionTable;
   ledger_entry: LedgerEntryTable;
+  ledger_balance: LedgerBalanceTable;
   sandbox_tenant: SandboxTenantTable;
   sandbox_customer: SandboxCustomerTable;
   sandbox_account: SandboxAccountTable;

@@ -6,6 +6,7 @@ import * as sandboxBank from './migrations/2026_11_21_0003_sandbox_bank.js';
 import * as payments from './migrations/2026_11_22_0004_payments.js';
 import * as authorisations from './migrations/2026_11_23_0005_authorisations.js';
 import * as signingBaskets from './migrations/2026_11_24_0006_signing_baskets.js';
+import * as ledgerBalances from './migrations/2026_11_25_0007_ledger_balances.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_0004_payments': payments,
   '2026_11_23_0005_authorisations': authorisations,
   '2026_11_24_0006_signing_baskets': signingBaskets,
+  '2026_11_25_0007_ledger_balances': ledgerBalances,
 };
 
 /** The versions, oldest first. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { LedgerPosting } from './ledger-posting.js';
 
@@ -16,8 +16,75 @@ export interface AccountSums {
 }
 
 const REMOVE_SLICE = 500;
+/** Balance rows per upsert statement: 4 bound parameters each, well under both databases' caps. */
+const BALANCE_SLICE = 500;
 
-/** The only place that queries ledger_transaction and ledger_entry. */
+/** What one change adds to one account's balance row. */
+interface BalanceDelta {
+  readonly accountId: string;
+  readonly currency: string;
+  booked: bigint;
+  expected: bigint;
+}
+
+/** Deltas summed per (account, currency): one statement cannot upsert the same row twice. */
+class BalanceDeltas {
+  private readonly byKey = new Map<string, BalanceDelta>();
+
+  add(accountId: string, currency: string, booked: bigint, expected: bigint): void {
+    const key = JSON.stringify([accountId, currency]);
+    const delta = this.byKey.get(key);
+    if (delta) {
+      delta.booked += booked;
+      delta.expected += expected;
+    } else {
+      this.byKey.set(key, { accountId, currency, booked, expected });
+    }
+  }
+
+  /**
+   * Non-zero deltas sorted by (account, currency), compared in JavaScript rather than by the
+   * database's collation, so every writer locks balance rows in one order and none deadlocks.
+   */
+  sorted(): BalanceDelta[] {
+    return [...this.byKey.values()]
+      .filter((delta) => delta.booked !== 0n || delta.expected !== 0n)
+      .sort((a, b) => compare(a.accountId, b.accountId) || compare(a.currency, b.currency));
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Adds the deltas to the balance rows, creating missing ones (a missing row means 0, 0). One
+ * multi-row statement per slice: PostgreSQL inserts, and so locks, the rows in list order.
+ */
+async function applyDeltas(trx: DbOrTx, deltas: BalanceDeltas): Promise<void> {
+  const rows = deltas.sorted();
+  for (let start = 0; start < rows.length; start += BALANCE_SLICE) {
+    await trx
+      .insertInto('ledger_balance')
+      .values(
+        rows.slice(start, start + BALANCE_SLICE).map((delta) => ({
+          account_id: delta.accountId,
+          currency: delta.currency,
+          booked_minor: delta.booked,
+          expected_minor: delta.expected,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'currency']).doUpdateSet((eb) => ({
+          booked_minor: eb(eb.ref('ledger_balance.booked_minor'), '+', eb.ref('excluded.booked_minor')),
+          expected_minor: eb(eb.ref('ledger_balance.expected_minor'), '+', eb.ref('excluded.expected_minor')),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** The only place that queries ledger_transaction, ledger_entry and ledger_balance. */
 export const ledgerRepository = {
   /**
    * Records a posting once. Must run inside the caller's transaction, so the posting commits or
@@ -57,52 +124,110 @@ export const ledgerRepository = {
         })),
       )
       .execute();
+    const deltas = new BalanceDeltas();
+    for (const leg of posting.legs) {
+      deltas.add(leg.accountId, leg.currency, posting.status === 'booked' ? leg.amountMinor : 0n, leg.amountMinor);
+    }
+    await applyDeltas(trx, deltas);
     return { transactionId, applied: true };
   },
 
-  /** An account's sums, derived from its entries every time: there is no balance column to drift. */
+  /** Whether a posting under this idempotency key has been recorded. */
+  async isRecorded(db: DbOrTx, idempotencyKey: string): Promise<boolean> {
+    const row = await db.selectFrom('ledger_transaction').select('id').where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** An account's sums: one row of ledger_balance, kept with the entries (no row: nothing posted). */
   async sums(db: DbOrTx, accountId: string, currency: string): Promise<AccountSums> {
     const row = await db
-      .selectFrom('ledger_entry')
-      .innerJoin('ledger_transaction', 'ledger_transaction.id', 'ledger_entry.transaction_id')
-      .select([
-        sql<string>`cast(coalesce(sum(case when ledger_transaction.status = 'booked' then ledger_entry.amount_minor else 0 end), 0) as text)`.as(
-          'booked',
-        ),
-        sql<string>`cast(coalesce(sum(ledger_entry.amount_minor), 0) as text)`.as('expected'),
-      ])
-      .where('ledger_entry.account_id', '=', accountId)
-      .where('ledger_entry.currency', '=', currency)
-      .executeTakeFirstOrThrow();
-    return { booked: BigInt(row.booked), expected: BigInt(row.expected) };
+      .selectFrom('ledger_balance')
+      .select([sql<string>`cast(booked_minor as text)`.as('booked'), sql<string>`cast(expected_minor as text)`.as('expected')])
+      .where('account_id', '=', accountId)
+      .where('currency', '=', currency)
+      .executeTakeFirst();
+    return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
   },
 
   /**
    * Deletes every transaction with a leg on one of these accounts, all its legs included (the
-   * foreign key cascades), so the ledger stays balanced. Returns how many transactions went.
+   * foreign key cascades), so the ledger stays balanced, and takes those legs off the balances of
+   * every account they were on. Returns how many transactions went.
    */
   async removeTouching(trx: DbOrTx, accountIds: readonly string[]): Promise<number> {
+    const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+    const deltas = new BalanceDeltas();
     let removed = 0;
     // In slices: both databases cap the number of bound parameters in one statement.
     for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
       const slice = accountIds.slice(start, start + REMOVE_SLICE);
-      const result = await trx
-        .deleteFrom('ledger_transaction')
+      // The ids fix the set that is summed and then deleted: a posting committed in between is
+      // neither. On PostgreSQL the row locks also keep a concurrent book() from changing a status
+      // between the two (SQLite runs one write transaction at a time).
+      const doomed = await trx
+        .selectFrom('ledger_transaction')
+        .select('id')
         .where('id', 'in', (eb) => eb.selectFrom('ledger_entry').select('transaction_id').where('account_id', 'in', slice))
-        .executeTakeFirst();
-      removed += Number(result.numDeletedRows);
+        .orderBy('id')
+        .$if(postgres, (qb) => qb.forUpdate())
+        .execute();
+      const ids = doomed.map((row) => row.id);
+      for (let from = 0; from < ids.length; from += REMOVE_SLICE) {
+        const chunk = ids.slice(from, from + REMOVE_SLICE);
+        const sums = await trx
+          .selectFrom('ledger_entry')
+          .innerJoin('ledger_transaction', 'ledger_transaction.id', 'ledger_entry.transaction_id')
+          .select([
+            'ledger_entry.account_id',
+            'ledger_entry.currency',
+            sql<string>`cast(sum(case when ledger_transaction.status = 'booked' then ledger_entry.amount_minor else 0 end) as text)`.as(
+              'booked',
+            ),
+            sql<string>`cast(sum(ledger_entry.amount_minor) as text)`.as('expected'),
+          ])
+          .where('ledger_entry.transaction_id', 'in', chunk)
+          .groupBy(['ledger_entry.account_id', 'ledger_entry.currency'])
+          .execute();
+        for (const row of sums) {
+          deltas.add(row.account_id, row.currency, -BigInt(row.booked), -BigInt(row.expected));
+        }
+        const result = await trx.deleteFrom('ledger_transaction').where('id', 'in', chunk).executeTakeFirst();
+        removed += Number(result.numDeletedRows);
+      }
+    }
+    await applyDeltas(trx, deltas);
+    // A forgotten account's rows are now 0, 0: drop them, as a missing row means the same.
+    for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
+      await trx
+        .deleteFrom('ledger_balance')
+        .where('account_id', 'in', accountIds.slice(start, start + REMOVE_SLICE))
+        .where('booked_minor', '=', 0n)
+        .where('expected_minor', '=', 0n)
+        .execute();
     }
     return removed;
   },
 
-  /** Moves a pending posting to booked (e.g. when a reserved amount settles). */
+  /** Moves a pending posting to booked (e.g. when a reserved amount settles); its legs join the booked sums. */
   async book(trx: DbOrTx, idempotencyKey: string): Promise<boolean> {
-    const result = await trx
+    const booked = await trx
       .updateTable('ledger_transaction')
       .set({ status: 'booked' })
       .where('idempotency_key', '=', idempotencyKey)
       .where('status', '=', 'pending')
+      .returning('id')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (!booked) return false;
+    const legs = await trx
+      .selectFrom('ledger_entry')
+      .select(['account_id', 'currency', sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where('transaction_id', '=', booked.id)
+      .execute();
+    const deltas = new BalanceDeltas();
+    for (const leg of legs) {
+      deltas.add(leg.account_id, leg.currency, BigInt(leg.amount), 0n);
+    }
+    await applyDeltas(trx, deltas);
+    return true;
   },
 };

@@ -19,6 +19,8 @@ export interface Ledger {
    */
   post(trx: DbOrTx, posting: LedgerPosting): Promise<RecordedPosting>;
   balances(db: DbOrTx, accountId: string, currency: string): Promise<LedgerBalances>;
+  /** Whether a posting under this idempotency key has been recorded. */
+  isRecorded(db: DbOrTx, idempotencyKey: string): Promise<boolean>;
   /**
    * Forgets accounts: deletes every posting that touches one of them, with all its legs. Only the
    * sandbox uses it, when a TPP wipes its mock data; a real ledger never deletes a posting.
@@ -26,7 +28,11 @@ export interface Ledger {
   forget(trx: DbOrTx, accountIds: readonly string[]): Promise<number>;
 }
 
-/** The sandbox bank's double-entry ledger (issue 3): balances are always derived from entries. */
+/**
+ * The sandbox bank's double-entry ledger (issue 3). Balances are kept per account in the same
+ * transaction as the entries that change them (issue 7: a funds check per payment must not sum
+ * an account's whole history), so they always equal the sum of the entries.
+ */
 export function createLedger(now: () => Date): Ledger {
   return {
     async post(trx, posting) {
@@ -40,6 +46,10 @@ export function createLedger(now: () => Date): Ledger {
     async balances(db, accountId, currency) {
       const sums = await ledgerRepository.sums(db, accountId, currency);
       return { closingBooked: sums.booked, expected: sums.expected, interimAvailable: sums.expected };
+    },
+
+    async isRecorded(db, idempotencyKey) {
+      return ledgerRepository.isRecorded(db, idempotencyKey);
     },
 
     async forget(trx, accountIds) {

@@ -27,3 +27,18 @@ export interface LedgerEntryTable {
   /** bigint on both databases; read it with `cast(… as text)` so no digit is lost. */
   amount_minor: bigint | string;
 }
+
+/**
+ * An account's sums per currency, so a funds check reads one row instead of summing every entry.
+ * A cache of the entries, never written on its own: the repository changes it in the same
+ * transaction that inserts, books or deletes the entries, so it cannot drift from them. A missing
+ * row means both sums are 0.
+ */
+export interface LedgerBalanceTable {
+  account_id: string;
+  currency: string;
+  /** Sum of the entries of booked transactions; bigint, read with `cast(… as text)`. */
+  booked_minor: bigint | string;
+  /** Sum of all entries, booked and pending; bigint, read with `cast(… as text)`. */
+  expected_minor: bigint | string;
+}

@@ -9,8 +9,8 @@ import { transactionRepository } from './transaction.repository.js';
 /**
  * How mock data moves money: every mock transaction is a row that describes it plus one ledger
  * posting against the TPP's clearing account, written in the caller's transaction; balance
- * updates and opening balances are single postings against the TPP's adjustment account. No
- * balance is ever stored.
+ * updates and opening balances are single postings against the TPP's adjustment account. Balances
+ * are the ledger's: kept with the entries, in the same transaction.
  */
 export function sandboxBookkeeping(ledger: Ledger) {
   return {
