@@ -19,6 +19,8 @@ import { RouteTable } from './http/route-table.js';
 import { sharedSerializers } from './http/schema-compilers.js';
 import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createMetrics } from './observability/metrics.js';
+import { installMetrics } from './observability/metrics.routes.js';
 import { paymentRoutes } from './modules/payments/payment.routes.js';
 import { paymentAuthorisationRoutes } from './modules/payments/payment-authorisation.routes.js';
 import { createPaymentApprover, paymentApprovalSubject, paymentCancellationSubject } from './modules/payments/payment-approval.js';
@@ -33,6 +35,13 @@ import { scaRedirectRoutes } from './modules/sca-redirect/sca-redirect.routes.js
 import type { PsuAuthenticator } from './bank/psu-authenticator.port.js';
 import { createSandboxPsuAuthenticator } from './bank/sandbox-psu-authenticator.js';
 import { createPaymentsService, type PaymentsService } from './modules/payments/payment.service.js';
+import type { BatchRunObserver } from './modules/execution/batch-run-report.js';
+import { createBankClock } from './modules/clock/bank-clock.js';
+import { createSandboxClockService } from './modules/clock/sandbox-clock.service.js';
+import { installBatchSchedule } from './modules/execution/batch-schedule.plugin.js';
+import { createBatchRunner } from './modules/execution/batch-runner.js';
+import { createPaymentExecutor } from './modules/execution/payment-executor.js';
+import { sandboxExecutionRoutes } from './modules/execution/sandbox-execution.routes.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
@@ -58,6 +67,10 @@ export interface AppDependencies {
   readonly coreBanking?: CoreBanking | undefined;
   /** The bank's authenticator behind the SCA pages. Absent: the sandbox's (one documented code). */
   readonly psuAuthenticator?: PsuAuthenticator | undefined;
+  /** Whether this process runs the scheduled batch runs (default true; off in tests and in all but one worker). */
+  readonly runsBatchSchedule?: boolean | undefined;
+  /** Observes every finished batch run (the metrics). */
+  readonly onBatchRun?: BatchRunObserver | undefined;
   /** Extra routes registered inside the signed `/v1` scope (tests of the front door use this). */
   readonly extraV1Routes?: ((scope: FastifyInstance, services: V1Services) => Promise<void>) | undefined;
 }
@@ -154,22 +167,37 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { db });
+  // Prometheus /metrics. The batch runner reports each finished run with app.batchRunFinished(report),
+  // which feeds the metrics and then deps.onBatchRun.
+  installMetrics(app, createMetrics(db, { logger: app.log }), { onBatchRun: deps.onBatchRun });
 
   const tpps = createTppService(db, now);
   const ledger = createLedger(now);
-  const coreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now);
+  const coreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now, config.nokRates);
   const authorisations = createAuthorisationService(db, now, deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db), {
     publicUrl: config.publicUrl,
     expirySeconds: config.scaExpirySeconds,
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
-  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, now, {
+  const clock = createBankClock(db, now, config.mode === 'sandbox');
+  const executor = createPaymentExecutor(coreBanking);
+  const runner = createBatchRunner({
+    db,
+    clock,
+    executor,
+    batchTimes: config.batchTimes,
+    observer: (report) => app.batchRunFinished(report),
+    logger: app.log,
+  });
+  installBatchSchedule(app, runner, config.batchSchedule && deps.runsBatchSchedule !== false ? config.batchTimes : undefined);
+  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, clock, {
     publicUrl: config.publicUrl,
     maxDaysAhead: config.maxExecutionDaysAhead,
     nokRates: config.nokRates,
+    sandbox: config.mode === 'sandbox',
   });
   const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess }, now, { publicUrl: config.publicUrl });
-  const approver = createPaymentApprover(coreBanking, authorisations, now, config.nokRates);
+  const approver = createPaymentApprover(coreBanking, authorisations, clock, executor, config.nokRates);
   authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
@@ -196,6 +224,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (research/seed-system.md §12).
         await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });
+        await v1.register(sandboxExecutionRoutes, {
+          prefix: '/sandbox',
+          clock,
+          sandboxClock: createSandboxClockService(db, clock, config.batchTimes),
+          runner,
+          batchTimes: config.batchTimes,
+        });
       }
       if (deps.extraV1Routes) {
         await deps.extraV1Routes(v1, services);

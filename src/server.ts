@@ -6,6 +6,7 @@ import type { Config } from './config/config.schema.js';
 import { ConfigError } from './config/load-config.js';
 import { createDatabase } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
+import type { BatchRunObserver } from './modules/execution/batch-run-report.js';
 import { SandboxCa } from './security/certificates/sandbox-ca.js';
 import { readPemBundle, readRevocationList, TrustStore } from './security/certificates/trust-store.js';
 
@@ -20,7 +21,19 @@ export interface Server {
  * the latest version), the sandbox CA (sandbox mode), the trust store and revocation lists.
  * A file that cannot be read or parsed is a configuration error naming its variable and file.
  */
-export async function openServer(config: Config, options: { logger?: FastifyBaseLogger; now?: () => Date } = {}): Promise<Server> {
+export interface ServerOptions {
+  readonly logger?: FastifyBaseLogger;
+  readonly now?: () => Date;
+  /**
+   * Whether this process runs the scheduled batch runs (default true). With `serve --workers N`
+   * one worker does; the others serve requests only.
+   */
+  readonly runsBatchSchedule?: boolean;
+  /** Observes every finished batch run (the metrics). */
+  readonly onBatchRun?: BatchRunObserver;
+}
+
+export async function openServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const database = createDatabase(config.database);
   try {
     await migrateToLatest(database.db);
@@ -48,6 +61,8 @@ export async function openServer(config: Config, options: { logger?: FastifyBase
       sandboxCa,
       logger: options.logger,
       now: options.now,
+      runsBatchSchedule: options.runsBatchSchedule,
+      onBatchRun: options.onBatchRun,
     });
     return {
       app,

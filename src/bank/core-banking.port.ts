@@ -53,6 +53,33 @@ export interface PostingResult {
   readonly applied: boolean;
 }
 
+/**
+ * One outgoing payment (or one payment of a bulk) to execute: the creditor receives `amount`;
+ * the debtor account is debited its value in the account's currency, at the bank's own rate.
+ */
+export interface OutgoingTransfer {
+  /** Executing the same key twice moves the money once (e.g. `payment:<id>`, `payment:<id>:3`). */
+  readonly idempotencyKey: string;
+  readonly debtorAccountId: string;
+  readonly amount: Money;
+  /** The creditor's account as the payment names it; credited when it is an account of this bank. */
+  readonly creditorAccount?: AccountReference | undefined;
+  /** The bank date it is booked and valued on. */
+  readonly bookingDate: string;
+  readonly description: string;
+}
+
+/**
+ * What executing a transfer did: booked now, booked by an earlier attempt under the same key,
+ * nothing for lack of funds (interimAvailable below the debit), or nothing because the bank
+ * cannot make it (e.g. no rate for the currency), with the reason in words a TPP may read.
+ */
+export type TransferResult =
+  | { readonly kind: 'booked'; readonly creditedInBank: boolean }
+  | { readonly kind: 'already-booked' }
+  | { readonly kind: 'insufficient-funds' }
+  | { readonly kind: 'refused'; readonly reason: string };
+
 export interface CoreBanking {
   findAccount(scope: BankScope, reference: AccountReference): Promise<BankAccount | undefined>;
   /** The accounts a PSU may use: its own (private), or through the agreement of `organisationNumber`. */
@@ -64,4 +91,10 @@ export interface CoreBanking {
    * transaction, so the posting commits with the status change that causes it.
    */
   post(trx: DbOrTx, scope: BankScope, posting: LedgerPosting): Promise<PostingResult>;
+  /**
+   * Executes a transfer exactly once under its idempotency key, in the caller's transaction: the
+   * funds check and the posting happen under the bank's lock on the debtor account, so two
+   * transfers from one account (in two processes) cannot both spend the same money.
+   */
+  transfer(trx: DbOrTx, scope: BankScope, transfer: OutgoingTransfer): Promise<TransferResult>;
 }

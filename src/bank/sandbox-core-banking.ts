@@ -1,7 +1,9 @@
 import type { Db, DbOrTx } from '../db/create-db.js';
 import { localized } from '../domain/localized.js';
 import { AppError } from '../errors/app-error.js';
+import { transferLegs, type LedgerLeg } from '../modules/ledger/ledger-posting.js';
 import type { Ledger } from '../modules/ledger/ledger.service.js';
+import { convertMinor, type NokRates } from '../domain/regulatory-reporting.js';
 import { accountRepository } from '../modules/sandbox/account.repository.js';
 import { agreementRepository } from '../modules/sandbox/agreement.repository.js';
 import { cardAccountRepository } from '../modules/sandbox/card-account.repository.js';
@@ -43,7 +45,7 @@ export function sandboxClearingAccount(scope: BankScope): string {
  * context (PSU-Corporate-ID = the agreement's organisation number) gives a PSU the accounts its
  * engagements name, with their roles and limits. Another TPP's data is never found.
  */
-export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date): CoreBanking {
+export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date, rates: NokRates): CoreBanking {
   const bookkeeping = sandboxBookkeeping(ledger);
 
   async function engagementOf(scope: BankScope, psuId: string, accountId: string, organisationNumber: string) {
@@ -110,6 +112,41 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       const card = await cardAccountRepository.findById(db, scope.tppId, accountId);
       if (card) return bookkeeping.balances(db, card.id, card.currency, card.creditLimit);
       throw new AppError('RESOURCE_UNKNOWN', { detail: localized(`no account ${accountId}`, `ingen konto ${accountId}`) });
+    },
+
+    async transfer(trx, scope, transfer) {
+      await sandboxBankRepository.lockTenant(trx, scope.tppId, now().toISOString());
+      if (await ledger.isRecorded(trx, transfer.idempotencyKey)) return { kind: 'already-booked' };
+      const debtor = await accountRepository.findById(trx, scope.tppId, transfer.debtorAccountId);
+      if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
+      const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
+      if (debitMinor === undefined) {
+        return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
+      }
+      const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency)).interimAvailable;
+      if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
+      const found = transfer.creditorAccount && (await accountRepository.findByReference(trx, scope.tppId, transfer.creditorAccount));
+      // Credited here only in the instructed currency; anything else leaves the bank.
+      const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
+      const clearing = sandboxClearingAccount(scope);
+      const legs: LedgerLeg[] =
+        creditor && creditor.currency === debtor.currency
+          ? transferLegs(debtor.id, creditor.id, debtor.currency, debitMinor)
+          : [
+              ...transferLegs(debtor.id, clearing, debtor.currency, debitMinor),
+              // A currency exchange into an account of this bank goes through the clearing account.
+              ...(creditor ? transferLegs(clearing, creditor.id, creditor.currency, transfer.amount.minor) : []),
+            ];
+      const recorded = await ledger.post(trx, {
+        idempotencyKey: transfer.idempotencyKey,
+        status: 'booked',
+        bookingDate: transfer.bookingDate,
+        valueDate: transfer.bookingDate,
+        description: transfer.description,
+        legs,
+      });
+      if (!recorded.applied) return { kind: 'already-booked' };
+      return { kind: 'booked', creditedInBank: creditor !== undefined };
     },
 
     async post(trx, scope, posting) {

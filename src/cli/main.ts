@@ -9,7 +9,8 @@ import { UsageError } from './usage-error.js';
 const USAGE = `nordic-xs2a: a Berlin Group NextGenPSD2 server with a Norwegian-bank sandbox
 
 Usage:
-  nordic-xs2a serve                       start the server (configuration: environment, see README)
+  nordic-xs2a serve [--workers N]         start the server (configuration: environment, see README); with
+                                          --workers N (1 to 64, default 1) N processes share the port
   nordic-xs2a migrate                     apply pending database migrations and exit
   nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--server URL]
                                           make a key and a sandbox QSealC for a TPP (from the local sandbox CA,
@@ -26,7 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serveCommand(loadConfig());
+      return serveCommand(rest);
     case 'migrate':
       return migrateCommand(loadConfig());
     case 'tpp': {

@@ -1,29 +1,136 @@
+import cluster from 'node:cluster';
+import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { Config } from '../config/config.schema.js';
+import { loadConfig } from '../config/load-config.js';
+import { createDatabase } from '../db/create-db.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { joinClusterMetrics } from '../observability/cluster-metrics.js';
+import { SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { openServer } from '../server.js';
+import { clusterWorkerRole, superviseWorkers, type WorkerRole } from './serve-cluster.js';
+import { UsageError } from './usage-error.js';
 
-/** `nordic-xs2a serve`: opens the database, the trust store and the app, and listens. */
-export async function serveCommand(config: Config): Promise<number> {
+const MAX_WORKERS = 64;
+
+/**
+ * `nordic-xs2a serve [--workers N]`: opens the database, the trust store and the app, and
+ * listens. With N > 1 this process becomes a node:cluster primary and N worker processes (this
+ * same command, forked) share the port.
+ */
+export async function serveCommand(args: readonly string[]): Promise<number> {
+  const workers = parseWorkers(args);
+  const config = loadConfig();
+  const role = clusterWorkerRole();
+  if (role) {
+    return serveWorker(config, role);
+  }
+  return workers > 1 ? servePrimary(config, workers) : serveProcess(config);
+}
+
+function parseWorkers(args: readonly string[]): number {
+  const { values } = parseArgs({ args: [...args], options: { workers: { type: 'string', default: '1' } }, strict: true });
+  const workers = /^[0-9]{1,2}$/.test(values.workers) ? Number(values.workers) : Number.NaN;
+  if (!(workers >= 1 && workers <= MAX_WORKERS)) {
+    throw new UsageError(`--workers takes a whole number from 1 to ${MAX_WORKERS}, not "${values.workers}"`);
+  }
+  return workers;
+}
+
+/** The single-process server (no --workers). */
+async function serveProcess(config: Config): Promise<number> {
   // Asynchronous logging keeps request logs off the hot path (research/stack-probe.md).
   const destination = pino.destination({ sync: false, minLength: 4096 });
   const logger = pino({ level: config.logLevel, base: { service: config.systemName } }, destination);
-  const server = await openServer(config, { logger });
-  await server.app.listen({ port: config.port, host: config.host });
-  const address = server.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  // Fastify has logged the address; this adds what was started.
-  logger.info({ mode: config.mode, database: config.database.dialect, publicUrl: config.publicUrl }, 'ready');
+  const port = await listen(config, logger, {});
   destination.flushSync();
-  process.stdout.write(`nordic-xs2a ${config.mode} listening on http://${config.host}:${port} (docs: ${config.publicUrl}/docs)\n`);
-
+  process.stdout.write(`nordic-xs2a ${config.mode} listening on http://${config.host}:${port.number} (docs: ${config.publicUrl}/docs)\n`);
+  // As before: the first signal stops gracefully, a second one (default action) ends at once.
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
-      server.close().then(resolve, resolve);
+      port.close().then(resolve, resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   destination.flushSync();
   return 0;
+}
+
+/** A worker forked by {@link servePrimary}: the same server, told whether it runs the batch schedule. */
+async function serveWorker(config: Config, role: WorkerRole): Promise<number> {
+  // Workers share the primary's stdout: one write per line keeps their lines whole.
+  const destination = pino.destination({ sync: true });
+  const logger = pino({ level: config.logLevel, base: { service: config.systemName, pid: process.pid, role } }, destination);
+  try {
+    joinClusterMetrics();
+    const port = await listen(config, logger, { runsBatchSchedule: role === 'batch-schedule' });
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      // Kept for the worker's whole life: Ctrl-C signals the workers and then the primary signals
+      // them again; a second signal must not end a worker that is finishing its requests.
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        logger.info({ signal }, 'shutting down');
+        port.close().then(resolve, resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    return 0;
+  } finally {
+    // The IPC channel (metrics requests) would keep the process alive; a disconnect the worker
+    // asks for is not taken as the primary's death.
+    cluster.worker?.disconnect();
+  }
+}
+
+/**
+ * The primary: prepares what the workers share (the migrated database, the sandbox CA) so they
+ * do not race to create it, then runs them. Prints the one "listening" line.
+ */
+async function servePrimary(config: Config, workers: number): Promise<number> {
+  const destination = pino.destination({ sync: true });
+  const logger = pino({ level: config.logLevel, base: { service: config.systemName, pid: process.pid, role: 'primary' } }, destination);
+  const database = createDatabase(config.database);
+  try {
+    await migrateToLatest(database.db);
+  } finally {
+    await database.close();
+  }
+  if (config.mode === 'sandbox') {
+    await SandboxCa.open(config.dataDir);
+  }
+  return superviseWorkers({
+    workers,
+    logger,
+    onReady: (port) => {
+      process.stdout.write(
+        `nordic-xs2a ${config.mode} listening on http://${config.host}:${port} with ${workers} workers (docs: ${config.publicUrl}/docs)\n`,
+      );
+    },
+  });
+}
+
+interface Listening {
+  readonly number: number;
+  close(): Promise<void>;
+}
+
+async function listen(config: Config, logger: pino.Logger, options: { runsBatchSchedule?: boolean }): Promise<Listening> {
+  const server = await openServer(config, { logger, ...options });
+  try {
+    await server.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A port already taken: release the database too, so the process can end.
+    await server.close();
+    throw error;
+  }
+  const address = server.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // Fastify has logged the address; this adds what was started.
+  logger.info({ mode: config.mode, database: config.database.dialect, publicUrl: config.publicUrl }, 'ready');
+  return { number: port, close: () => server.close() };
 }

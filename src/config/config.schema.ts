@@ -3,6 +3,7 @@
  * its default and how a text becomes a value; `load-config.ts` applies them all at once and
  * `.env.example` lists them. Nothing else reads `process.env`.
  */
+import { checkBatchTimes, DEFAULT_BATCH_TIMES, type BatchTime } from '../domain/batch-schedule.js';
 import { DEFAULT_NOK_RATES, parseNokRates, type NokRates } from '../domain/regulatory-reporting.js';
 export type Mode = 'sandbox' | 'production';
 export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
@@ -33,6 +34,10 @@ export interface Config {
   readonly scaExpirySeconds: number;
   /** How long a PSU access token from `POST /v1/token` identifies its PSU. */
   readonly psuTokenLifetimeSeconds: number;
+  /** The local Europe/Oslo times of each bank day's batch runs, earliest first. */
+  readonly batchTimes: readonly BatchTime[];
+  /** Whether this server runs the batch at those times (off: only `POST /v1/sandbox/batch-runs` and a restart's resume). */
+  readonly batchSchedule: boolean;
   readonly logLevel: LogLevel;
 }
 
@@ -87,6 +92,11 @@ const nokRates: Parse<NokRates> = (text) => {
   if (!parsed.ok) return { problem: parsed.reason.en };
   // Configured rates override the embedded table; currencies not named keep its rate.
   return { value: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ...parsed.value.rates]) } };
+};
+
+const batchTimes: Parse<readonly BatchTime[]> = (text) => {
+  const checked = checkBatchTimes(text);
+  return checked.ok ? { value: checked.value } : { problem: checked.reason.en };
 };
 
 const database: Parse<DatabaseTarget> = (text) => {
@@ -223,6 +233,21 @@ export const VARIABLES = [
     description: 'lifetime of the PSU access token that POST /v1/token hands out after the PSU pre-step',
     fallback: '1800',
     parse: integer(60, 86400),
+  },
+  {
+    name: 'XS2A_BATCH_TIMES',
+    key: 'batchTimes',
+    description:
+      'comma-separated local times (Europe/Oslo, HH:MM) of the batch runs of each Norwegian bank day; a payment lacking funds is rejected after the last',
+    fallback: DEFAULT_BATCH_TIMES,
+    parse: batchTimes,
+  },
+  {
+    name: 'XS2A_BATCH_SCHEDULE',
+    key: 'batchSchedule',
+    description: 'false: this server runs no scheduled batch runs (POST /v1/sandbox/batch-runs still runs one)',
+    fallback: 'true',
+    parse: boolean,
   },
   {
     name: 'LOG_LEVEL',

@@ -4,6 +4,8 @@ import type { AuditEventTable } from '../modules/audit/audit.table.js';
 import type { PaymentTable } from '../modules/payments/payment.table.js';
 import type { AuthorisationTable } from '../modules/authorisations/authorisation.table.js';
 import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
+import type { BatchRunTable } from '../modules/execution/batch-run.table.js';
+import type { SandboxClockTable } from '../modules/clock/sandbox-clock.table.js';
 import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
@@ -38,4 +40,6 @@ export interface Database {
   authorisation: AuthorisationTable;
   psu_token: PsuTokenTable;
   signing_basket: SigningBasketTable;
+  batch_run: BatchRunTable;
+  sandbox_clock: SandboxClockTable;
 }

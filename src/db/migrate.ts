@@ -7,6 +7,7 @@ import * as payments from './migrations/2026_11_22_0004_payments.js';
 import * as authorisations from './migrations/2026_11_23_0005_authorisations.js';
 import * as signingBaskets from './migrations/2026_11_24_0006_signing_baskets.js';
 import * as ledgerBalances from './migrations/2026_11_25_0007_ledger_balances.js';
+import * as execution from './migrations/2026_11_26_0008_execution.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_0005_authorisations': authorisations,
   '2026_11_24_0006_signing_baskets': signingBaskets,
   '2026_11_25_0007_ledger_balances': ledgerBalances,
+  '2026_11_26_0008_execution': execution,
 };
 
 /** The versions, oldest first. */

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { BANK_TIME_ZONE, isBankDay } from './bank-calendar.js';
+import { BANK_TIME_ZONE, isBankDay, nextBankDayAfter } from './bank-calendar.js';
 import { addDays, todayIn, type IsoDate } from './iso-date.js';
 import { fail, localized, pass, type Check } from './localized.js';
 
@@ -86,4 +86,9 @@ export function isLastRunOfDay(run: Date, times: readonly BatchTime[]): boolean 
   const runs = batchRunsOn(todayIn(BANK_TIME_ZONE, run), times);
   const last = runs.at(-1);
   return last !== undefined && run.getTime() >= last.getTime();
+}
+
+/** The bank day a run on `date` counts for: the date itself, or on a weekend or holiday the next bank day. */
+export function bankDayOf(date: IsoDate): IsoDate {
+  return isBankDay(date) ? date : nextBankDayAfter(date);
 }

@@ -179,3 +179,20 @@ export function requiresRegulatoryReporting(amount: Money, rates: NokRates): boo
   if (nok === undefined) return undefined;
   return (nok < 0n ? -nok : nok) >= REGULATORY_REPORTING_THRESHOLD_NOK * 100n;
 }
+
+/**
+ * An amount in another currency's minor units, through NOK with the same table (the sandbox
+ * debits a NOK account for a payment in USD, say). Undefined without a rate for either currency.
+ */
+export function convertMinor(amount: Money, to: string, rates: NokRates): bigint | undefined {
+  if (amount.currency === to) return amount.minor;
+  const nok = nokEquivalentMinor(amount, rates);
+  if (nok === undefined) return undefined;
+  if (to === 'NOK') return nok;
+  const rate = rates.rates.get(to);
+  const digits = minorUnits(to);
+  if (rate === undefined || digits === undefined || !RATE.test(rate)) return undefined;
+  const { scaled, decimals } = rateFraction(rate);
+  // nok øre / 100 NOK ÷ (scaled / 10^decimals NOK per unit) × 10^digits minor per unit.
+  return divideRoundingHalfUp(nok * 10n ** BigInt(decimals + digits), scaled * 100n);
+}

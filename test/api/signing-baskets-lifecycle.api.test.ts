@@ -22,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TppResponse } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
+import { fundedPsu } from '../support/execution.js';
 import {
   basketStatusOf,
   basketView,
@@ -234,7 +235,8 @@ describe.each(DIALECTS)('what the approval of a signing basket does (%s)', (dial
   let dual: DualControl;
   beforeAll(async () => {
     server = await startTestServer({ dialect });
-    psu = await privatePsu(server.client);
+    // Funded: an instant payment in a basket settles at approval, and only with the money there.
+    psu = await fundedPsu(server.client, '100000.00');
     dual = await dualControlCorporation(server.client, '0', 3);
   });
   afterAll(() => server.close());
@@ -256,7 +258,8 @@ describe.each(DIALECTS)('what the approval of a signing basket does (%s)', (dial
     const journey = await walk(basket.links['scaRedirect']!.href);
     expect(journey.redirectedTo).toBe(OK_URI);
     expect(await statusOf(later)).toEqual({ transactionStatus: 'PDNG' });
-    for (const created of [today, instant, abroad, sepa]) expect(await statusOf(created)).toEqual({ transactionStatus: 'ACTC' });
+    for (const created of [today, abroad, sepa]) expect(await statusOf(created)).toEqual({ transactionStatus: 'ACTC' });
+    expect(await statusOf(instant)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
     expect(await basketStatusOf(server.client, basket.path)).toBe('ACTC');
     expect(await scaStatusOf(server.client, basket.links['scaStatus']!.href)).toEqual({ scaStatus: 'finalised' });
     expect(await basketView(server.client, basket.path)).toMatchObject({ payments: ids(all), transactionStatus: 'ACTC' });

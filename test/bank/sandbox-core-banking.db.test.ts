@@ -1,3 +1,4 @@
+import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
 /**
  * The core-banking port over the sandbox bank, on each database: account lookup by BBAN or IBAN
  * within the TPP's scope; the accounts a PSU may use privately or through a corporate agreement;
@@ -32,7 +33,7 @@ describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
     database = await openTestDatabase(dialect);
     const ledger = createLedger(now);
     bank = createSandboxBank(database.db, ledger, now);
-    core = createSandboxCoreBanking(database.db, ledger, now);
+    core = createSandboxCoreBanking(database.db, ledger, now, DEFAULT_NOK_RATES);
     await bank.initializer.initialize(A);
     await bank.initializer.initialize(B);
   });

@@ -49,6 +49,14 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       nokRates: DEFAULT_NOK_RATES,
       scaExpirySeconds: 900,
       psuTokenLifetimeSeconds: 1800,
+      batchTimes: [
+        { hour: 5, minute: 35 },
+        { hour: 9, minute: 30 },
+        { hour: 11, minute: 30 },
+        { hour: 13, minute: 35 },
+        { hour: 15, minute: 35 },
+      ],
+      batchSchedule: true,
       logLevel: 'info',
     });
   });
@@ -92,6 +100,8 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       XS2A_NOK_RATES: 'EUR=12.5, THB=0.31',
       XS2A_SCA_EXPIRY_SECONDS: '300',
       XS2A_PSU_TOKEN_LIFETIME_SECONDS: '600',
+      XS2A_BATCH_TIMES: '06:00, 14:30',
+      XS2A_BATCH_SCHEDULE: 'false',
       LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
@@ -112,6 +122,11 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       nokRates: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ['EUR', '12.5'], ['THB', '0.31']]) },
       scaExpirySeconds: 300,
       psuTokenLifetimeSeconds: 600,
+      batchTimes: [
+        { hour: 6, minute: 0 },
+        { hour: 14, minute: 30 },
+      ],
+      batchSchedule: false,
       logLevel: 'debug',
     });
   });
@@ -124,6 +139,10 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
     ['XS2A_NOK_RATES', 'EUR=-1'],
     ['XS2A_NOK_RATES', 'EURO=11'],
     ['XS2A_NOK_RATES', 'EUR'],
+    ['XS2A_BATCH_TIMES', '9:30'],
+    ['XS2A_BATCH_TIMES', '15:35,09:30'],
+    ['XS2A_BATCH_TIMES', ''],
+    ['XS2A_BATCH_SCHEDULE', 'sometimes'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

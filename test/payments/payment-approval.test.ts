@@ -1,3 +1,5 @@
+import { BANK_TIME_ZONE } from '../../src/domain/bank-calendar.js';
+import { todayIn } from '../../src/domain/iso-date.js';
 /**
  * The pure rules behind a PSU's approval of a payment (issue 5, DESIGN §3):
  * - isAwaitingApproval: only RCVD and PATC wait for (more) approval;
@@ -81,38 +83,40 @@ describe('approvesAlone', () => {
 describe('isFutureDated', () => {
   const single = (requestedExecutionDate: string | undefined) => ({ service: 'payments' as const, requestedExecutionDate });
   const NOON = new Date('2026-11-20T12:00:00Z');
+  // The bank clock gives the TPP's date in Oslo; these cases check both together.
+  const futureAt = (payment: Parameters<typeof isFutureDated>[0], at: Date) => isFutureDated(payment, todayIn(BANK_TIME_ZONE, at));
 
   it('is false without a requested execution date (as soon as possible)', () => {
-    expect(isFutureDated(single(undefined), NOON)).toBe(false);
+    expect(futureAt(single(undefined), NOON)).toBe(false);
   });
 
   it('is true for a date after today, false for today and earlier', () => {
-    expect(isFutureDated(single('2026-11-21'), NOON)).toBe(true);
-    expect(isFutureDated(single('2027-01-04'), NOON)).toBe(true);
-    expect(isFutureDated(single('2026-11-20'), NOON)).toBe(false);
-    expect(isFutureDated(single('2026-11-19'), NOON)).toBe(false);
+    expect(futureAt(single('2026-11-21'), NOON)).toBe(true);
+    expect(futureAt(single('2027-01-04'), NOON)).toBe(true);
+    expect(futureAt(single('2026-11-20'), NOON)).toBe(false);
+    expect(futureAt(single('2026-11-19'), NOON)).toBe(false);
   });
 
   it('counts days in Oslo, not UTC: after 23:00 UTC in winter it is already tomorrow', () => {
     const lateWinter = new Date('2026-11-20T23:30:00Z'); // 00:30 on 21 November in Oslo (UTC+1)
-    expect(isFutureDated(single('2026-11-21'), lateWinter)).toBe(false);
-    expect(isFutureDated(single('2026-11-22'), lateWinter)).toBe(true);
+    expect(futureAt(single('2026-11-21'), lateWinter)).toBe(false);
+    expect(futureAt(single('2026-11-22'), lateWinter)).toBe(true);
     const beforeMidnight = new Date('2026-11-20T22:59:59Z'); // 23:59:59 on 20 November in Oslo
-    expect(isFutureDated(single('2026-11-21'), beforeMidnight)).toBe(true);
+    expect(futureAt(single('2026-11-21'), beforeMidnight)).toBe(true);
   });
 
   it('counts days in Oslo summer time (UTC+2): 22:30 UTC on 30 June is 1 July', () => {
     const lateSummer = new Date('2026-06-30T22:30:00Z');
-    expect(isFutureDated(single('2026-07-01'), lateSummer)).toBe(false);
-    expect(isFutureDated(single('2026-07-02'), lateSummer)).toBe(true);
+    expect(futureAt(single('2026-07-01'), lateSummer)).toBe(false);
+    expect(futureAt(single('2026-07-02'), lateSummer)).toBe(true);
   });
 
   it('is true for a dated bulk payment as for a single one', () => {
-    expect(isFutureDated({ service: 'bulk-payments', requestedExecutionDate: '2026-11-23' }, NOON)).toBe(true);
+    expect(futureAt({ service: 'bulk-payments', requestedExecutionDate: '2026-11-23' }, NOON)).toBe(true);
   });
 
   it('is never true for a standing order, which is approved as a whole', () => {
-    expect(isFutureDated({ service: 'periodic-payments', requestedExecutionDate: '2027-06-01' }, NOON)).toBe(false);
-    expect(isFutureDated({ service: 'periodic-payments', requestedExecutionDate: undefined }, NOON)).toBe(false);
+    expect(futureAt({ service: 'periodic-payments', requestedExecutionDate: '2027-06-01' }, NOON)).toBe(false);
+    expect(futureAt({ service: 'periodic-payments', requestedExecutionDate: undefined }, NOON)).toBe(false);
   });
 });

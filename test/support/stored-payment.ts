@@ -28,6 +28,7 @@ export function storedPayment(overrides: Partial<Payment> & Pick<Payment, 'body'
     psuId: '13039319955',
     psuCorporateId: undefined,
     basketId: undefined,
+    awaitingFundsSince: undefined,
     debtorAccountId: `account-${DEBTOR}`,
     currency: 'NOK',
     amountMinor: 123456n,

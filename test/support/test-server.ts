@@ -51,7 +51,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = mkdtempSync(join(tmpdir(), 'xs2a-server-'));
   // Links handed out (scaRedirect above all) must reach this very server: listen on a known port.
   const port = await freePort();
-  const config = loadConfig({ XS2A_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: String(port), ...options.env });
+  // No scheduled batch runs unless a test asks: a run at 09:30 must not move a test's payments.
+  const config = loadConfig({
+    XS2A_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    XS2A_BATCH_SCHEDULE: 'false',
+    ...options.env,
+  });
   const database = await openTestDatabase(options.dialect ?? 'sqlite');
   const ca = await SandboxCa.open(dataDir);
   const app = await buildApp(config, {
@@ -63,7 +70,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     coreBanking:
       options.coreBanking &&
       options.coreBanking(
-        createSandboxCoreBanking(database.db, createLedger(options.now ?? (() => new Date())), options.now ?? (() => new Date())),
+        createSandboxCoreBanking(
+          database.db,
+          createLedger(options.now ?? (() => new Date())),
+          options.now ?? (() => new Date()),
+          config.nokRates,
+        ),
       ),
   });
   await app.listen({ port, host: '127.0.0.1' });

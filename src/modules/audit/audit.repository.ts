@@ -21,18 +21,26 @@ export interface AuditEntry extends AuditEvent {
  */
 export const auditRepository = {
   async append(db: DbOrTx, event: AuditEvent, at: string): Promise<void> {
+    await auditRepository.appendAll(db, [event], at);
+  },
+
+  /** Several events of one moment in one statement (a status change through several statuses). */
+  async appendAll(db: DbOrTx, events: readonly AuditEvent[], at: string): Promise<void> {
+    if (events.length === 0) return;
     await db
       .insertInto('audit_event')
-      .values({
-        occurred_at: at,
-        actor_type: event.actor.type,
-        actor_id: event.actor.id,
-        request_id: event.requestId ?? null,
-        action: event.action,
-        resource_type: event.resource.type,
-        resource_id: event.resource.id,
-        details: JSON.stringify(event.details ?? {}),
-      })
+      .values(
+        events.map((event) => ({
+          occurred_at: at,
+          actor_type: event.actor.type,
+          actor_id: event.actor.id,
+          request_id: event.requestId ?? null,
+          action: event.action,
+          resource_type: event.resource.type,
+          resource_id: event.resource.id,
+          details: JSON.stringify(event.details ?? {}),
+        })),
+      )
       .execute();
   },
 

@@ -1,7 +1,10 @@
 import type { CoreBanking } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
-import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
-import { todayIn } from '../../domain/iso-date.js';
+import type { DbOrTx } from '../../db/create-db.js';
+import type { IsoDate } from '../../domain/iso-date.js';
+import type { ActorType } from '../audit/audit.repository.js';
+import type { BankClock } from '../clock/bank-clock.js';
+import type { PaymentExecutor } from '../execution/payment-executor.js';
 import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
@@ -10,9 +13,13 @@ import type { AuthorisationService } from '../authorisations/authorisation.servi
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
 import { paymentConfirmation } from './payment-confirmation.js';
 import { exceedsLimit } from './payment-limits.js';
+import type { PaymentProduct } from './payment-products.js';
 import { cancellationRule, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
+
+/** Settles at approval rather than in a batch run. */
+const INSTANT_PRODUCT: PaymentProduct = 'instant-norwegian-domestic-credit-transfers-straks';
 
 /** Statuses in which a payment waits for (more) approval. */
 const AWAITING_APPROVAL: readonly TransactionStatus[] = ['RCVD', 'PATC'];
@@ -47,6 +54,11 @@ export interface PaymentApprover {
    * are read together, not one query each).
    */
   plan(payments: readonly Payment[], psuId: string): Promise<PaymentApprovalPlan[]>;
+  /**
+   * Carries out an approval plan in the caller's transaction. An instant (Straks) payment fully
+   * approved settles there and then (DESIGN §3): ACSC, or RJCT when the bank cannot pay it.
+   */
+  approve(trx: DbOrTx, payment: Payment, to: TransactionStatus, actor: { type: ActorType; id: string }, at: string): Promise<Payment>;
 }
 
 /**
@@ -59,12 +71,21 @@ export interface PaymentApprover {
 export function createPaymentApprover(
   coreBanking: CoreBanking,
   authorisations: Pick<AuthorisationService, 'approversOf'>,
-  now: () => Date,
+  clock: BankClock,
+  executor: PaymentExecutor,
   rates: NokRates,
 ): PaymentApprover {
   return {
+    async approve(trx, payment, to, actor, at) {
+      if (to === 'ACTC' && payment.product === INSTANT_PRODUCT) {
+        return executor.settleInstant(trx, payment, { today: await clock.today(payment.tppId, trx), actor, at });
+      }
+      return transitionPayment(trx, payment, { to, actor, at });
+    },
+
     async plan(payments, psuId) {
       const tppId = payments[0]?.tppId ?? '';
+      const today = await clock.today(tppId);
       const basketIds = [...new Set(payments.flatMap((payment) => (payment.basketId === undefined ? [] : [payment.basketId])))];
       // The approval under way is not finalised yet, so it is not among them.
       const [own, inBasket] = await Promise.all([
@@ -113,7 +134,7 @@ export function createPaymentApprover(
         }
         // Dual control: two approvers always suffice; one suffices within the approval limit.
         const complete = earlier.length > 0 || approvesAlone(payment, permission.approvalLimit, rates);
-        plans.push({ kind: 'approve', to: !complete ? 'PATC' : isFutureDated(payment, now()) ? 'PDNG' : 'ACTC' });
+        plans.push({ kind: 'approve', to: !complete ? 'PATC' : isFutureDated(payment, today) ? 'PDNG' : 'ACTC' });
       }
       return plans;
     },
@@ -140,7 +161,7 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
       return {
         ok: true,
         apply: async (trx, at) => {
-          await transitionPayment(trx, payment, { to: plan.to, actor: { type: 'psu', id: psuId }, at });
+          await approver.approve(trx, payment, plan.to, { type: 'psu', id: psuId }, at);
         },
       };
     },
@@ -241,7 +262,7 @@ function noLongerWaiting(status: TransactionStatus): Localized {
 }
 
 /** Due on a later bank date than today: approved, it waits (PDNG). Standing orders are approved as a whole (ACTC). */
-export function isFutureDated(payment: Pick<Payment, 'service' | 'requestedExecutionDate'>, now: Date): boolean {
+export function isFutureDated(payment: Pick<Payment, 'service' | 'requestedExecutionDate'>, today: IsoDate): boolean {
   if (payment.service === 'periodic-payments' || payment.requestedExecutionDate === undefined) return false;
-  return payment.requestedExecutionDate > todayIn(BANK_TIME_ZONE, now);
+  return payment.requestedExecutionDate > today;
 }

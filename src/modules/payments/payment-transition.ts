@@ -7,6 +7,11 @@ import { canTransition, type TransactionStatus } from './payment-status.js';
 
 export interface StatusChange {
   readonly to: TransactionStatus;
+  /**
+   * Statuses passed on the way within the same transaction (ACSP on the way to ACSC in a batch
+   * run): each step is checked and audited; only `to` is stored.
+   */
+  readonly through?: readonly TransactionStatus[] | undefined;
   /** Why, in words a TPP may read (shown as psuMessage for RJCT and CANC). */
   readonly reason?: string | undefined;
   readonly fundsAvailable?: boolean | undefined;
@@ -21,13 +26,14 @@ export interface StatusChange {
  * audit log in the caller's transaction, with its time and cause.
  */
 export async function transitionPayment(trx: DbOrTx, payment: Payment, change: StatusChange): Promise<Payment> {
-  if (!canTransition(payment.status, change.to)) {
-    throw new AppError('STATUS_INVALID', {
-      detail: localized(
-        `a payment in status ${payment.status} cannot move to ${change.to}`,
-        `en betaling med status ${payment.status} kan ikke gå til ${change.to}`,
-      ),
-    });
+  const steps = [payment.status, ...(change.through ?? []), change.to];
+  for (let index = 1; index < steps.length; index++) {
+    const [from, to] = [steps[index - 1]!, steps[index]!];
+    if (!canTransition(from, to)) {
+      throw new AppError('STATUS_INVALID', {
+        detail: localized(`a payment in status ${from} cannot move to ${to}`, `en betaling med status ${from} kan ikke gå til ${to}`),
+      });
+    }
   }
   const applied = await paymentRepository.updateStatus(trx, payment.id, {
     from: payment.status,
@@ -39,15 +45,15 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
   if (!applied) {
     throw new AppError('STATUS_INVALID');
   }
-  await auditRepository.append(
+  await auditRepository.appendAll(
     trx,
-    {
+    steps.slice(1).map((to, index) => ({
       actor: change.actor,
       requestId: change.requestId,
       action: 'payment.status-changed',
       resource: { type: 'payment', id: payment.id },
-      details: { from: payment.status, to: change.to, ...(change.reason ? { reason: change.reason } : {}) },
-    },
+      details: { from: steps[index], to, ...(change.reason && to === change.to ? { reason: change.reason } : {}) },
+    })),
     change.at,
   );
   return {

@@ -25,9 +25,14 @@ export interface Payment {
   readonly statusChangedAt: string;
   /** The open signing basket that holds it: then it is approved through the basket only. */
   readonly basketId: string | undefined;
+  /** The bank date it first lacked funds in a batch run (ACCP). */
+  readonly awaitingFundsSince: string | undefined;
 }
 
-export interface NewPayment extends Omit<Payment, 'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId'> {
+export interface NewPayment extends Omit<
+  Payment,
+  'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId' | 'awaitingFundsSince'
+> {
   readonly logicalKey: string | undefined;
 }
 
@@ -50,12 +55,13 @@ const COLUMNS = [
   'created_at',
   'status_changed_at',
   'basket_id',
+  'awaiting_funds_since',
 ] as const;
 
 type Row = {
   [K in (typeof COLUMNS)[number]]: K extends 'funds_available'
     ? boolean | number | null
-    : K extends 'status_reason' | 'psu_id' | 'psu_corporate_id' | 'requested_execution_date' | 'basket_id'
+    : K extends 'status_reason' | 'psu_id' | 'psu_corporate_id' | 'requested_execution_date' | 'basket_id' | 'awaiting_funds_since'
       ? string | null
       : string;
 } & { amount: string };
@@ -82,8 +88,21 @@ function toPayment(row: Row): Payment {
     createdAt: row.created_at,
     statusChangedAt: row.status_changed_at,
     basketId: row.basket_id ?? undefined,
+    awaitingFundsSince: row.awaiting_funds_since ?? undefined,
   };
 }
+
+/** A payment a batch run may execute, as the run's first read lists it. */
+export interface DuePayment {
+  readonly id: string;
+  readonly tppId: string;
+  readonly status: TransactionStatus;
+  readonly requestedExecutionDate: string | undefined;
+}
+
+/** Approved and not yet executed; periodic payments are never executed by the sandbox. */
+export const EXECUTABLE_STATUSES: readonly TransactionStatus[] = ['ACTC', 'PDNG', 'ACCP'];
+const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
 
 /** The only place that queries the payment table. */
 export const paymentRepository = {
@@ -187,6 +206,48 @@ export const paymentRepository = {
       .orderBy('id')
       .forUpdate()
       .execute();
+  },
+
+  /**
+   * The payments a batch run considers, in id order: approved (ACTC), waiting for their date
+   * (PDNG) or for funds (ACCP); single and bulk only. Whether a PDNG one's date has come is for
+   * the caller to judge, with the TPP's own clock.
+   */
+  async listExecutable(db: DbOrTx, tppId?: string): Promise<DuePayment[]> {
+    let query = db
+      .selectFrom('payment')
+      .select(['id', 'tpp_id', 'status', 'requested_execution_date', 'service'])
+      .where('status', 'in', EXECUTABLE_STATUSES);
+    if (tppId !== undefined) query = query.where('tpp_id', '=', tppId);
+    const rows = await query.execute();
+    return rows
+      .filter((row) => (EXECUTED_SERVICES as readonly string[]).includes(row.service) && isTransactionStatus(row.status))
+      .map((row) => ({
+        id: row.id,
+        tppId: row.tpp_id,
+        status: row.status as TransactionStatus,
+        requestedExecutionDate: row.requested_execution_date ?? undefined,
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  },
+
+  /**
+   * Takes one payment for execution in the caller's transaction. On PostgreSQL its row lock, or
+   * nothing when another process holds it (SKIP LOCKED: that process is executing it); SQLite
+   * runs one write transaction at a time.
+   */
+  async takeForExecution(trx: DbOrTx, id: string): Promise<Payment | undefined> {
+    let query = trx
+      .selectFrom('payment')
+      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where('id', '=', id);
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate().skipLocked();
+    const row = await query.executeTakeFirst();
+    return row && toPayment(row);
+  },
+
+  async setAwaitingFundsSince(trx: DbOrTx, id: string, date: string | null): Promise<void> {
+    await trx.updateTable('payment').set({ awaiting_funds_since: date }).where('id', '=', id).execute();
   },
 
   /** Lets a deleted basket's payments go: they may be authorised alone or put in another basket. */

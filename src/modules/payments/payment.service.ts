@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BankScope, CoreBanking } from '../../bank/core-banking.port.js';
+import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db } from '../../db/create-db.js';
-import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
-import { todayIn } from '../../domain/iso-date.js';
 import { localized, type Language } from '../../domain/localized.js';
 import { formatAmount } from '../../domain/money.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
@@ -45,6 +44,8 @@ export interface PaymentSettings {
   /** How far ahead a requested execution or start date may lie. */
   readonly maxDaysAhead: number;
   readonly nokRates: NokRates;
+  /** Sandbox mode: a standing order's status says the sandbox will not execute it. */
+  readonly sandbox: boolean;
 }
 
 /** A payment initiation request after the front door: who, what, and the request's identity. */
@@ -66,7 +67,7 @@ export interface PaymentsService {
   initiate(initiation: Initiation): Promise<StoredResponse>;
   find(tpp: TppIdentity, service: PaymentService, product: string, paymentId: string): Promise<Payment>;
   /** The payment as submitted, with its status (and for a periodic payment, its next execution dates). */
-  view(payment: Payment): { transactionStatus: TransactionStatus } & Record<string, unknown>;
+  view(payment: Payment): Promise<{ transactionStatus: TransactionStatus } & Record<string, unknown>>;
   statusView(payment: Payment): { transactionStatus: TransactionStatus; fundsAvailable?: boolean; psuMessage?: string };
   cancel(tpp: TppIdentity, service: PaymentService, product: string, paymentId: string, requestId: string): Promise<Cancellation>;
   /** `POST …/authorisations` or `…/cancellation-authorisations`: a new authorisation and where to send the PSU. */
@@ -87,6 +88,9 @@ const PURPOSE_OF_KIND: Readonly<Record<AuthorisationKind, 'payment' | 'payment-c
   'cancellation-authorisations': 'payment-cancellation',
 };
 
+/** The requirement's rule for the sandbox, told wherever a standing order's status is read. */
+const PERIODIC_NOT_EXECUTED = 'Registered. The sandbox does not execute periodic payments: batch runs leave them as they are.';
+
 /** How many coming execution dates a periodic payment's GET lists. */
 const SHOWN_EXECUTION_DATES = 12;
 
@@ -99,15 +103,16 @@ export function createPaymentsService(
   db: Db,
   coreBanking: CoreBanking,
   sca: PaymentSca,
-  now: () => Date,
+  clock: BankClock,
   settings: PaymentSettings,
 ): PaymentsService {
-  function ruleContext(): RuleContext {
-    return { today: todayIn(BANK_TIME_ZONE, now()), maxDaysAhead: settings.maxDaysAhead, nokRates: settings.nokRates };
+  const now = () => clock.realNow();
+  async function ruleContext(tppId: string): Promise<RuleContext> {
+    return { today: await clock.today(tppId), maxDaysAhead: settings.maxDaysAhead, nokRates: settings.nokRates };
   }
 
-  function check(initiation: Initiation): PaymentOrder {
-    const context = ruleContext();
+  async function check(initiation: Initiation): Promise<PaymentOrder> {
+    const context = await ruleContext(initiation.tpp.id);
     switch (initiation.service) {
       case 'payments':
         return checkSinglePayment(initiation.product, initiation.body as SinglePaymentBody, context);
@@ -189,7 +194,7 @@ export function createPaymentsService(
       if (earlier) return earlier;
 
       const scope = { tppId: initiation.tpp.id };
-      const order = check(initiation);
+      const order = await check(initiation);
       const { accountId: debtorAccountId, severalApprovers } = await debtorAccountOf(scope, initiation, order);
       const id = randomUUID();
       const at = now().toISOString();
@@ -302,7 +307,7 @@ export function createPaymentsService(
       return payment;
     },
 
-    view(payment) {
+    async view(payment) {
       const view: { transactionStatus: TransactionStatus } & Record<string, unknown> = {
         ...payment.body,
         transactionStatus: payment.status,
@@ -313,7 +318,7 @@ export function createPaymentsService(
           view['nextExecutionDates'] = [];
           return view;
         }
-        const today = todayIn(BANK_TIME_ZONE, now());
+        const today = await clock.today(payment.tppId);
         view['nextExecutionDates'] = executionDates(scheduleOf(payment.body as PeriodicNdctBody), {
           from: today,
           count: SHOWN_EXECUTION_DATES,
@@ -327,6 +332,9 @@ export function createPaymentsService(
         transactionStatus: payment.status,
         ...(payment.fundsAvailable === undefined ? {} : { fundsAvailable: payment.fundsAvailable }),
         ...(payment.statusReason === undefined ? {} : { psuMessage: payment.statusReason }),
+        ...(settings.sandbox && payment.service === 'periodic-payments' && payment.status === 'ACTC'
+          ? { psuMessage: PERIODIC_NOT_EXECUTED }
+          : {}),
       };
     },
 

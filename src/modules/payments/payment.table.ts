@@ -31,4 +31,6 @@ export interface PaymentTable {
   status_changed_at: string;
   /** The open signing basket that holds it (migration 0006): it is approved through the basket only. */
   basket_id: string | null;
+  /** The TPP's bank date the payment first lacked funds (ACCP), migration 0008. */
+  awaiting_funds_since: string | null;
 }

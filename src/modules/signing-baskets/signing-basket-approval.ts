@@ -64,7 +64,7 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
           const actor = { type: 'psu' as const, id: psuId };
           for (const { payment, plan } of unchanged) {
             if (plan.kind === 'approve') {
-              await transitionPayment(trx, payment, { to: plan.to, actor, at });
+              await approver.approve(trx, payment, plan.to, actor, at);
             } else if (plan.rejectsPayment) {
               await transitionPayment(trx, payment, {
                 to: 'RJCT',

@@ -1,0 +1,201 @@
+/**
+ * The batch-run figures of `npm run bench` (issue 7, DESIGN §9: "a batch run of 100 000
+ * authorised payments in well under a minute on SQLite"): a run over N approved NDCT payments,
+ * in-process against a fresh database, on SQLite and (when reachable) PostgreSQL, at two sizes so
+ * the growth from 10 000 to 100 000 shows.
+ *
+ * The payments are inserted directly (approved, ACTC): creating 100 000 through the API and SCA
+ * would measure the API, not the run. Their debtor accounts are real sandbox accounts of one TPP
+ * with enough money; every second payment goes to an account of the same bank (debit and credit),
+ * the others leave the bank (debit and clearing).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createSandboxCoreBanking } from '../src/bank/sandbox-core-banking.js';
+import { createDatabase, withTransaction, type DatabaseHandle, type Db } from '../src/db/create-db.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { checkBatchTimes, DEFAULT_BATCH_TIMES } from '../src/domain/batch-schedule.js';
+import { DEFAULT_NOK_RATES } from '../src/domain/regulatory-reporting.js';
+import { createBankClock } from '../src/modules/clock/bank-clock.js';
+import { createBatchRunner } from '../src/modules/execution/batch-runner.js';
+import { createPaymentExecutor } from '../src/modules/execution/payment-executor.js';
+import { createLedger } from '../src/modules/ledger/ledger.service.js';
+import { createSandboxBank } from '../src/modules/sandbox/sandbox-bank.service.js';
+
+export interface BatchBenchResult {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly payments: number;
+  readonly seconds: number;
+  readonly paymentsPerSecond: number;
+  readonly executed: number;
+}
+
+const TPP = 'PSDNO-FSA-987654321';
+/** A valid Norwegian BBAN of no sandbox account: payments to it leave the bank. */
+const EXTERNAL_CREDITOR = '86011117947';
+const INSERT_SLICE = 500;
+
+async function openDatabase(dialect: 'sqlite' | 'postgres', postgresUrl: string | undefined) {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'xs2a-bench-batch-'));
+    const handle = createDatabase({ dialect: 'sqlite', path: join(dir, 'bench.db') });
+    return { handle, dispose: async () => (await handle.close(), rmSync(dir, { recursive: true, force: true })) };
+  }
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = createDatabase({ dialect: 'postgres', url: postgresUrl! }, { poolSize: 5, searchPath: schema });
+  return {
+    handle,
+    dispose: async () => {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: postgresUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** The seeded sandbox's NOK accounts, each given a balance far above what the run debits. */
+async function seedAccounts(db: Db): Promise<{ id: string; bban: string }[]> {
+  const now = () => new Date();
+  const bank = createSandboxBank(db, createLedger(now), now);
+  const caller = { tppId: TPP };
+  await bank.initializer.initialize(caller);
+  const accounts = (await bank.accounts.list(caller)).filter((account) => account.account.currency === 'NOK');
+  for (const { account } of accounts) {
+    await bank.accounts.setBalance(caller, account.id, { balanceAmount: { currency: 'NOK', amount: '1000000000.00' } });
+  }
+  return accounts.map(({ account }) => ({ id: account.id, bban: account.bban }));
+}
+
+async function insertApprovedPayments(db: Db, count: number, accounts: readonly { id: string; bban: string }[]): Promise<void> {
+  const at = new Date().toISOString();
+  for (let start = 0; start < count; start += INSERT_SLICE) {
+    const rows = Array.from({ length: Math.min(INSERT_SLICE, count - start) }, (_, offset) => {
+      const n = start + offset;
+      const debtor = accounts[n % accounts.length]!;
+      const creditor = n % 2 === 0 ? accounts[(n + 1) % accounts.length]!.bban : EXTERNAL_CREDITOR;
+      const body = {
+        debtorAccount: { bban: debtor.bban },
+        instructedAmount: { currency: 'NOK', amount: `${1 + (n % 900)}.${String(n % 100).padStart(2, '0')}` },
+        creditorAccount: { bban: creditor },
+        creditorName: 'Bench Creditor AS',
+        remittanceInformationUnstructured: `Invoice ${n}`,
+      };
+      return {
+        id: randomUUID(),
+        tpp_id: TPP,
+        service: 'payments',
+        product: 'norwegian-domestic-credit-transfers',
+        status: 'ACTC',
+        status_reason: null,
+        funds_available: null,
+        request_id: randomUUID(),
+        psu_id: null,
+        psu_corporate_id: null,
+        debtor_account_id: debtor.id,
+        currency: 'NOK',
+        amount_minor: BigInt(Math.round(Number(body.instructedAmount.amount) * 100)),
+        requested_execution_date: null,
+        logical_key: null,
+        body: JSON.stringify(body),
+        request_context: '{}',
+        created_at: at,
+        status_changed_at: at,
+        basket_id: null,
+        awaiting_funds_since: null,
+      };
+    });
+    await withTransaction(db, (trx) => trx.insertInto('payment').values(rows).execute());
+  }
+}
+
+async function measure(dialect: 'sqlite' | 'postgres', count: number, postgresUrl: string | undefined): Promise<BatchBenchResult> {
+  const { handle, dispose } = await openDatabase(dialect, postgresUrl);
+  try {
+    await migrateToLatest(handle.db);
+    const accounts = await seedAccounts(handle.db);
+    await insertApprovedPayments(handle.db, count, accounts);
+    const result = await run(handle, count);
+    return { dialect, ...result };
+  } finally {
+    await dispose();
+  }
+}
+
+async function run(handle: DatabaseHandle, count: number) {
+  const now = () => new Date();
+  const times = checkBatchTimes(DEFAULT_BATCH_TIMES);
+  if (!times.ok) throw new Error('default batch times');
+  const runner = createBatchRunner({
+    db: handle.db,
+    clock: createBankClock(handle.db, now, true),
+    executor: createPaymentExecutor(createSandboxCoreBanking(handle.db, createLedger(now), now, DEFAULT_NOK_RATES)),
+    batchTimes: times.value,
+  });
+  const started = performance.now();
+  const report = await runner.run('requested');
+  const seconds = (performance.now() - started) / 1000;
+  if (report.counts.executed !== count) {
+    throw new Error(`the batch run executed ${report.counts.executed} of ${count} payments: ${JSON.stringify(report.counts)}`);
+  }
+  return { payments: count, seconds, paymentsPerSecond: count / seconds, executed: report.counts.executed };
+}
+
+/** Whether PostgreSQL answers at `url` (the bench then measures it too). */
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Every size on SQLite, then on PostgreSQL when reachable; `log` tells progress. */
+export async function benchBatchRuns(
+  sizes: readonly number[],
+  postgresUrl: string,
+  log: (line: string) => void,
+): Promise<BatchBenchResult[]> {
+  const dialects: ('sqlite' | 'postgres')[] = ['sqlite'];
+  if (await reachable(postgresUrl)) dialects.push('postgres');
+  else log(`batch run: PostgreSQL not reachable at ${postgresUrl}; SQLite only`);
+  const results: BatchBenchResult[] = [];
+  for (const dialect of dialects) {
+    for (const size of sizes) {
+      log(`batch run: ${size.toLocaleString('en-US')} approved payments on ${dialect}`);
+      const result = await measure(dialect, size, postgresUrl);
+      log(`batch run: ${dialect} ${size}: ${result.seconds.toFixed(1)} s, ${Math.round(result.paymentsPerSecond)} payments/s`);
+      results.push(result);
+    }
+  }
+  return results;
+}
+
+// `npx tsx bench/batch.ts [sizes…]`: the batch figures alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
+  const url = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  benchBatchRuns(sizes.length > 0 ? sizes : [10_000], url, (line) => process.stdout.write(`[bench] ${line}\n`)).then(
+    (results) => process.stdout.write(`${JSON.stringify(results, null, 2)}\n`),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,35 @@
+import { Cron } from 'croner';
+import type { FastifyBaseLogger } from 'fastify';
+import { BANK_TIME_ZONE, isBankDay } from '../../domain/bank-calendar.js';
+import type { BatchTime } from '../../domain/batch-schedule.js';
+import { todayIn } from '../../domain/iso-date.js';
+import type { BatchRunner } from './batch-runner.js';
+
+/**
+ * Runs the batch at the configured Europe/Oslo times of each Norwegian bank day (croner keeps
+ * summer time right; the bank calendar skips weekends and holidays). Runs of one process never
+ * overlap: a run due while the previous one still works starts when it ends.
+ */
+export function startBatchScheduler(runner: BatchRunner, times: readonly BatchTime[], logger?: FastifyBaseLogger) {
+  let chain: Promise<unknown> = Promise.resolve();
+  const enqueue = (work: () => Promise<unknown>) => {
+    chain = chain.then(work).catch((error: unknown) => logger?.error({ err: error }, 'batch run failed'));
+    return chain;
+  };
+  const jobs = times.map(
+    (time) =>
+      new Cron(`${time.minute} ${time.hour} * * *`, { timezone: BANK_TIME_ZONE }, () => {
+        if (isBankDay(todayIn(BANK_TIME_ZONE, new Date()))) void enqueue(() => runner.run('scheduled'));
+      }),
+  );
+  // What a stopped server left is finished first.
+  void enqueue(() => runner.resumeInterrupted());
+  return {
+    /** Stops the timers and the run under way (after its current payment), and waits for it. */
+    async stop(): Promise<void> {
+      for (const job of jobs) job.stop();
+      runner.stop();
+      await chain;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { TransactionStatus } from '../payments/payment-status.js';
+
+/*
+ * What a batch run makes of a payment once the bank has answered for each of its transfers (one
+ * for a single payment, one per payment of a bulk). Pure: the runner applies it (DESIGN §3).
+ */
+
+/** The bank's answer for one transfer, as far as the payment's status is concerned. */
+export type TransferOutcome = 'booked' | 'insufficient-funds' | { readonly refused: string };
+
+export type ExecutionDecision =
+  | { readonly kind: 'executed' }
+  | { readonly kind: 'partially-executed'; readonly reason: string }
+  | { readonly kind: 'awaiting-funds' }
+  | { readonly kind: 'rejected'; readonly reason: string; readonly fundsAvailable: boolean };
+
+export interface DecisionContext {
+  /** No later run of this bank day may retry it: the day's last run, or its day has passed. */
+  readonly lastChance: boolean;
+  /** The TPP's bank date, named in the reason of a rejection. */
+  readonly today: string;
+}
+
+/**
+ * All transfers booked: executed. Some booked: a bulk partly executed (PART), naming the payments
+ * that were not. None booked: for lack of funds, awaiting funds until the day's last chance, then
+ * rejected; refused by the bank, rejected at once (a retry would not change the answer).
+ */
+export function decideExecution(outcomes: readonly TransferOutcome[], context: DecisionContext): ExecutionDecision {
+  const booked = outcomes.filter((outcome) => outcome === 'booked').length;
+  if (booked === outcomes.length) return { kind: 'executed' };
+  if (booked > 0) {
+    const failed = outcomes.flatMap((outcome, index) => (outcome === 'booked' ? [] : [`${index + 1} (${reasonOf(outcome)})`]));
+    return {
+      kind: 'partially-executed',
+      reason: `${booked} of ${outcomes.length} payments executed; not executed: payment ${failed.join(', payment ')}`,
+    };
+  }
+  const refusal = outcomes.find((outcome): outcome is { refused: string } => typeof outcome === 'object');
+  if (refusal) return { kind: 'rejected', reason: `Not executed: ${refusal.refused}`, fundsAvailable: false };
+  if (!context.lastChance) return { kind: 'awaiting-funds' };
+  return {
+    kind: 'rejected',
+    reason: `Insufficient funds on the debtor account: not executed by the last batch run of ${context.today}`,
+    fundsAvailable: false,
+  };
+}
+
+function reasonOf(outcome: Exclude<TransferOutcome, 'booked'>): string {
+  return outcome === 'insufficient-funds' ? 'insufficient funds' : outcome.refused;
+}
+
+/** The statuses a decision moves a payment through, from where it is; empty when it stays (ACCP retried in vain). */
+export function statusPath(from: TransactionStatus, decision: ExecutionDecision): TransactionStatus[] {
+  switch (decision.kind) {
+    case 'executed':
+      return ['ACSP', 'ACSC'];
+    case 'partially-executed':
+      return ['ACSP', 'PART'];
+    case 'awaiting-funds':
+      return from === 'ACCP' ? [] : ['ACCP'];
+    case 'rejected':
+      return ['RJCT'];
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * `nordic-xs2a serve --workers N` (node:cluster), run from the compiled CLI on SQLite:
+ * - the primary migrates and creates the sandbox CA once, then N workers share the port and the
+ *   SQLite file; one "listening" line says how many workers;
+ * - `/metrics` on any worker answers the aggregate of all workers (requests summed, payments by
+ *   status counted once, not N times);
+ * - a worker that dies is replaced, in its role (the batch-schedule one included);
+ * - SIGTERM to the primary stops every worker, and the primary exits 0;
+ * - migrate calls that meet an already migrated database are no-ops, also concurrently;
+ * - a bad --workers is a usage error.
+ * The file builds dist/ first when it is missing or older than src/.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, setGlobalDispatcher } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
+import { TppClient } from '../../src/client/tpp-client.js';
+import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
+import { created, initiate, NDCT, ndctBody, privatePsu } from '../support/payments.js';
+import { parseExposition, sampleValue } from '../support/prometheus.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+function newestChange(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuilt(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestChange(join(ROOT, 'src'))) return;
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (typeof address !== 'object' || !address) throw new Error('no free port');
+  return address.port;
+}
+
+/**
+ * A GET on a connection of its own: the cluster primary hands each new connection to the next
+ * worker in turn, so consecutive calls reach different workers.
+ */
+function getFresh(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface LogLine {
+  readonly msg?: string;
+  readonly method?: string;
+  readonly operation?: string;
+  readonly status?: number;
+  readonly pid?: number;
+  readonly role?: string;
+  readonly worker?: number;
+  readonly workerRole?: string;
+  readonly workers?: number[];
+}
+
+const tempDirs: string[] = [];
+const running = new Set<ChildProcess>();
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+afterAll(() => {
+  // Only what this file started, by handle (the workers end with their primary).
+  for (const child of running) child.kill('SIGKILL');
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('serve --workers 2 on SQLite', () => {
+  let dir: string;
+  let child: ChildProcess;
+  let url: string;
+  let stdout = '';
+  let stderr = '';
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  const logs = (): LogLine[] =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
+  /** The pid of each worker that said it was ready, with its role. */
+  const readyWorkers = () => new Map(logs().flatMap((line) => (line.msg === 'ready' && line.pid ? [[line.pid, line.role]] : [])));
+  const scrape = async () => parseExposition((await getFresh(`${url}/metrics`)).body);
+  /** The pids whose request log lines show `count` requests of this operation (waits for the lines). */
+  const answeredBy = (operation: string, count: number) =>
+    until(`${count} log lines of ${operation}`, () => {
+      const lines = logs().filter((line) => line.msg === 'request' && line.operation === operation);
+      return lines.length >= count ? new Set(lines.map((line) => line.pid)) : undefined;
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'xs2a-workers-'));
+    tempDirs.push(dir);
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, [CLI, 'serve', '--workers', '2'], {
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', XS2A_DATA_DIR: join(dir, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        running.delete(child);
+        resolve({ code, signal });
+      });
+    });
+    await until(`the listening line\n${stdout}${stderr}`, () => (stdout.includes('listening on') ? true : undefined), 30_000);
+    // Signed calls from this file: no keep-alive either, so they too are spread over the workers.
+    setGlobalDispatcher(new Agent({ pipelining: 0 }));
+  }, 40_000);
+
+  it('prints one listening line that says how many workers, after both are ready', () => {
+    const listening = stdout.split('\n').filter((line) => line.includes('listening on'));
+    expect(listening).toEqual([`nordic-xs2a sandbox listening on ${url} with 2 workers (docs: ${url}/docs)`]);
+    const workers = readyWorkers();
+    expect([...workers.values()].sort()).toEqual(['batch-schedule', 'requests']);
+    expect(
+      logs()
+        .find((line) => line.msg === 'workers ready')
+        ?.workers?.sort(),
+    ).toEqual([...workers.keys()].sort());
+    expect(stderr).toBe('');
+    // Prepared once by the primary.
+    expect(existsSync(join(dir, 'data', 'xs2a.db'))).toBe(true);
+    expect(existsSync(join(dir, 'data', 'sandbox-ca', 'ca-certificate.pem'))).toBe(true);
+  });
+
+  it('answers /metrics on any worker with the sum over all workers', async () => {
+    for (let n = 0; n < 10; n++) expect((await getFresh(`${url}/health/live`)).status).toBe(200);
+    for (let n = 0; n < 2; n++) expect((await getFresh(`${url}/no-such-route/${n}`)).status).toBe(404);
+    expect((await answeredBy('/health/live', 10)).size).toBe(2);
+    // Four scrapes, on fresh connections: both workers answer some, all answer the same totals.
+    for (let n = 0; n < 4; n++) {
+      const samples = await scrape();
+      expect(sampleValue(samples, 'xs2a_http_requests_total', { method: 'GET', route: '/health/live', status: '200' })).toBe(10);
+      expect(sampleValue(samples, 'xs2a_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(2);
+    }
+  });
+
+  it('writes to the one SQLite file from both workers and counts the payments once, not once per worker', async () => {
+    const ca = await SandboxCa.open(join(dir, 'data'));
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const issued = await ca.issueQsealc({
+      organizationIdentifier: 'PSDNO-FSA-123456789',
+      name: 'Worker TPP AS',
+      roles: ['PSP_PI'],
+      publicKey,
+    });
+    const client = new TppClient(
+      url,
+      credentialsFromPem(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), issued.certificatePem),
+    );
+    const psu = await privatePsu(client);
+    for (let n = 0; n < 4; n++) {
+      await created(initiate(client, 'payments', NDCT, ndctBody(psu.account), { headers: psu.headers }));
+    }
+    expect((await answeredBy('initiatePayment_NDCT', 4)).size).toBe(2);
+    const samples = await scrape();
+    expect(sampleValue(samples, 'xs2a_payments', { status: 'RCVD' })).toBe(4);
+    expect(sampleValue(samples, 'xs2a_http_requests_total', { method: 'POST', route: `/v1/payments/${NDCT}`, status: '201' })).toBe(4);
+  });
+
+  it('replaces a worker that dies, in its role, and both workers had served', async () => {
+    const before = readyWorkers();
+    const [batchWorker] = [...before].find(([, role]) => role === 'batch-schedule')!;
+    process.kill(batchWorker, 'SIGKILL');
+    const replacement = await until('a replacement worker', () =>
+      logs().find((line) => line.msg === 'replacement worker ready' && line.worker !== undefined && !before.has(line.worker)),
+    );
+    expect(replacement.workerRole).toBe('batch-schedule');
+    expect(await until('its ready line', () => readyWorkers().get(replacement.worker!))).toBe('batch-schedule');
+    expect(logs()).toContainEqual(
+      expect.objectContaining({
+        msg: 'worker exited unexpectedly; starting a replacement',
+        worker: batchWorker,
+        workerRole: 'batch-schedule',
+      }),
+    );
+    expect(isAlive(batchWorker)).toBe(false);
+    expect((await getFresh(`${url}/health/live`)).status).toBe(200);
+    // The killed worker's counts went with it: what is left is the survivor's share (plus the
+    // one call just now), so each of the two had answered some of the ten calls.
+    const left = sampleValue(await scrape(), 'xs2a_http_requests_total', { method: 'GET', route: '/health/live', status: '200' })!;
+    expect(left).toBeGreaterThan(1);
+    expect(left).toBeLessThan(10);
+  });
+
+  it('stops every worker on SIGTERM and exits 0', async () => {
+    const workers = [...readyWorkers().keys()].filter(isAlive);
+    expect(workers).toHaveLength(2);
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    for (const pid of workers) expect(isAlive(pid)).toBe(false);
+    await expect(getFresh(`${url}/health/live`)).rejects.toThrow();
+    expect(
+      logs()
+        .filter((line) => line.msg === 'shutting down')
+        .map((line) => line.pid)
+        .sort(),
+    ).toEqual(workers.sort());
+  });
+});
+
+function runCli(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('what the workers share', () => {
+  it('migrate is a no-op on a migrated SQLite file, also when several processes run it at once', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'xs2a-migrate-'));
+    tempDirs.push(cwd);
+    const env = { DATABASE_URL: `sqlite:${join(cwd, 'xs2a.db')}` };
+    expect((await runCli(['migrate'], cwd, env)).code).toBe(0);
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => runCli(['migrate'], cwd, env)));
+    for (const outcome of outcomes) {
+      expect(outcome).toEqual({ code: 0, stdout: 'database is up to date\n', stderr: '' });
+    }
+  });
+});
+
+describe('serve --workers usage', () => {
+  it.each(['0', '65', 'two', '1.5', ''])('refuses --workers %j with exit code 2 and the usage', async (workers) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'xs2a-usage-'));
+    tempDirs.push(cwd);
+    const outcome = await runCli(['serve', '--workers', workers], cwd);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr.split('\n')[0]).toBe(`nordic-xs2a: --workers takes a whole number from 1 to 64, not "${workers}"`);
+    expect(outcome.stderr).toContain('nordic-xs2a serve [--workers N]');
+    expect(readdirSync(cwd)).toEqual([]); // refused before anything was opened
+  });
+});

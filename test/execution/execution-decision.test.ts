@@ -1,0 +1,105 @@
+/**
+ * What a batch run makes of a payment from the bank's answers (issue 7, DESIGN §3), pure:
+ * - every transfer booked: executed (ACSP then ACSC), from ACTC, PDNG or ACCP alike;
+ * - some booked (a bulk): partially executed (ACSP then PART), naming each payment not executed
+ *   (1-based) with why, whether or not later runs are left that day;
+ * - none booked and one refused by the bank: rejected at once (RJCT, fundsAvailable false, the
+ *   bank's reason), since a retry would not change the answer;
+ * - none booked for lack of funds: awaiting funds (ACCP; nothing more when already ACCP) until the
+ *   day's last chance, then rejected (RJCT) with a reason naming insufficient funds and the date;
+ * - every status path starts from where the payment is and only takes legal transitions.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  decideExecution,
+  statusPath,
+  type ExecutionDecision,
+  type TransferOutcome,
+} from '../../src/modules/execution/execution-decision.js';
+import { canTransition, type TransactionStatus } from '../../src/modules/payments/payment-status.js';
+
+const TODAY = '2026-11-23';
+const RETRIED = { lastChance: false, today: TODAY };
+const LAST = { lastChance: true, today: TODAY };
+const NO_RATE = { refused: 'The bank has no exchange rate from XAU to NOK' };
+
+describe('decideExecution', () => {
+  it.each([
+    ['one transfer booked', ['booked']],
+    ['every transfer of a bulk booked', ['booked', 'booked', 'booked']],
+  ] as [string, TransferOutcome[]][])('%s: executed, before and at the last chance', (_what, outcomes) => {
+    expect(decideExecution(outcomes, RETRIED)).toEqual({ kind: 'executed' });
+    expect(decideExecution(outcomes, LAST)).toEqual({ kind: 'executed' });
+  });
+
+  it('some of a bulk booked: partially executed, naming the payments not executed (1-based) and why', () => {
+    const outcomes: TransferOutcome[] = ['booked', 'insufficient-funds', NO_RATE, 'booked'];
+    const expected = {
+      kind: 'partially-executed',
+      reason:
+        '2 of 4 payments executed; not executed: payment 2 (insufficient funds), payment 3 (The bank has no exchange rate from XAU to NOK)',
+    };
+    expect(decideExecution(outcomes, RETRIED)).toEqual(expected);
+    expect(decideExecution(outcomes, LAST)).toEqual(expected);
+  });
+
+  it('one of two booked, the first lacking funds', () => {
+    expect(decideExecution(['insufficient-funds', 'booked'], RETRIED)).toEqual({
+      kind: 'partially-executed',
+      reason: '1 of 2 payments executed; not executed: payment 1 (insufficient funds)',
+    });
+  });
+
+  it('none booked for lack of funds before the last chance: awaiting funds', () => {
+    expect(decideExecution(['insufficient-funds'], RETRIED)).toEqual({ kind: 'awaiting-funds' });
+    expect(decideExecution(['insufficient-funds', 'insufficient-funds'], RETRIED)).toEqual({ kind: 'awaiting-funds' });
+  });
+
+  it('none booked for lack of funds at the last chance: rejected, naming insufficient funds and the date', () => {
+    const decision = decideExecution(['insufficient-funds'], LAST);
+    expect(decision).toEqual({
+      kind: 'rejected',
+      reason: `Insufficient funds on the debtor account: not executed by the last batch run of ${TODAY}`,
+      fundsAvailable: false,
+    });
+    expect(decideExecution(['insufficient-funds', 'insufficient-funds'], LAST)).toEqual(decision);
+  });
+
+  it('none booked and refused by the bank: rejected at once with the bank reason, whatever the time', () => {
+    const expected = { kind: 'rejected', reason: `Not executed: ${NO_RATE.refused}`, fundsAvailable: false };
+    expect(decideExecution([NO_RATE], RETRIED)).toEqual(expected);
+    expect(decideExecution([NO_RATE], LAST)).toEqual(expected);
+    // A refusal among payments lacking funds: waiting would not make the bank pay it.
+    expect(decideExecution(['insufficient-funds', NO_RATE], RETRIED)).toEqual(expected);
+  });
+});
+
+describe('statusPath', () => {
+  const DUE: readonly TransactionStatus[] = ['ACTC', 'PDNG', 'ACCP'];
+  const executed: ExecutionDecision = { kind: 'executed' };
+  const partial: ExecutionDecision = { kind: 'partially-executed', reason: 'x' };
+  const awaiting: ExecutionDecision = { kind: 'awaiting-funds' };
+  const rejected: ExecutionDecision = { kind: 'rejected', reason: 'x', fundsAvailable: false };
+
+  it.each(DUE)('from %s: executed ACSP then ACSC, partially ACSP then PART, rejected RJCT', (from) => {
+    expect(statusPath(from, executed)).toEqual(['ACSP', 'ACSC']);
+    expect(statusPath(from, partial)).toEqual(['ACSP', 'PART']);
+    expect(statusPath(from, rejected)).toEqual(['RJCT']);
+  });
+
+  it('awaiting funds: ACTC and PDNG move to ACCP; an ACCP payment retried in vain stays (no move)', () => {
+    expect(statusPath('ACTC', awaiting)).toEqual(['ACCP']);
+    expect(statusPath('PDNG', awaiting)).toEqual(['ACCP']);
+    expect(statusPath('ACCP', awaiting)).toEqual([]);
+  });
+
+  it.each(DUE)('from %s every path takes legal transitions only', (from) => {
+    for (const decision of [executed, partial, awaiting, rejected]) {
+      let at = from;
+      for (const to of statusPath(from, decision)) {
+        expect(canTransition(at, to), `${decision.kind}: ${at} -> ${to}`).toBe(true);
+        at = to;
+      }
+    }
+  });
+});
