@@ -60,6 +60,11 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   return {
     close: () => sqlite.close(),
     prepare: (text: string) => {
+      // Kysely begins with a deferred BEGIN. With several processes on one file (`serve --workers
+      // N`) a deferred transaction that reads, then writes, fails at once (SQLITE_BUSY) when
+      // another process wrote meanwhile; IMMEDIATE takes the write lock up front, and the busy
+      // timeout lets the other process finish first. One process sees no difference.
+      if (text === 'begin') text = 'begin immediate';
       let statement = statements.get(text);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE) {
