@@ -186,10 +186,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     clock,
     executor,
     batchTimes: config.batchTimes,
+    parallelTenants: deps.database.dialect === 'postgres' ? 4 : 1,
     observer: (report) => app.batchRunFinished(report),
     logger: app.log,
   });
-  installBatchSchedule(app, runner, config.batchSchedule && deps.runsBatchSchedule !== false ? config.batchTimes : undefined);
+  // One process of a deployment (every worker but one passes false) resumes stopped runs and, when
+  // the schedule is on, runs it.
+  const runsSchedule = deps.runsBatchSchedule !== false;
+  installBatchSchedule(app, runner, { times: runsSchedule && config.batchSchedule ? config.batchTimes : undefined, resume: runsSchedule });
   const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, clock, {
     publicUrl: config.publicUrl,
     maxDaysAhead: config.maxExecutionDaysAhead,

@@ -36,7 +36,7 @@ export interface Config {
   readonly psuTokenLifetimeSeconds: number;
   /** The local Europe/Oslo times of each bank day's batch runs, earliest first. */
   readonly batchTimes: readonly BatchTime[];
-  /** Whether this server runs the batch at those times (off: only `POST /v1/sandbox/batch-runs` and a restart's resume). */
+  /** Whether this server runs the batch at those times (off: only `POST /v1/sandbox/batch-runs`, and at start the resume of a run a stopped server left). */
   readonly batchSchedule: boolean;
   readonly logLevel: LogLevel;
 }

@@ -17,6 +17,8 @@ export interface BatchRunnerDeps {
   readonly executor: PaymentExecutor;
   readonly batchTimes: readonly BatchTime[];
   readonly observer?: BatchRunObserver | undefined;
+  /** How many TPPs' payments run at once: 1 on SQLite (one connection), a few on PostgreSQL. */
+  readonly parallelTenants?: number | undefined;
   readonly logger?: FastifyBaseLogger | undefined;
 }
 
@@ -61,10 +63,14 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     return payment.status !== 'PDNG' || payment.requestedExecutionDate === undefined || payment.requestedExecutionDate <= today;
   }
 
-  async function executeOne(trx: Tx, candidate: DuePayment, day: TenantDay, runId: string): Promise<BatchOutcome> {
-    const payment = await paymentRepository.takeForExecution(trx, candidate.id);
-    if (!payment || !isDue(payment, day.today)) return 'skipped';
-    return executor.execute(trx, payment, {
+  /** A payment's outcome, or `locked`: another transaction holds it (PostgreSQL), to be tried again at the end. */
+  type Attempt = BatchOutcome | 'locked';
+
+  async function executeOne(trx: Tx, candidate: DuePayment, day: TenantDay, runId: string): Promise<Attempt> {
+    const taken = await paymentRepository.takeForExecution(trx, candidate.id);
+    if (taken === 'locked') return 'locked';
+    if (!taken || !isDue(taken, day.today)) return 'skipped';
+    return executor.execute(trx, taken, {
       today: day.today,
       lastChance: day.lastChance,
       at: clock.realNow().toISOString(),
@@ -73,46 +79,71 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   /**
-   * Executes candidates from `next` on, each in its own savepoint, and commits them together:
-   * a payment is all or nothing whatever happens (its savepoint, then the commit), and one
-   * commit per chunk rather than per payment is what makes 100 000 payments a matter of
-   * seconds. The chunk is short (a few dozen milliseconds), as its locks hold requests back.
+   * Executes one TPP's candidates from `next` on, each in its own savepoint, and commits them
+   * together: a payment is all or nothing whatever happens (its savepoint, then the commit), and
+   * one commit per chunk rather than per payment is what makes 100 000 payments a matter of
+   * seconds. A chunk holds one TPP's lock only (two runs could otherwise wait on each other's
+   * TPPs) and is short (a few dozen milliseconds), as its locks hold requests back.
    */
-  async function executeChunk(candidates: readonly DuePayment[], next: number, dayOf: (tppId: string) => TenantDay, runId: string) {
-    const outcomes: BatchOutcome[] = [];
+  async function executeChunk(group: readonly DuePayment[], next: number, dayOf: (tppId: string) => TenantDay, runId: string) {
+    const attempts: Attempt[] = [];
     const started = performance.now();
     const trx = await db.startTransaction().execute();
     try {
-      while (next + outcomes.length < candidates.length && outcomes.length < CHUNK_PAYMENTS && performance.now() - started < CHUNK_MS) {
+      while (next + attempts.length < group.length && attempts.length < CHUNK_PAYMENTS && performance.now() - started < CHUNK_MS) {
         if (stopping) break;
-        const candidate = candidates[next + outcomes.length]!;
+        const candidate = group[next + attempts.length]!;
         const savepoint = await trx.savepoint('payment').execute();
+        let attempt: Attempt;
         try {
-          outcomes.push(await executeOne(savepoint, candidate, dayOf(candidate.tppId), runId));
+          attempt = await executeOne(savepoint, candidate, dayOf(candidate.tppId), runId);
           await savepoint.releaseSavepoint('payment').execute();
         } catch (error) {
           await savepoint.rollbackToSavepoint('payment').execute();
           await savepoint.releaseSavepoint('payment').execute();
-          outcomes.push('failed');
+          attempt = 'failed';
           deps.logger?.error({ err: error, batchRunId: runId, paymentId: candidate.id }, 'batch run: payment not executed');
         }
+        attempts.push(attempt);
       }
       await trx.commit().execute();
-      return { taken: outcomes.length, outcomes };
+      return attempts;
     } catch (error) {
       await trx
         .rollback()
         .execute()
         .catch(() => undefined);
       deps.logger?.error({ err: error, batchRunId: runId }, 'batch run: a chunk rolled back; its payments are as they were');
-      return {
-        taken: Math.max(outcomes.length, 1),
-        outcomes: Array.from({ length: Math.max(outcomes.length, 1) }, () => 'failed' as const),
-      };
+      return Array.from({ length: Math.max(attempts.length, 1) }, (): Attempt => 'failed');
     }
   }
 
-  async function run(trigger: BatchTrigger, tppId?: string): Promise<BatchRunReport> {
+  /** Runs the groups (one per TPP), several at once where the database allows; the candidates found locked. */
+  async function executeGroups(
+    groups: DuePayment[][],
+    dayOf: (tppId: string) => TenantDay,
+    runId: string,
+    counts: Record<BatchOutcome, number>,
+  ) {
+    const locked: DuePayment[] = [];
+    const stream = async () => {
+      for (let group = groups.shift(); group && !stopping; group = groups.shift()) {
+        for (let next = 0; next < group.length && !stopping;) {
+          const attempts = await executeChunk(group, next, dayOf, runId);
+          attempts.forEach((attempt, index) => {
+            if (attempt === 'locked') locked.push(group[next + index]!);
+            else counts[attempt]++;
+          });
+          next += attempts.length;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(groups.length, deps.parallelTenants ?? 1)) }, stream));
+    return locked;
+  }
+
+  /** A run over every due payment; `completed` false when the server's stop cut it short. */
+  async function runOnce(trigger: BatchTrigger, tppId: string | undefined): Promise<{ report: BatchRunReport; completed: boolean }> {
     const batchRunId = randomUUID();
     const startedAt = clock.realNow();
     await batchRunRepository.start(db, { id: batchRunId, trigger, tppId, at: startedAt.toISOString() });
@@ -121,14 +152,15 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const candidates = (await paymentRepository.listExecutable(db, tppId)).filter((candidate) =>
       isDue(candidate, dayOf(candidate.tppId).today),
     );
-    // A server shutting down ends the run after the chunk under way; the next run takes what is left.
-    for (let next = 0; next < candidates.length && !stopping;) {
-      const chunk = await executeChunk(candidates, next, dayOf, batchRunId);
-      for (const outcome of chunk.outcomes) counts[outcome]++;
-      next += chunk.taken;
-    }
+    // A payment another transaction held (a TPP's cancellation, another run) is tried once more
+    // at the end: executed meanwhile, it is no longer due; released, it is executed now.
+    const locked = await executeGroups([...byTenant(candidates).values()], dayOf, batchRunId, counts);
+    const stillLocked = await executeGroups([...byTenant(locked).values()], dayOf, batchRunId, counts);
+    counts.skipped += stillLocked.length;
     const finishedAt = clock.realNow();
-    await batchRunRepository.finish(db, batchRunId, counts, finishedAt.toISOString());
+    const completed = !stopping;
+    // A run the server's stop cut short stays open: the next start finishes it.
+    if (completed) await batchRunRepository.finish(db, batchRunId, counts, finishedAt.toISOString());
     const report: BatchRunReport = {
       batchRunId,
       trigger,
@@ -138,14 +170,19 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       counts,
     };
-    deps.logger?.info({ batchRunId, trigger, tppId, durationMs: report.durationMs, due: candidates.length, ...counts }, 'batch run');
+    deps.logger?.info(
+      { batchRunId, trigger, tppId, durationMs: report.durationMs, due: candidates.length, completed, ...counts },
+      'batch run',
+    );
     deps.observer?.(report);
-    return report;
+    return { report, completed };
   }
 
   return {
     /** One run now: over every TPP, or (a sandbox TPP's request) over one TPP's payments. */
-    run,
+    async run(trigger: BatchTrigger, tppId?: string): Promise<BatchRunReport> {
+      return (await runOnce(trigger, tppId)).report;
+    },
 
     /**
      * Finishes what stopped servers left: each run still open is closed as interrupted and run
@@ -156,7 +193,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       const open = await batchRunRepository.listUnfinished(db);
       const reports: BatchRunReport[] = [];
       for (const scope of new Set(open.map((entry) => entry.tppId))) {
-        reports.push(await run('resumed', scope));
+        const resumed = await runOnce('resumed', scope);
+        reports.push(resumed.report);
+        // Stopped again before the end: the old runs stay open for the next start.
+        if (!resumed.completed) return reports;
       }
       const at = clock.realNow().toISOString();
       for (const entry of open) await batchRunRepository.finish(db, entry.id, { interrupted: true }, at);
@@ -171,3 +211,14 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
 }
 
 export type BatchRunner = ReturnType<typeof createBatchRunner>;
+
+/** The candidates of each TPP, in the order given (id order: the order every lock on payments is taken). */
+function byTenant(candidates: readonly DuePayment[]): Map<string, DuePayment[]> {
+  const groups = new Map<string, DuePayment[]>();
+  for (const candidate of candidates) {
+    const group = groups.get(candidate.tppId);
+    if (group) group.push(candidate);
+    else groups.set(candidate.tppId, [candidate]);
+  }
+  return groups;
+}

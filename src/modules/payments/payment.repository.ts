@@ -92,6 +92,8 @@ function toPayment(row: Row): Payment {
   };
 }
 
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A payment a batch run may execute, as the run's first read lists it. */
 export interface DuePayment {
   readonly id: string;
@@ -209,41 +211,50 @@ export const paymentRepository = {
   },
 
   /**
-   * The payments a batch run considers, in id order: approved (ACTC), waiting for their date
+   * The payments a batch run considers, oldest first: approved (ACTC), waiting for their date
    * (PDNG) or for funds (ACCP); single and bulk only. Whether a PDNG one's date has come is for
    * the caller to judge, with the TPP's own clock.
    */
   async listExecutable(db: DbOrTx, tppId?: string): Promise<DuePayment[]> {
     let query = db
       .selectFrom('payment')
-      .select(['id', 'tpp_id', 'status', 'requested_execution_date', 'service'])
-      .where('status', 'in', EXECUTABLE_STATUSES);
+      .select(['id', 'tpp_id', 'status', 'requested_execution_date', 'created_at'])
+      .where('status', 'in', EXECUTABLE_STATUSES)
+      .where('service', 'in', EXECUTED_SERVICES);
     if (tppId !== undefined) query = query.where('tpp_id', '=', tppId);
     const rows = await query.execute();
+    // First come, first served: an earlier payment gets the money before a later one.
     return rows
-      .filter((row) => (EXECUTED_SERVICES as readonly string[]).includes(row.service) && isTransactionStatus(row.status))
+      .filter((row) => isTransactionStatus(row.status))
+      .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id))
       .map((row) => ({
         id: row.id,
         tppId: row.tpp_id,
         status: row.status as TransactionStatus,
         requestedExecutionDate: row.requested_execution_date ?? undefined,
-      }))
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      }));
   },
 
   /**
    * Takes one payment for execution in the caller's transaction. On PostgreSQL its row lock, or
-   * nothing when another process holds it (SKIP LOCKED: that process is executing it); SQLite
-   * runs one write transaction at a time.
+   * `locked` when another transaction holds it (SKIP LOCKED: another run executing it, or a
+   * request changing it); SQLite runs one write transaction at a time.
    */
-  async takeForExecution(trx: DbOrTx, id: string): Promise<Payment | undefined> {
-    let query = trx
-      .selectFrom('payment')
-      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
-      .where('id', '=', id);
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate().skipLocked();
-    const row = await query.executeTakeFirst();
-    return row && toPayment(row);
+  async takeForExecution(trx: DbOrTx, id: string): Promise<Payment | 'locked' | undefined> {
+    const select = () =>
+      trx
+        .selectFrom('payment')
+        .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+        .where('id', '=', id);
+    if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) {
+      const row = await select().executeTakeFirst();
+      return row && toPayment(row);
+    }
+    const row = await select().forUpdate().skipLocked().executeTakeFirst();
+    if (row) return toPayment(row);
+    // Not returned: gone, or locked by another transaction (SKIP LOCKED cannot tell which).
+    const exists = await trx.selectFrom('payment').select('id').where('id', '=', id).executeTakeFirst();
+    return exists ? 'locked' : undefined;
   },
 
   async setAwaitingFundsSince(trx: DbOrTx, id: string, date: string | null): Promise<void> {
