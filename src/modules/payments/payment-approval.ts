@@ -78,6 +78,8 @@ export function createPaymentApprover(
   return {
     async approve(trx, payment, to, actor, at) {
       if (to === 'ACTC' && payment.product === INSTANT_PRODUCT) {
+        // The payment's lock before the bank's (payments, then tenant: the order everywhere).
+        await paymentRepository.lockRows(trx, [payment.id]);
         return executor.settleInstant(trx, payment, { today: await clock.today(payment.tppId, trx), actor, at });
       }
       return transitionPayment(trx, payment, { to, actor, at });
@@ -177,6 +179,14 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
       if (payment.status === 'PDNG' && payment.requestedExecutionDate !== undefined) {
         const date = displayDate(payment.requestedExecutionDate);
         return localized(`You have approved it. It will be paid on ${date.en}.`, `Du har godkjent. Den blir betalt ${date.nb}.`);
+      }
+      // An instant payment settles at the approval: the PSU learns at once whether it was paid.
+      if (payment.status === 'ACSC') return localized('You have approved it, and it has been paid.', 'Du har godkjent, og den er betalt.');
+      if (payment.status === 'RJCT' && payment.fundsAvailable === false) {
+        return localized(
+          'You have approved it, but it could not be paid: there is not enough money on the account.',
+          'Du har godkjent, men den kunne ikke betales: det er ikke nok penger på kontoen.',
+        );
       }
       return localized('You have approved it.', 'Du har godkjent.');
     },
