@@ -151,7 +151,7 @@ export function printReport(report: BenchReport): void {
   process.stdout.write(out.join('\n') + '\n');
 }
 
-export function writeJson(file: string, report: BenchReport): void {
+export function writeJson(file: string, report: BenchReport & Record<string, unknown>): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 }

@@ -21,6 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { benchBatchRuns, printBatchRuns } from './batch.js';
 import { runPhase, sendOnce, type LoadResult } from './load.js';
 import { TppClient } from '../src/client/tpp-client.js';
 import {
@@ -127,9 +128,13 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Starts the real server on a fresh data dir and SQLite file and times spawn -> ready. */
-async function startServer(workDir: string, settings: Settings): Promise<Target & { dataDir: string; coldStartMs: number }> {
+async function startServer(
+  workDir: string,
+  settings: Settings,
+  { name = 'server', workers = 1 }: { name?: string; workers?: number } = {},
+): Promise<Target & { dataDir: string; coldStartMs: number }> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run "npm run build" (npm run bench does)`);
-  const dataDir = join(workDir, 'server-data');
+  const dataDir = join(workDir, `${name}-data`);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Pools are signed right before their scenario, so their Date headers age by at most warm-up +
@@ -149,10 +154,11 @@ async function startServer(workDir: string, settings: Settings): Promise<Target 
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load
   // (BENCH_BASELINE_NODE_ARGS does the same for the baseline).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = startChild('server', process.execPath, [...nodeArgs, SERVER_ENTRY, 'serve'], {
+  const serveArgs = workers > 1 ? ['serve', '--workers', String(workers)] : ['serve'];
+  const child = startChild(name, process.execPath, [...nodeArgs, SERVER_ENTRY, ...serveArgs], {
     env,
     cwd: REPO,
-    logFile: join(workDir, 'server.log'),
+    logFile: join(workDir, `${name}.log`),
   });
   await waitForHttp(child, `${baseUrl}/health/ready`, (status) => status === 200, 15_000);
   const coldStartMs = performance.now() - started;
@@ -224,6 +230,17 @@ function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: 
     },
   ];
 }
+
+/** Workers of scenario (e). */
+const WORKERS = 2;
+
+/** Approved payments per measured batch run (BENCH_BATCH_SIZES, comma-separated). */
+const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? '10000,100000')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+/** PostgreSQL for the batch runs (skipped when it does not answer). */
+const BATCH_POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Payments per basket in scenario (d): the requirement's maximum. */
 const BASKET_SIZE = 10;
@@ -378,7 +395,29 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
 
   // Stop the server before counting its log lines: it flushes its async log on the way out.
   await stopChild(server.child);
+
+  // (e) the subject again, on `serve --workers 2` (its own data dir, CA and TPP), after the
+  // single-process server stopped so the two do not share the cores.
+  const cluster = await startServer(workDir, settings, { name: 'workers', workers: WORKERS });
+  log(`serve --workers ${WORKERS} ready on ${cluster.baseUrl} after ${Math.round(cluster.coldStartMs)} ms`);
+  const clusterTpp = await issueBenchTpp(cluster.dataDir, TPP_ORG_ID, ['PSP_PI', 'PSP_AI']);
+  const clusterDebtor = await seedSandbox(cluster, clusterTpp);
+  const [clusterScenario] = scenarios(baseline, cluster, clusterTpp, clusterDebtor).filter((scenario) => scenario.budgetRole === 'subject');
+  results.push(
+    await runScenario(
+      {
+        ...clusterScenario!,
+        id: 'e',
+        label: `${clusterScenario!.label}, serve --workers ${WORKERS} (RSS/CPU: primary only)`,
+        budgetRole: undefined,
+      },
+      settings,
+    ),
+  );
+  await stopChild(cluster.child);
   await stopChild(baseline.child);
+
+  const batchRuns = await benchBatchRuns(BATCH_SIZES, BATCH_POSTGRES_URL, log);
 
   const { ratioPercent, budgets } = evaluateBudgets(resultOf('baseline'), resultOf('subject'), server.coldStartMs);
   const report: BenchReport = {
@@ -403,7 +442,8 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
     flagged: flaggedScenarios(results),
   };
   printReport(report);
-  writeJson(RESULTS_FILE, report);
+  printBatchRuns(batchRuns);
+  writeJson(RESULTS_FILE, { ...report, batchRuns });
   log(`results written to ${RESULTS_FILE}`);
 }
 
