@@ -117,7 +117,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     async transfer(trx, scope, transfer) {
       await sandboxBankRepository.lockTenant(trx, scope.tppId, now().toISOString());
       if (await ledger.isRecorded(trx, transfer.idempotencyKey)) return { kind: 'already-booked' };
-      const debtor = await accountRepository.findById(trx, scope.tppId, transfer.debtorAccountId);
+      const debtor = await accountRepository.ledgerKeyOf(trx, scope.tppId, { id: transfer.debtorAccountId });
       if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
       const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
       if (debitMinor === undefined) {
@@ -125,7 +125,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       }
       const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency)).interimAvailable;
       if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
-      const found = transfer.creditorAccount && (await accountRepository.findByReference(trx, scope.tppId, transfer.creditorAccount));
+      const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, scope.tppId, transfer.creditorAccount));
       // Credited here only in the instructed currency; anything else leaves the bank.
       const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
       const clearing = sandboxClearingAccount(scope);

@@ -88,6 +88,26 @@ export const accountRepository = {
     return row && toAccount(row);
   },
 
+  /**
+   * An account's id and currency alone, by id or by BBAN/IBAN: what moving money needs, without
+   * the owner and agreement joins (a batch run asks twice per payment).
+   */
+  async ledgerKeyOf(
+    db: DbOrTx,
+    tppId: string,
+    reference: { id: string } | AccountReference,
+  ): Promise<{ id: string; currency: string } | undefined> {
+    const query = db.selectFrom('sandbox_account').select(['id', 'currency']).where('tpp_id', '=', tppId);
+    const row = await (
+      'id' in reference
+        ? query.where('id', '=', reference.id)
+        : 'bban' in reference
+          ? query.where('bban', '=', reference.bban)
+          : query.where('iban', '=', reference.iban)
+    ).executeTakeFirst();
+    return row;
+  },
+
   async list(db: DbOrTx, tppId: string): Promise<SandboxAccount[]> {
     const rows = await accounts(db, tppId).orderBy('c.customer_number').orderBy('a.bban').execute();
     return rows.map(toAccount);

@@ -1,3 +1,4 @@
+import { PostgresAdapter } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 
 /** What a removal took away; `ledgerAccountIds` still have postings the caller must forget. */
@@ -15,9 +16,11 @@ export interface Removal {
 export const sandboxBankRepository = {
   /**
    * Takes the TPP's sandbox lock until the transaction ends: the upsert holds the row lock on
-   * PostgreSQL, and SQLite has one writer at a time anyway.
+   * PostgreSQL. SQLite needs nothing: every transaction begins IMMEDIATE (create-db.ts), so one
+   * writer at a time, across processes too; skipping the write matters in a batch run.
    */
   async lockTenant(trx: DbOrTx, tppId: string, at: string): Promise<void> {
+    if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
     await trx
       .insertInto('sandbox_tenant')
       .values({ tpp_id: tppId, changed_at: at })
