@@ -135,6 +135,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
             else counts[attempt]++;
           });
           next += attempts.length;
+          // Between chunks the server's other work gets its turn: on SQLite every query answers
+          // at once, and without this pause a run would hold requests, timers and a shutdown
+          // back until it ends.
+          await new Promise((resolve) => setImmediate(resolve));
         }
       }
     };

@@ -1,0 +1,266 @@
+/**
+ * The batch runner in process, over a test database (test/execution/batch-runner.db.test.ts):
+ * a runner built as src/app.ts builds it, with an executor that tells the test which payments
+ * it executes (and lets it act at a given one, e.g. stop the run); payments and batch_run rows
+ * written directly; a second PostgreSQL connection pool on the same schema (another process);
+ * a row lock held by another transaction; and the exactly-once rules over readBankState.
+ */
+import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { createSandboxCoreBanking } from '../../src/bank/sandbox-core-banking.js';
+import type { Database } from '../../src/db/database.js';
+import type { Db } from '../../src/db/create-db.js';
+import type { BatchTime } from '../../src/domain/batch-schedule.js';
+import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
+import { createBankClock } from '../../src/modules/clock/bank-clock.js';
+import type { BatchTrigger } from '../../src/modules/execution/batch-run-report.js';
+import { createBatchRunner, type BatchRunner } from '../../src/modules/execution/batch-runner.js';
+import { createPaymentExecutor } from '../../src/modules/execution/payment-executor.js';
+import { createLedger } from '../../src/modules/ledger/ledger.service.js';
+import type { PaymentService } from '../../src/modules/payments/payment-products.js';
+import { checkSinglePayment } from '../../src/modules/payments/payment-rules.js';
+import type { SinglePaymentBody } from '../../src/modules/payments/payment.schemas.js';
+import { paymentRepository, type Payment } from '../../src/modules/payments/payment.repository.js';
+import type { TransactionStatus } from '../../src/modules/payments/payment-status.js';
+import type { BankState, SeededAccount, SeededBank } from './batch-bank.js';
+import { NDCT, ndctBody } from './payments.js';
+import { accountNumber, osloDay } from './sandbox.js';
+
+export interface TestRunner {
+  readonly runner: BatchRunner;
+  /** The ids of the payments handed to the executor, in the order it finished them. */
+  readonly executed: string[];
+  /** How many payments the executor has been handed so far. */
+  readonly started: () => number;
+}
+
+export interface TestRunnerOptions {
+  /** As src/app.ts: 4 on PostgreSQL, 1 on SQLite. */
+  readonly parallelTenants?: number;
+  /** No batch times: never the bank day's last run, so a payment lacking funds waits (ACCP). */
+  readonly batchTimes?: readonly BatchTime[];
+  readonly logger?: FastifyBaseLogger;
+  /** Called as the executor is handed its `n`-th payment (1-based), before it executes it. */
+  readonly onExecute?: (n: number, payment: Payment, runner: BatchRunner) => void;
+}
+
+/** A batch runner on `db` with the sandbox bank behind it, as src/app.ts wires it. */
+export function testRunner(db: Db, dialect: 'sqlite' | 'postgres', options: TestRunnerOptions = {}): TestRunner {
+  const now = () => new Date();
+  const base = createPaymentExecutor(createSandboxCoreBanking(db, createLedger(now), now, DEFAULT_NOK_RATES));
+  const executed: string[] = [];
+  let started = 0;
+  let runner: BatchRunner | undefined = undefined;
+  runner = createBatchRunner({
+    db,
+    clock: createBankClock(db, now, true),
+    batchTimes: options.batchTimes ?? [],
+    parallelTenants: options.parallelTenants ?? (dialect === 'postgres' ? 4 : 1),
+    logger: options.logger,
+    executor: {
+      ...base,
+      async execute(trx, payment, context) {
+        started++;
+        options.onExecute?.(started, payment, runner!);
+        const outcome = await base.execute(trx, payment, context);
+        executed.push(payment.id);
+        return outcome;
+      },
+    },
+  });
+  return { runner, executed, started: () => started };
+}
+
+/** A pino logger writing into `lines` (parsed), for the runner's error and info lines. */
+export function capturingLogger(): { logger: FastifyBaseLogger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+export interface InsertedPayment {
+  readonly id?: string;
+  readonly tppId: string;
+  readonly debtor: SeededAccount;
+  readonly amountMinor: bigint;
+  readonly createdAt?: string;
+  readonly service?: PaymentService;
+  readonly status?: TransactionStatus;
+}
+
+function decimal(minor: bigint): string {
+  return `${minor / 100n}.${String(minor % 100n).padStart(2, '0')}`;
+}
+
+/**
+ * One payment written straight into the payment table (as batch-bank.ts seeds them): an NDCT
+ * order checked by the payment rules, to a creditor outside the bank. A periodic one also gets a
+ * start date and a frequency in its body; the runner must never execute it anyway.
+ */
+export async function insertPayment(db: Db, payment: InsertedPayment): Promise<string> {
+  const id = payment.id ?? randomUUID();
+  const body = ndctBody(payment.debtor, {
+    instructedAmount: { currency: 'NOK', amount: decimal(payment.amountMinor) },
+    creditorAccount: { bban: accountNumber().bban },
+  });
+  const order = checkSinglePayment(NDCT, body as unknown as SinglePaymentBody, {
+    today: osloDay(),
+    maxDaysAhead: 365,
+    nokRates: DEFAULT_NOK_RATES,
+  });
+  const periodic = payment.service === 'periodic-payments';
+  await paymentRepository.insert(db, {
+    id,
+    tppId: payment.tppId,
+    service: payment.service ?? 'payments',
+    product: NDCT,
+    status: payment.status ?? 'ACTC',
+    requestId: randomUUID(),
+    psuId: payment.debtor.customerNumber,
+    psuCorporateId: undefined,
+    debtorAccountId: payment.debtor.id,
+    currency: order.amount.currency,
+    amountMinor: order.amount.minor,
+    requestedExecutionDate: periodic ? undefined : order.requestedExecutionDate,
+    logicalKey: order.logicalKey,
+    body: periodic ? { ...order.body, startDate: osloDay(), frequency: 'Monthly' } : order.body,
+    requestContext: {},
+    createdAt: payment.createdAt ?? new Date().toISOString(),
+  });
+  return id;
+}
+
+/** A batch_run row left open, as by a server killed in the middle of a run. */
+export async function openBatchRun(db: Db, run: { id: string; trigger: BatchTrigger; tppId?: string; startedAt?: string }): Promise<void> {
+  await db
+    .insertInto('batch_run')
+    .values({
+      id: run.id,
+      trigger: run.trigger,
+      tpp_id: run.tppId ?? null,
+      started_at: run.startedAt ?? new Date(Date.now() - 60_000).toISOString(),
+      finished_at: null,
+      counts: null,
+    })
+    .execute();
+}
+
+export interface BatchRunRow {
+  readonly id: string;
+  readonly trigger: string;
+  readonly tpp_id: string | null;
+  readonly started_at: string;
+  readonly finished_at: string | null;
+  readonly counts: Record<string, unknown> | null;
+}
+
+/** The batch_run rows, oldest first, counts parsed. */
+export async function batchRunRows(db: Db): Promise<BatchRunRow[]> {
+  const rows = await db.selectFrom('batch_run').selectAll().orderBy('started_at').execute();
+  return rows.map((row) => ({ ...row, counts: row.counts === null ? null : (JSON.parse(row.counts) as Record<string, unknown>) }));
+}
+
+export function counts(partial: Partial<Record<string, number>> = {}): Record<string, number> {
+  return { executed: 0, partiallyExecuted: 0, awaitingFunds: 0, rejected: 0, skipped: 0, failed: 0, ...partial };
+}
+
+/** The schema the test database's connections use (its search path). */
+export async function currentSchema(db: Db): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]!.schema;
+}
+
+/**
+ * Another connection pool on the same PostgreSQL schema, as a second server process has, named
+ * `applicationName` in pg_stat_activity (so the test sees when its connections are gone).
+ */
+export function otherPool(schema: string, applicationName: string, poolSize = 5): Db {
+  const pool = new pg.Pool({
+    connectionString: process.env['TEST_POSTGRES_URL'],
+    max: poolSize,
+    options: `-c search_path=${schema}`,
+    application_name: applicationName,
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** The deadlocks PostgreSQL has detected in this database so far (pg_stat_database). */
+export async function deadlocksSoFar(db: Db): Promise<number> {
+  const { rows } = await sql<{ deadlocks: string }>`
+    select cast(deadlocks as text) as deadlocks from pg_stat_database where datname = current_database()
+  `.execute(db);
+  return Number(rows[0]!.deadlocks);
+}
+
+/**
+ * Takes the row lock of one payment in a transaction of its own connection (`select … for
+ * update`), as a TPP's cancellation or another run would hold it, until `release()` commits.
+ */
+export async function holdPaymentLock(schema: string, paymentId: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: process.env['TEST_POSTGRES_URL'], options: `-c search_path=${schema}` });
+  await client.connect();
+  await client.query('begin');
+  const locked = await client.query('select id from payment where id = $1 for update', [paymentId]);
+  if (locked.rowCount !== 1) throw new Error(`payment ${paymentId} not found to lock`);
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+/**
+ * The exactly-once rules over the seeded banks (the process test's rules, without the limited
+ * debtor): every payment is executed in full (ACSC, one ledger transaction with the right legs,
+ * ACTC>ACSP ACSP>ACSC audited) or, in `partial` mode, untouched (ACTC, nothing posted or audited);
+ * every balance is opening ± what was executed; the ledger is balanced. The problems found (the
+ * first 20), so a failure says what is wrong.
+ */
+export function exactlyOnceProblems(state: BankState, banks: readonly SeededBank[], mode: 'partial' | 'complete'): string[] {
+  const problems: string[] = [];
+  const expected = new Map<string, bigint>();
+  const add = (account: string, amount: bigint) => expected.set(account, (expected.get(account) ?? 0n) + amount);
+  for (const bank of banks) {
+    for (const account of [...bank.debtors, ...bank.creditors]) add(account.id, account.openingMinor);
+    add(bank.clearing, 0n);
+    for (const payment of bank.payments) {
+      const stored = state.payments.get(payment.id);
+      const postings = state.postings.get(payment.id) ?? [];
+      const changes = (state.statusChanges.get(payment.id) ?? []).join(' ');
+      const what = `payment ${payment.id} (${stored?.status ?? 'missing'})`;
+      if (stored?.status === 'ACSC') {
+        const credited = payment.creditorAccountId ?? bank.clearing;
+        const legs = JSON.stringify(
+          [`${payment.debtorAccountId} NOK ${-payment.amountMinor}`, `${credited} NOK ${payment.amountMinor}`].sort(),
+        );
+        if (postings.length !== 1) problems.push(`${what}: ${postings.length} ledger transactions`);
+        for (const posting of postings) {
+          const actual = JSON.stringify(posting.map((leg) => `${leg.accountId} ${leg.currency} ${leg.amountMinor}`).sort());
+          if (actual !== legs) problems.push(`${what}: legs ${actual}, expected ${legs}`);
+        }
+        if (changes !== 'ACTC>ACSP ACSP>ACSC') problems.push(`${what}: audited changes "${changes}"`);
+        add(payment.debtorAccountId, -payment.amountMinor);
+        add(credited, payment.amountMinor);
+      } else if (stored?.status === 'ACTC' && mode === 'partial') {
+        if (postings.length !== 0) problems.push(`${what}: ${postings.length} ledger transactions, but not executed`);
+        if (changes !== '') problems.push(`${what}: audited changes "${changes}"`);
+      } else {
+        problems.push(`${what}: not expected after a ${mode} run`);
+      }
+    }
+  }
+  for (const [account, balance] of expected) {
+    const actual = state.balances.get(account) ?? 0n;
+    if (actual !== balance) problems.push(`account ${account}: balance ${actual}, expected ${balance}`);
+  }
+  problems.push(...state.balanceDrift);
+  for (const [currency, sum] of state.currencySums) if (sum !== 0n) problems.push(`the ${currency} entries sum to ${sum}`);
+  return problems.slice(0, 20);
+}
