@@ -27,7 +27,11 @@ const MIGRATIONS: Record<string, Migration> = {
 /** The versions, oldest first. */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
 
-/** Applies every pending migration; Kysely's lock table serialises concurrent starts. */
+/**
+ * Applies every pending migration. On PostgreSQL Kysely's lock serialises concurrent starts; on
+ * SQLite two processes migrating one new file at once can collide (`serve --workers N` migrates
+ * once, before it forks).
+ */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   // On PostgreSQL the bookkeeping tables live in the connection's own schema: without saying so,
   // Kysely finds another schema's tables in the same database and skips creating its own.
