@@ -221,12 +221,12 @@ function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: 
     },
     {
       id: 'd',
-      label: `signed POST /v1/signing-baskets, ${BASKET_SIZE} payments each (1 s warm-up, 5 s measured)`,
+      label: `signed POST /v1/signing-baskets, ${BASKET_SIZE} payments each (1 s warm-up, 2 s measured)`,
       target: server,
       buildPool: basketPool(server, tpp, debtorBban),
       // A warm-up pool no faster run exhausts in 1 s, so the rate that sizes the measured pool is
       // that of real creations, not of replays.
-      phases: { warmupSeconds: 1, durationSeconds: 5, warmupPoolSize: 600, maxPoolSize: 3_500 },
+      phases: { warmupSeconds: 1, durationSeconds: 2, warmupPoolSize: 600, maxPoolSize: 4_500 },
     },
   ];
 }
