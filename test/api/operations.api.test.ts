@@ -4,14 +4,13 @@
  * issues QSealCs a TPP can then sign with), and its absence in production mode.
  */
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
 import { TppClient, type TppResponse } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { fixture } from '../support/fixtures.js';
 import { DIALECTS } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { PRODUCTION_ENV, startTestServer, type TestServer } from '../support/test-server.js';
 
 const DESK = '/sandbox/tpp-certificates';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -229,13 +228,7 @@ describe('sandbox certificate desk: POST /sandbox/tpp-certificates', () => {
 describe('production mode (XS2A_MODE=production)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({
-      env: {
-        XS2A_MODE: 'production',
-        // The configuration must name a CA bundle in production; the test server passes its trust store itself.
-        XS2A_TRUSTED_CA_FILES: fileURLToPath(new URL('../fixtures/certs/generated/test-ca.pem', import.meta.url)),
-      },
-    });
+    server = await startTestServer({ env: PRODUCTION_ENV });
   });
   afterAll(() => server.close());
 

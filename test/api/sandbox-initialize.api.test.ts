@@ -4,14 +4,13 @@
  * gives the same shape and drops everything else this TPP created, and nothing of other TPPs; one
  * TPP never sees another's sandbox (404 for its ids, nothing in lists); production has no mock data.
  */
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { DIALECTS } from '../support/databases.js';
 import { balancesOf, createAccount, createCustomer } from '../support/sandbox.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { PRODUCTION_ENV, startTestServer, type TestServer } from '../support/test-server.js';
 
 /** The documented set (README "Sandbox data"): customer, type, name. */
 const CUSTOMERS = [
@@ -259,12 +258,7 @@ describe.each(DIALECTS)('POST /v1/sandbox/initialize (%s)', (dialect) => {
 describe('mock data in production mode', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({
-      env: {
-        XS2A_MODE: 'production',
-        XS2A_TRUSTED_CA_FILES: fileURLToPath(new URL('../fixtures/certs/generated/test-ca.pem', import.meta.url)),
-      },
-    });
+    server = await startTestServer({ env: PRODUCTION_ENV });
   });
   afterAll(() => server.close());
 

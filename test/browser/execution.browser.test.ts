@@ -21,13 +21,19 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
-import { DESKTOP_USER_AGENT, launchBrowser, startStandInTpp, watchedContexts, type StandInTpp } from '../support/browser.js';
+import {
+  button,
+  closeBrowserTestRig,
+  LOGIN_TEXTS,
+  psuProfile,
+  shows,
+  startBrowserTestRig,
+  watchedContexts,
+  type StandInTpp,
+} from '../support/browser.js';
 import {
   balanceOf,
-  freshTpp,
-  fundedPsu,
   inBankAccount,
-  nextBankDay,
   NO_COUNTS,
   nok,
   osloDateTime,
@@ -35,23 +41,19 @@ import {
   setBalance,
   setClock,
   statusOf,
+  tppOnBankDay,
   type FundedPsu,
 } from '../support/execution.js';
 import { INDCTS, NDCT, ndctBody, type Body } from '../support/payments.js';
 import { createPayment, scaStatusOf, type CreatedPayment } from '../support/sca.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 
 type Language = 'en' | 'nb';
 
 /** The pages' texts as the PSU reads them. */
 const TEXTS = {
   en: {
-    locale: 'en-GB',
-    identifyHeading: 'Log in',
-    psuId: 'National identity number (11 digits)',
-    next: 'Next',
-    codeHeading: 'Enter your one-time code',
-    code: 'One-time code (6 digits)',
+    ...LOGIN_TEXTS.en,
     confirmHeading: 'Approve this payment',
     approve: 'Approve',
     doneHeading: 'Done',
@@ -63,12 +65,7 @@ const TEXTS = {
     serverError: 'Something went wrong on our side.',
   },
   nb: {
-    locale: 'nb-NO',
-    identifyHeading: 'Logg inn',
-    psuId: 'Fødselsnummer (11 siffer)',
-    next: 'Neste',
-    codeHeading: 'Skriv inn engangskoden',
-    code: 'Engangskode (6 siffer)',
+    ...LOGIN_TEXTS.nb,
     confirmHeading: 'Godkjenn denne betalingen',
     approve: 'Godkjenn',
     doneHeading: 'Ferdig',
@@ -94,29 +91,13 @@ describe('payments approved in headless Chromium, then executed', () => {
   const serverErrors: string[] = [];
 
   beforeAll(async () => {
-    [server, tpp, browser] = await Promise.all([
-      startTestServer({ dialect: 'sqlite' }),
-      startStandInTpp({ ok: '/tpp/execution-ok', nok: '/tpp/execution-nok' }),
-      launchBrowser(),
-    ]);
+    ({ server, tpp, browser } = await startBrowserTestRig({ dialect: 'sqlite' }, { ok: '/tpp/execution-ok', nok: '/tpp/execution-nok' }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await tpp?.close();
-    await server?.close();
-  });
+  afterAll(() => closeBrowserTestRig({ browser, tpp, server }));
 
   afterEach(async () => {
-    const seen = await contexts.closeAll();
-    const allowed = new Set([new URL(server.baseUrl).origin, tpp.origin]);
-    for (const { requests, problems } of seen) {
-      // Nothing but the bank's own pages and the TPP's redirect URIs: no CDN, font or tracker.
-      expect(requests.length).toBeGreaterThan(0);
-      expect(requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
-      // No CSP violation (the inline stylesheet is allowed by its hash), no page error.
-      expect(problems).toEqual([]);
-    }
+    await contexts.closeAndCheck([server.baseUrl, tpp.origin], { everyContextLoads: true });
     // A 5xx document is only a "Failed to load resource" console line, which the watch ignores.
     const errors = serverErrors.splice(0);
     expect(errors).toEqual([]);
@@ -124,24 +105,11 @@ describe('payments approved in headless Chromium, then executed', () => {
 
   /** A fresh browser profile in the PSU's language; the bank's 5xx answers are recorded. */
   async function psuPage(language: Language, options: BrowserContextOptions = {}): Promise<Page> {
-    const page = await contexts.open({
-      locale: TEXTS[language].locale,
-      userAgent: DESKTOP_USER_AGENT,
-      viewport: { width: 480, height: 900 },
-      ...options,
-    });
+    const page = await contexts.open(psuProfile(TEXTS[language].locale, options));
     page.on('response', (response) => {
       if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);
     });
     return page;
-  }
-
-  /** A fresh TPP whose sandbox clock is at 10:00 on the next bank day, with a PSU holding `balance`. */
-  async function tppWithPsu(balance: string): Promise<{ client: TppClient; orgId: string; day: string; psu: FundedPsu }> {
-    const { client, orgId } = await freshTpp(server);
-    const day = nextBankDay();
-    await setClock(client, osloDateTime(day, '10:00'));
-    return { client, orgId, day, psu: await fundedPsu(client, balance) };
   }
 
   /** A payment created with PSU-ID; no redirect URI unless `headers` gives one. */
@@ -157,14 +125,6 @@ describe('payments approved in headless Chromium, then executed', () => {
     const scaRedirect = payment.links['scaRedirect']?.href;
     expect(scaRedirect).toBeDefined();
     return { ...payment, scaRedirect: scaRedirect! };
-  }
-
-  const heading = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: text, exact: true });
-  const button = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
-
-  /** Waits until the page shows this heading (form posts redirect back to the same URL). */
-  async function shows(page: Page, text: string): Promise<void> {
-    await heading(page, text).waitFor();
   }
 
   /** Opens the scaRedirect link, identifies (PSU-ID locked), enters the code and approves. */
@@ -196,7 +156,7 @@ describe('payments approved in headless Chromium, then executed', () => {
   }
 
   it('NDCT from a funded account: approved in the browser; the batch run executes it (ACSC), debtor down, in-bank creditor up', async () => {
-    const { client, psu } = await tppWithPsu('1000.00');
+    const { client, psu } = await tppOnBankDay(server, '10:00', '1000.00');
     const creditor = await inBankAccount(client);
     await setBalance(client, creditor.accountId, '50.00');
     const payment = await paymentOf(client, psu, NDCT, ndctBody(psu.account, { creditorAccount: { bban: creditor.bban } }));
@@ -227,7 +187,7 @@ describe('payments approved in headless Chromium, then executed', () => {
     const t = TEXTS[language];
 
     it(`the outcome page says "${t.paid}"; ACSC at once, with no batch run`, async () => {
-      const { client, psu } = await tppWithPsu('1000.00');
+      const { client, psu } = await tppOnBankDay(server, '10:00', '1000.00');
       const creditor = await inBankAccount(client);
       const payment = await paymentOf(client, psu, INDCTS, ndctBody(psu.account, { creditorAccount: { bban: creditor.bban } }));
 
@@ -248,7 +208,7 @@ describe('payments approved in headless Chromium, then executed', () => {
     const t = TEXTS[language];
 
     it(`the outcome page says "${t.notPaid}"; RJCT with fundsAvailable false, SCA finalised, no server error`, async () => {
-      const { client, psu } = await tppWithPsu('100.32');
+      const { client, psu } = await tppOnBankDay(server, '10:00', '100.32');
       const payment = await paymentOf(client, psu, INDCTS, ndctBody(psu.account));
 
       const page = await psuPage(language);
@@ -268,7 +228,7 @@ describe('payments approved in headless Chromium, then executed', () => {
   });
 
   it('NDCT above the balance: approved; a batch run leaves it ACCP (fundsAvailable false); after the last batch time a run rejects it (RJCT)', async () => {
-    const { client, day, psu } = await tppWithPsu('50.00');
+    const { client, day, psu } = await tppOnBankDay(server, '10:00', '50.00');
     const payment = await paymentOf(client, psu, NDCT, ndctBody(psu.account, nok('100.33')));
 
     const page = await psuPage('en');
@@ -297,7 +257,7 @@ describe('payments approved in headless Chromium, then executed', () => {
   });
 
   it('with the TPP redirect URI, an instant payment lands the PSU at the TPP; the link reopened says it has been paid, with the way back', async () => {
-    const { client, orgId, psu } = await tppWithPsu('1000.00');
+    const { client, orgId, psu } = await tppOnBankDay(server, '10:00', '1000.00');
     const payment = await paymentOf(client, psu, INDCTS, ndctBody(psu.account), {
       'tpp-redirect-uri': tpp.ok,
       'tpp-nok-redirect-uri': tpp.nok,

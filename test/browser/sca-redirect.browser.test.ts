@@ -15,30 +15,29 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { walkScaRedirect } from '../../src/client/sca-redirect-driver.js';
 import {
-  DESKTOP_USER_AGENT,
+  button,
+  closeBrowserTestRig,
+  heading,
   IPHONE_USER_AGENT,
-  launchBrowser,
-  startStandInTpp,
+  LOGIN_TEXTS,
+  psuProfile,
+  shows,
+  startBrowserTestRig,
   watchedContexts,
   type StandInTpp,
 } from '../support/browser.js';
 import { corporation, crossBorderBody, NCBCT, NDCT, ndctBody, pathOf, privatePsu, type Body, type Psu } from '../support/payments.js';
 import { identityNumber } from '../support/sandbox.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 
 type Language = 'en' | 'nb';
 
 /** The pages' texts as the PSU reads them. */
 const TEXTS = {
   en: {
-    locale: 'en-GB',
-    identifyHeading: 'Log in',
-    psuId: 'National identity number (11 digits)',
+    ...LOGIN_TEXTS.en,
     locked: 'The app you came from named this customer.',
-    next: 'Next',
     app: 'Confirm in the bank app (fingerprint or face)',
-    codeHeading: 'Enter your one-time code',
-    code: 'One-time code (6 digits)',
     sandboxCode: 'Sandbox: the code is 123456.',
     stepsOf3: ['Step 1 of 3', 'Step 2 of 3', 'Step 3 of 3'],
     stepsOf2: ['Step 1 of 2', 'Step 2 of 2'],
@@ -66,14 +65,9 @@ const TEXTS = {
     title: 'Approve payment',
   },
   nb: {
-    locale: 'nb-NO',
-    identifyHeading: 'Logg inn',
-    psuId: 'Fødselsnummer (11 siffer)',
+    ...LOGIN_TEXTS.nb,
     locked: 'Appen du kom fra oppga denne kunden.',
-    next: 'Neste',
     app: 'Bekreft i bankappen (fingeravtrykk eller ansikt)',
-    codeHeading: 'Skriv inn engangskoden',
-    code: 'Engangskode (6 siffer)',
     sandboxCode: 'Sandkasse: koden er 123456.',
     stepsOf3: ['Steg 1 av 3', 'Steg 2 av 3', 'Steg 3 av 3'],
     stepsOf2: ['Steg 1 av 2', 'Steg 2 av 2'],
@@ -118,39 +112,17 @@ describe('SCA redirect pages in headless Chromium', () => {
   const contexts = watchedContexts(() => browser);
 
   beforeAll(async () => {
-    [server, tpp, browser] = await Promise.all([
-      startTestServer({ dialect: 'sqlite', now: () => new Date(Date.now() + clockOffsetMs) }),
-      startStandInTpp(),
-      launchBrowser(),
-    ]);
+    ({ server, tpp, browser } = await startBrowserTestRig({ dialect: 'sqlite', now: () => new Date(Date.now() + clockOffsetMs) }));
     psu = await privatePsu(server.client);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await tpp?.close();
-    await server?.close();
-  });
+  afterAll(() => closeBrowserTestRig({ browser, tpp, server }));
 
-  afterEach(async () => {
-    const seen = await contexts.closeAll();
-    const allowed = new Set([new URL(server.baseUrl).origin, tpp.origin]);
-    for (const { requests, problems } of seen) {
-      // Nothing but the bank's own pages and the TPP's redirect URIs: no CDN, font or tracker.
-      expect(requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
-      // No CSP violation (the inline stylesheet is allowed by its hash), no page error.
-      expect(problems).toEqual([]);
-    }
-  });
+  afterEach(() => contexts.closeAndCheck([server.baseUrl, tpp.origin]));
 
   /** A fresh browser profile in the PSU's language. */
   async function psuPage(language: Language, options: BrowserContextOptions = {}): Promise<Page> {
-    return contexts.open({
-      locale: TEXTS[language].locale,
-      userAgent: DESKTOP_USER_AGENT,
-      viewport: { width: 480, height: 900 },
-      ...options,
-    });
+    return contexts.open(psuProfile(TEXTS[language].locale, options));
   }
 
   interface Created {
@@ -186,14 +158,6 @@ describe('SCA redirect pages in headless Chromium', () => {
     const response = await server.client.get<any>(created.statusPath);
     expect(response.status, response.text).toBe(200);
     return response.body;
-  }
-
-  const heading = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: text, exact: true });
-  const button = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
-
-  /** Waits until the page shows this heading (form posts redirect back to the same URL). */
-  async function shows(page: Page, text: string): Promise<void> {
-    await heading(page, text).waitFor();
   }
 
   /** The confirmation page's label → value lines. */

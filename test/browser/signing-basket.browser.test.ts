@@ -14,22 +14,27 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { basketStatusOf, createBasket, explicitPayment, type CreatedBasket } from '../support/baskets.js';
-import { DESKTOP_USER_AGENT, launchBrowser, startStandInTpp, watchedContexts, type StandInTpp } from '../support/browser.js';
+import {
+  button,
+  closeBrowserTestRig,
+  heading,
+  LOGIN_TEXTS,
+  psuProfile,
+  shows,
+  startBrowserTestRig,
+  watchedContexts,
+  type StandInTpp,
+} from '../support/browser.js';
 import { crossBorderBody, NCBCT, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
 import { paymentStatusOf, type CreatedPayment } from '../support/sca.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 
 type Language = 'en' | 'nb';
 
 /** The pages' texts as the PSU reads them (amounts with plain spaces). */
 const TEXTS = {
   en: {
-    locale: 'en-GB',
-    identifyHeading: 'Log in',
-    psuId: 'National identity number (11 digits)',
-    next: 'Next',
-    codeHeading: 'Enter your one-time code',
-    code: 'One-time code (6 digits)',
+    ...LOGIN_TEXTS.en,
     heading: 'Approve 4 payments',
     title: 'Approve payments – Nordic Sandbox Bank',
     step3: 'Step 3 of 3',
@@ -50,12 +55,7 @@ const TEXTS = {
     reject: 'Reject',
   },
   nb: {
-    locale: 'nb-NO',
-    identifyHeading: 'Logg inn',
-    psuId: 'Fødselsnummer (11 siffer)',
-    next: 'Neste',
-    codeHeading: 'Skriv inn engangskoden',
-    code: 'Engangskode (6 siffer)',
+    ...LOGIN_TEXTS.nb,
     heading: 'Godkjenn 4 betalinger',
     title: 'Godkjenn betalinger – Nordic Sandbox Bank',
     step3: 'Steg 3 av 3',
@@ -93,40 +93,17 @@ describe('a signing basket approved in headless Chromium', () => {
   const contexts = watchedContexts(() => browser);
 
   beforeAll(async () => {
-    [server, tpp, browser] = await Promise.all([
-      startTestServer({ dialect: 'sqlite' }),
-      startStandInTpp({ ok: '/tpp/basket-ok', nok: '/tpp/basket-nok' }),
-      launchBrowser(),
-    ]);
+    ({ server, tpp, browser } = await startBrowserTestRig({ dialect: 'sqlite' }, { ok: '/tpp/basket-ok', nok: '/tpp/basket-nok' }));
     psu = await privatePsu(server.client);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await tpp?.close();
-    await server?.close();
-  });
+  afterAll(() => closeBrowserTestRig({ browser, tpp, server }));
 
-  afterEach(async () => {
-    const seen = await contexts.closeAll();
-    const allowed = new Set([new URL(server.baseUrl).origin, tpp.origin]);
-    for (const { requests, problems } of seen) {
-      // Nothing but the bank's own pages and the TPP's redirect URIs: no CDN, font or tracker.
-      expect(requests.length).toBeGreaterThan(0);
-      expect(requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
-      // No CSP violation (the inline stylesheet is allowed by its hash), no page error.
-      expect(problems).toEqual([]);
-    }
-  });
+  afterEach(() => contexts.closeAndCheck([server.baseUrl, tpp.origin], { everyContextLoads: true }));
 
   /** A fresh browser profile in the PSU's language. */
   async function psuPage(language: Language, options: BrowserContextOptions = {}): Promise<Page> {
-    return contexts.open({
-      locale: TEXTS[language].locale,
-      userAgent: DESKTOP_USER_AGENT,
-      viewport: { width: 480, height: 900 },
-      ...options,
-    });
+    return contexts.open(psuProfile(TEXTS[language].locale, options));
   }
 
   interface Basket {
@@ -157,14 +134,6 @@ describe('a signing basket approved in headless Chromium', () => {
     const scaRedirect = basket.links['scaRedirect']?.href;
     expect(scaRedirect).toBeDefined();
     return { payments, basket, scaRedirect: scaRedirect! };
-  }
-
-  const heading = (page: Page, text: string) => page.getByRole('heading', { level: 1, name: text, exact: true });
-  const button = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
-
-  /** Waits until the page shows this heading (form posts redirect back to the same URL). */
-  async function shows(page: Page, text: string): Promise<void> {
-    await heading(page, text).waitFor();
   }
 
   /** label → value of a `<dl>`. */

@@ -11,52 +11,17 @@
  *   sandbox) and signed `tpp call`s that store and read the TPP's contact address.
  * The file builds dist/ first when it is missing or older than src/.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../../src/db/migrate.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+import { ensureBuilt, killStartedServers, runCli, startServerProcess, until, type ServerProcess } from '../support/server-process.js';
 
 type Env = Record<string, string>;
-interface Outcome {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The newest modification time of a file under `dir`. */
-function newestChange(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ (as `npm run build` does) when the CLI is missing or older than its sources. */
-function ensureBuilt(): void {
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestChange(join(ROOT, 'src'))) {
-    return;
-  }
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`);
-  }
-}
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -65,111 +30,35 @@ function tempDir(): string {
   return dir;
 }
 
-/** Runs the CLI to its end with exactly `env` (plus PATH) in `cwd`. */
-function run(args: readonly string[], options: { cwd: string; env?: Env; timeout?: number }): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd: options.cwd, env: { PATH: process.env['PATH'] ?? '', ...options.env }, timeout: options.timeout ?? 20_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
 function lines(text: string): string[] {
   return text.split('\n').filter((line) => line !== '');
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Serving {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly output: () => { stdout: string; stderr: string };
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** SIGTERM, then the exit. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const running = new Set<ChildProcess>();
-
 /** Starts `serve` and waits until /health/ready answers 200. */
-async function startServe(options: { cwd: string; env: Env }): Promise<Serving> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    cwd: options.cwd,
-    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  let gone = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
-      gone = true;
-      running.delete(child);
-      resolve({ code, signal });
-    });
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (gone) {
-      throw new Error(`serve exited before it was ready:\n${stdout}${stderr}`);
-    }
+async function startServe(options: { cwd: string; env: Env }): Promise<ServerProcess> {
+  const server = await startServerProcess({ cwd: options.cwd, env: { LOG_LEVEL: 'warn', ...options.env } });
+  await until('/health/ready to answer 200', async () => {
     try {
-      const response = await fetch(`${url}/health/ready`);
-      if (response.status === 200) break;
+      return (await fetch(`${server.url}/health/ready`)).status === 200 ? true : undefined;
     } catch {
-      // not listening yet
+      return undefined; // not listening yet
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`serve did not become ready:\n${stdout}${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    child,
-    url,
-    output: () => ({ stdout, stderr }),
-    exited,
-    stop: () => {
-      if (!gone) child.kill('SIGTERM');
-      return exited;
-    },
-  };
+  });
+  return server;
 }
 
 beforeAll(() => ensureBuilt(), 180_000);
 
 afterAll(() => {
   // Whatever a failed test left running: only the processes this file started, by their handle.
-  for (const child of running) child.kill('SIGKILL');
+  killStartedServers();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('configuration is checked at start', () => {
   it('stops serve on PORT=abc with exit code 2 and one line naming PORT', async () => {
     const cwd = tempDir();
-    const outcome = await run(['serve'], { cwd, env: { PORT: 'abc' } });
+    const outcome = await runCli(['serve'], { cwd, env: { PORT: 'abc' } });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: PORT="abc": /)]);
     expect(outcome.stdout).toBe('');
@@ -177,7 +66,7 @@ describe('configuration is checked at start', () => {
   });
 
   it('reports every bad variable, one line each', async () => {
-    const outcome = await run(['serve'], { cwd: tempDir(), env: { PORT: 'abc', XS2A_MODE: 'prod', LOG_LEVEL: 'loud' } });
+    const outcome = await runCli(['serve'], { cwd: tempDir(), env: { PORT: 'abc', XS2A_MODE: 'prod', LOG_LEVEL: 'loud' } });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr).map((line) => /configuration error: ([A-Z0-9_]+)=/.exec(line)?.[1])).toEqual([
       'PORT',
@@ -187,7 +76,7 @@ describe('configuration is checked at start', () => {
   });
 
   it('refuses XS2A_REQUIRE_SIGNATURE=false in production, naming it', async () => {
-    const outcome = await run(['serve'], {
+    const outcome = await runCli(['serve'], {
       cwd: tempDir(),
       env: { XS2A_MODE: 'production', XS2A_REQUIRE_SIGNATURE: 'false', XS2A_TRUSTED_CA_FILES: '/etc/xs2a/qtsp.pem' },
     });
@@ -196,14 +85,14 @@ describe('configuration is checked at start', () => {
   });
 
   it('needs XS2A_TRUSTED_CA_FILES in production', async () => {
-    const outcome = await run(['serve'], { cwd: tempDir(), env: { XS2A_MODE: 'production' } });
+    const outcome = await runCli(['serve'], { cwd: tempDir(), env: { XS2A_MODE: 'production' } });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_TRUSTED_CA_FILES=/)]);
   });
 
   it('stops a production serve whose XS2A_TRUSTED_CA_FILES cannot be read, naming the file', async () => {
     const cwd = tempDir();
-    const outcome = await run(['serve'], {
+    const outcome = await runCli(['serve'], {
       cwd,
       env: { XS2A_MODE: 'production', XS2A_TRUSTED_CA_FILES: join(cwd, 'missing.pem'), DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
     });
@@ -214,7 +103,7 @@ describe('configuration is checked at start', () => {
   });
 
   it('checks the configuration of migrate too', async () => {
-    const outcome = await run(['migrate'], { cwd: tempDir(), env: { DATABASE_URL: 'mysql://db/xs2a' } });
+    const outcome = await runCli(['migrate'], { cwd: tempDir(), env: { DATABASE_URL: 'mysql://db/xs2a' } });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)).toEqual([
       expect.stringMatching(/^nordic-xs2a: configuration error: DATABASE_URL="mysql:\/\/db\/xs2a": /),
@@ -229,7 +118,7 @@ describe('usage', () => {
     ['-h', ['-h']],
     ['no command', []],
   ])('prints the usage for %s', async (_case, args) => {
-    const outcome = await run(args, { cwd: tempDir() });
+    const outcome = await runCli(args, { cwd: tempDir() });
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain('Usage:');
     for (const command of ['nordic-xs2a serve', 'nordic-xs2a migrate', 'nordic-xs2a tpp init', 'nordic-xs2a tpp call']) {
@@ -239,7 +128,7 @@ describe('usage', () => {
   });
 
   it('refuses an unknown command with exit code 2 and the usage', async () => {
-    const outcome = await run(['frobnicate'], { cwd: tempDir() });
+    const outcome = await runCli(['frobnicate'], { cwd: tempDir() });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: unknown command "frobnicate"');
     expect(outcome.stderr).toContain('Usage:');
@@ -247,7 +136,7 @@ describe('usage', () => {
   });
 
   it('refuses an unknown tpp command with exit code 2', async () => {
-    const outcome = await run(['tpp', 'register'], { cwd: tempDir() });
+    const outcome = await runCli(['tpp', 'register'], { cwd: tempDir() });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: unknown tpp command "register"');
   });
@@ -258,7 +147,7 @@ describe('migrate', () => {
     const cwd = tempDir();
     const file = join(cwd, 'db', 'xs2a.db');
     const env = { DATABASE_URL: `sqlite:${file}` };
-    const first = await run(['migrate'], { cwd, env });
+    const first = await runCli(['migrate'], { cwd, env });
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(lines(first.stdout)).toEqual(MIGRATION_NAMES.map((name) => `applied: ${name}`));
 
@@ -272,14 +161,14 @@ describe('migrate', () => {
       sqlite.close();
     }
 
-    const second = await run(['migrate'], { cwd, env });
+    const second = await runCli(['migrate'], { cwd, env });
     expect(second).toMatchObject({ code: 0, stderr: '' });
     expect(lines(second.stdout)).toEqual(['database is up to date']);
   });
 
   it('uses sqlite:./data/xs2a.db relative to the working directory by default', async () => {
     const cwd = tempDir();
-    const outcome = await run(['migrate'], { cwd });
+    const outcome = await runCli(['migrate'], { cwd });
     expect(outcome.code).toBe(0);
     expect(existsSync(join(cwd, 'data', 'xs2a.db'))).toBe(true);
   });
@@ -294,7 +183,7 @@ describe('migrate', () => {
       const url = new URL(postgresUrl!);
       url.searchParams.set('options', `-c search_path=${schema}`);
       const env = { DATABASE_URL: url.toString() };
-      const first = await run(['migrate'], { cwd: tempDir(), env });
+      const first = await runCli(['migrate'], { cwd: tempDir(), env });
       expect(first).toMatchObject({ code: 0, stderr: '' });
       expect(lines(first.stdout)).toEqual(MIGRATION_NAMES.map((name) => `applied: ${name}`));
       const tables = await admin.query<{ table_name: string }>('select table_name from information_schema.tables where table_schema = $1', [
@@ -303,7 +192,7 @@ describe('migrate', () => {
       expect(tables.rows.map((row) => row.table_name)).toEqual(
         expect.arrayContaining(['tpp', 'tpp_contact', 'idempotency_record', 'audit_event']),
       );
-      const second = await run(['migrate'], { cwd: tempDir(), env });
+      const second = await runCli(['migrate'], { cwd: tempDir(), env });
       expect(lines(second.stdout)).toEqual(['database is up to date']);
     } finally {
       await admin.query(`drop schema if exists ${schema} cascade`);
@@ -320,7 +209,7 @@ describe('serve', () => {
       const live = await fetch(`${server.url}/health/live`);
       expect(live.status).toBe(200);
       expect(await live.json()).toEqual({ status: 'ok' });
-      expect(server.output().stdout).toContain(`listening on ${server.url}`);
+      expect(server.stdout()).toContain(`listening on ${server.url}`);
       // Migrated at start, and the sandbox CA created in the data directory.
       expect(existsSync(join(cwd, 'data', 'xs2a.db'))).toBe(true);
       expect(existsSync(join(cwd, 'data', 'sandbox-ca', 'ca-certificate.pem'))).toBe(true);
@@ -334,7 +223,7 @@ describe('serve', () => {
 describe('walk-through: serve, tpp init, tpp call', () => {
   let dir: string;
   let env: Env;
-  let server: Serving;
+  let server: ServerProcess;
   beforeAll(async () => {
     dir = tempDir();
     env = { XS2A_DATA_DIR: join(dir, 'data') };
@@ -346,11 +235,11 @@ describe('walk-through: serve, tpp init, tpp call', () => {
     }
   });
 
-  const call = (args: readonly string[]) => run(['tpp', 'call', ...args, '--server', server.url], { cwd: dir, env });
+  const call = (args: readonly string[]) => runCli(['tpp', 'call', ...args, '--server', server.url], { cwd: dir, env });
 
   it('issues credentials from the local sandbox CA that the server trusts, and stores and reads the contact address', async () => {
     const out = join(dir, 'tpp');
-    const init = await run(
+    const init = await runCli(
       ['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--name', 'Example TPP AS', '--roles', 'PSP_PI,PSP_AI', '--out', out],
       { cwd: dir, env },
     );
@@ -381,7 +270,7 @@ describe('walk-through: serve, tpp init, tpp call', () => {
 
   it('issues working credentials from the running server with --server', async () => {
     const out = join(dir, 'remote-tpp');
-    const init = await run(
+    const init = await runCli(
       ['tpp', 'init', '--org', 'PSDNO-FSA-987654321', '--name', 'Remote TPP AS', '--roles', 'PSP_AI', '--out', out, '--server', server.url],
       {
         cwd: dir,
@@ -448,20 +337,20 @@ describe('walk-through: serve, tpp init, tpp call', () => {
     };
 
     const approved = await create('250.00');
-    const approve = await run(['psu', 'sca', approved._links['scaRedirect']?.href ?? ''], { cwd: dir, env });
+    const approve = await runCli(['psu', 'sca', approved._links['scaRedirect']?.href ?? ''], { cwd: dir, env });
     expect(approve.stderr).toBe('');
     expect(lines(approve.stdout)).toEqual(['steps: identify → code → decision', 'redirected to: http://localhost:3000/done']);
     expect(approve.code).toBe(0);
     expect(await statusOf(approved)).toBe('ACTC');
 
     const rejected = await create('251.00');
-    const reject = await run(['psu', 'sca', rejected._links['scaRedirect']?.href ?? '', '--reject'], { cwd: dir, env });
+    const reject = await runCli(['psu', 'sca', rejected._links['scaRedirect']?.href ?? '', '--reject'], { cwd: dir, env });
     expect(lines(reject.stdout)[1]).toBe('redirected to: http://localhost:3000/failed');
     expect(await statusOf(rejected)).toBe('RJCT');
   }, 60_000);
 
   it('refuses psu sca without an absolute link with exit code 2', async () => {
-    const outcome = await run(['psu', 'sca', 'not-a-link'], { cwd: dir, env });
+    const outcome = await runCli(['psu', 'sca', 'not-a-link'], { cwd: dir, env });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: psu sca needs the scaRedirect link (an absolute URL)');
   });
@@ -488,7 +377,7 @@ describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
   ])('tpp init with %s', async (_case, args, message) => {
     const cwd = tempDir();
     const out = join(cwd, 'out');
-    const outcome = await run(['tpp', 'init', ...args, '--out', out], { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    const outcome = await runCli(['tpp', 'init', ...args, '--out', out], { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)[0]).toMatch(/^nordic-xs2a: /);
     expect(lines(outcome.stderr)[0]).toMatch(message);
@@ -501,7 +390,7 @@ describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
     ['no method and path', []],
     ['a path without a leading slash', ['GET', 'v1/tpps']],
   ])('tpp call with %s', async (_case, args) => {
-    const outcome = await run(['tpp', 'call', ...args], { cwd: tempDir() });
+    const outcome = await runCli(['tpp', 'call', ...args], { cwd: tempDir() });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: tpp call needs METHOD and a PATH starting with /');
   });
@@ -509,7 +398,7 @@ describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
   it('tpp call with no credentials in --tpp fails with a message, not a stack trace', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'empty'));
-    const outcome = await run(['tpp', 'call', 'GET', '/v1/x', '--tpp', join(cwd, 'empty'), '--server', 'http://127.0.0.1:9'], { cwd });
+    const outcome = await runCli(['tpp', 'call', 'GET', '/v1/x', '--tpp', join(cwd, 'empty'), '--server', 'http://127.0.0.1:9'], { cwd });
     expect(outcome.code).toBe(1);
     expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: .*qsealc-key\.pem/)]);
   });

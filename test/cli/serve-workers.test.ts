@@ -10,15 +10,11 @@
  * - a bad --workers is a usage error.
  * The file builds dist/ first when it is missing or older than src/.
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
@@ -26,38 +22,15 @@ import { TppClient } from '../../src/client/tpp-client.js';
 import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
 import { created, initiate, NDCT, ndctBody, privatePsu } from '../support/payments.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-
-function newestChange(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuilt(): void {
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestChange(join(ROOT, 'src'))) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`);
-  }
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
-}
+import {
+  ensureBuilt,
+  killStartedServers,
+  runCli,
+  startServerProcess,
+  until,
+  type LogLine,
+  type ServerProcess,
+} from '../support/server-process.js';
 
 /**
  * A GET on a connection of its own: the cluster primary hands each new connection to the next
@@ -83,51 +56,31 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-interface LogLine {
-  readonly msg?: string;
+/** The log lines of the cluster's primary and workers. */
+interface WorkerLogLine extends LogLine {
   readonly method?: string;
   readonly operation?: string;
   readonly status?: number;
-  readonly pid?: number;
-  readonly role?: string;
   readonly worker?: number;
   readonly workerRole?: string;
   readonly workers?: number[];
 }
 
 const tempDirs: string[] = [];
-const running = new Set<ChildProcess>();
 
 beforeAll(() => ensureBuilt(), 180_000);
 
 afterAll(() => {
   // Only what this file started, by handle (the workers end with their primary).
-  for (const child of running) child.kill('SIGKILL');
+  killStartedServers();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('serve --workers 2 on SQLite', () => {
   let dir: string;
-  let child: ChildProcess;
+  let server: ServerProcess;
   let url: string;
-  let stdout = '';
-  let stderr = '';
-  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  const logs = (): LogLine[] =>
-    stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
+  const logs = () => server.logs() as WorkerLogLine[];
   /** The pid of each worker that said it was ready, with its role. */
   const readyWorkers = () => new Map(logs().flatMap((line) => (line.msg === 'ready' && line.pid ? [[line.pid, line.role]] : [])));
   const scrape = async () => parseExposition((await getFresh(`${url}/metrics`)).body);
@@ -141,29 +94,17 @@ describe('serve --workers 2 on SQLite', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'xs2a-workers-'));
     tempDirs.push(dir);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [CLI, 'serve', '--workers', '2'], {
-      cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', XS2A_DATA_DIR: join(dir, 'data') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        running.delete(child);
-        resolve({ code, signal });
-      });
-    });
-    await until(`the listening line\n${stdout}${stderr}`, () => (stdout.includes('listening on') ? true : undefined), 30_000);
+    server = await startServerProcess({ cwd: dir, args: ['--workers', '2'], env: { XS2A_DATA_DIR: join(dir, 'data') } });
+    url = server.url;
     // Signed calls from this file: no keep-alive either, so they too are spread over the workers.
     setGlobalDispatcher(new Agent({ pipelining: 0 }));
   }, 40_000);
 
   it('prints one listening line that says how many workers, after both are ready', () => {
-    const listening = stdout.split('\n').filter((line) => line.includes('listening on'));
+    const listening = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('listening on'));
     expect(listening).toEqual([`nordic-xs2a sandbox listening on ${url} with 2 workers (docs: ${url}/docs)`]);
     const workers = readyWorkers();
     expect([...workers.values()].sort()).toEqual(['batch-schedule', 'requests']);
@@ -172,7 +113,7 @@ describe('serve --workers 2 on SQLite', () => {
         .find((line) => line.msg === 'workers ready')
         ?.workers?.sort(),
     ).toEqual([...workers.keys()].sort());
-    expect(stderr).toBe('');
+    expect(server.stderr()).toBe('');
     // Prepared once by the primary.
     expect(existsSync(join(dir, 'data', 'xs2a.db'))).toBe(true);
     expect(existsSync(join(dir, 'data', 'sandbox-ca', 'ca-certificate.pem'))).toBe(true);
@@ -241,8 +182,7 @@ describe('serve --workers 2 on SQLite', () => {
   it('stops every worker on SIGTERM and exits 0', async () => {
     const workers = [...readyWorkers().keys()].filter(isAlive);
     expect(workers).toHaveLength(2);
-    child.kill('SIGTERM');
-    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
     for (const pid of workers) expect(isAlive(pid)).toBe(false);
     await expect(getFresh(`${url}/health/live`)).rejects.toThrow();
     expect(
@@ -254,30 +194,13 @@ describe('serve --workers 2 on SQLite', () => {
   });
 });
 
-function runCli(
-  args: readonly string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
 describe('what the workers share', () => {
   it('migrate is a no-op on a migrated SQLite file, also when several processes run it at once', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'xs2a-migrate-'));
     tempDirs.push(cwd);
     const env = { DATABASE_URL: `sqlite:${join(cwd, 'xs2a.db')}` };
-    expect((await runCli(['migrate'], cwd, env)).code).toBe(0);
-    const outcomes = await Promise.all(Array.from({ length: 4 }, () => runCli(['migrate'], cwd, env)));
+    expect((await runCli(['migrate'], { cwd, env, timeoutMs: 30_000 })).code).toBe(0);
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => runCli(['migrate'], { cwd, env, timeoutMs: 30_000 })));
     for (const outcome of outcomes) {
       expect(outcome).toEqual({ code: 0, stdout: 'database is up to date\n', stderr: '' });
     }
@@ -288,7 +211,7 @@ describe('serve --workers usage', () => {
   it.each(['0', '65', 'two', '1.5', ''])('refuses --workers %j with exit code 2 and the usage', async (workers) => {
     const cwd = mkdtempSync(join(tmpdir(), 'xs2a-usage-'));
     tempDirs.push(cwd);
-    const outcome = await runCli(['serve', '--workers', workers], cwd);
+    const outcome = await runCli(['serve', '--workers', workers], { cwd, timeoutMs: 30_000 });
     expect(outcome.code).toBe(2);
     expect(outcome.stderr.split('\n')[0]).toBe(`nordic-xs2a: --workers takes a whole number from 1 to 64, not "${workers}"`);
     expect(outcome.stderr).toContain('nordic-xs2a serve [--workers N]');

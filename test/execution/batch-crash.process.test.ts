@@ -28,17 +28,9 @@ import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningCredentials } from '../../src/client/request-signer.js';
 import type { TppResponse } from '../../src/client/tpp-client.js';
-import type { Db } from '../../src/db/create-db.js';
 import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
-import {
-  connectionsOf,
-  openProcessDatabase,
-  readBankState,
-  seedBank,
-  statusCounts,
-  type BankState,
-  type SeededBank,
-} from '../support/batch-bank.js';
+import { connectionsOf, openProcessDatabase, readBankState, seedBank, statusCounts, type SeededBank } from '../support/batch-bank.js';
+import { batchRunRows, counts, exactlyOnceProblems } from '../support/batch-runner.js';
 import { DIALECTS, type TestDatabase } from '../support/databases.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
 import {
@@ -87,10 +79,6 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function counts(partial: Partial<Counts> = {}): Counts {
-  return { executed: 0, partiallyExecuted: 0, awaitingFunds: 0, rejected: 0, skipped: 0, failed: 0, ...partial };
-}
-
 const sumOf = (run: Counts) => COUNT_NAMES.reduce((sum, name) => sum + run[name], 0);
 
 /** A unique application_name, by which the test sees a server's PostgreSQL connections. */
@@ -114,72 +102,6 @@ function batchRunLines(server: ServerProcess): RunLine[] {
 /** Log lines at level error or above. */
 function errorLines(server: ServerProcess): LogLine[] {
   return server.logs().filter((line) => (line.level ?? 0) >= 50);
-}
-
-async function batchRuns(db: Db) {
-  const rows = await db.selectFrom('batch_run').selectAll().orderBy('started_at').execute();
-  return rows.map((row) => ({ ...row, counts: row.counts === null ? null : (JSON.parse(row.counts) as Record<string, unknown>) }));
-}
-
-/**
- * The exactly-once rules over the whole database. `complete`: every payment must have been
- * executed (a limited debtor's payments beyond its funds excepted); `partial`: a payment may also
- * be untouched (ACTC). Returns the problems found (the first 20), so a failure says what is wrong.
- */
-function problemsOf(state: BankState, banks: readonly SeededBank[], mode: 'partial' | 'complete'): string[] {
-  const problems: string[] = [];
-  const expectedBalance = new Map<string, bigint>();
-  const add = (account: string, amount: bigint) => expectedBalance.set(account, (expectedBalance.get(account) ?? 0n) + amount);
-  const seeded = banks.reduce((sum, bank) => sum + bank.payments.length, 0);
-  if (state.payments.size !== seeded) problems.push(`${state.payments.size} payments stored, ${seeded} seeded`);
-  if ([...state.payments.values()].some((payment) => payment.status === 'ACSP')) problems.push('a payment is left in ACSP');
-  for (const bank of banks) {
-    const accounts = [...bank.debtors, ...bank.creditors, ...(bank.limited ? [bank.limited] : [])];
-    for (const account of accounts) add(account.id, account.openingMinor);
-    add(bank.clearing, 0n);
-    for (const payment of bank.payments) {
-      const stored = state.payments.get(payment.id);
-      const postings = state.postings.get(payment.id) ?? [];
-      const changes = (state.statusChanges.get(payment.id) ?? []).join(' ');
-      const what = `payment ${payment.id} (${stored?.status ?? 'missing'})`;
-      if (stored?.status === 'ACSC') {
-        const credited = payment.creditorAccountId ?? bank.clearing;
-        const legs = JSON.stringify(
-          [`${payment.debtorAccountId} NOK ${-payment.amountMinor}`, `${credited} NOK ${payment.amountMinor}`].sort(),
-        );
-        if (postings.length !== 1) problems.push(`${what}: ${postings.length} ledger transactions payment:${payment.id}`);
-        for (const posting of postings) {
-          const actual = JSON.stringify(posting.map((leg) => `${leg.accountId} ${leg.currency} ${leg.amountMinor}`).sort());
-          if (actual !== legs) problems.push(`${what}: legs ${actual}, expected ${legs}`);
-        }
-        if (changes !== 'ACTC>ACSP ACSP>ACSC') problems.push(`${what}: audited changes "${changes}"`);
-        if (stored.fundsAvailable !== true) problems.push(`${what}: fundsAvailable ${String(stored.fundsAvailable)}`);
-        add(payment.debtorAccountId, -payment.amountMinor);
-        add(credited, payment.amountMinor);
-      } else if (stored?.status === 'ACTC' && mode === 'partial') {
-        if (postings.length !== 0) problems.push(`${what}: ${postings.length} ledger transactions, but not executed`);
-        if (changes !== '') problems.push(`${what}: audited changes "${changes}"`);
-      } else if (payment.debtorAccountId === bank.limited?.id && (stored?.status === 'ACCP' || stored?.status === 'RJCT')) {
-        // Lacking funds: waiting for them (ACCP) or, after the bank day's last run, rejected.
-        if (postings.length !== 0) problems.push(`${what}: ${postings.length} ledger transactions, but lacking funds`);
-        if (stored.fundsAvailable !== false) problems.push(`${what}: fundsAvailable ${String(stored.fundsAvailable)}`);
-        if (!['ACTC>ACCP', 'ACTC>RJCT', 'ACTC>ACCP ACCP>RJCT'].includes(changes)) problems.push(`${what}: audited changes "${changes}"`);
-      } else {
-        problems.push(`${what}: not expected after a ${mode} run`);
-      }
-    }
-  }
-  const strays = [...state.postings.keys()].filter((id) => !state.payments.has(id));
-  if (strays.length > 0) problems.push(`ledger transactions of no payment: ${strays.slice(0, 3).join(', ')}`);
-  for (const [account, expected] of expectedBalance) {
-    const actual = state.balances.get(account) ?? 0n;
-    if (actual !== expected) problems.push(`account ${account}: balance ${actual}, expected ${expected}`);
-  }
-  problems.push(...state.balanceDrift);
-  for (const [currency, sum] of state.currencySums) {
-    if (sum !== 0n) problems.push(`the ${currency} entries sum to ${sum}, not 0`);
-  }
-  return problems.slice(0, 20);
 }
 
 describe.each(DIALECTS)('a batch run killed with SIGKILL in its middle (%s)', (dialect) => {
@@ -244,22 +166,22 @@ describe.each(DIALECTS)('a batch run killed with SIGKILL in its middle (%s)', (d
     expect(byStatus['ACSC']).toBeGreaterThanOrEqual(atKill['ACSC']!);
     expect(byStatus['ACTC']).toBeGreaterThan(0);
     left = byStatus['ACTC']!;
-    expect(problemsOf(await readBankState(database.db), [bank], 'partial')).toEqual([]);
+    expect(exactlyOnceProblems(await readBankState(database.db), [bank], 'partial', { wholeDatabase: true })).toEqual([]);
     // The run's row is still open: nobody finished it.
-    expect(await batchRuns(database.db)).toEqual([
+    expect(await batchRunRows(database.db)).toEqual([
       expect.objectContaining({ trigger: 'requested', tpp_id: TPP, finished_at: null, counts: null }),
     ]);
   }, 90_000);
 
   it('is finished by the restarted server at its start', async () => {
     expect(left).toBeGreaterThan(0);
-    const [interrupted] = await batchRuns(database.db);
+    const [interrupted] = await batchRunRows(database.db);
     restarted = await startServerProcess({ env: serverEnv(dataDir, urlFor(applicationName('restarted')), true) });
     // The open run is closed once its payments have been run again.
     const runs = await until(
       'the interrupted run to be closed',
       async () => {
-        const rows = await batchRuns(database.db);
+        const rows = await batchRunRows(database.db);
         return rows.find((row) => row.id === interrupted!.id)?.finished_at ? rows : undefined;
       },
       60_000,
@@ -276,7 +198,7 @@ describe.each(DIALECTS)('a batch run killed with SIGKILL in its middle (%s)', (d
     const again = await postBatchRun(restarted!, credentials);
     expect(again.status, again.text).toBe(200);
     expect(again.body.counts).toEqual(counts());
-    expect(problemsOf(await readBankState(database.db), [bank], 'complete')).toEqual([]);
+    expect(exactlyOnceProblems(await readBankState(database.db), [bank], 'complete', { wholeDatabase: true })).toEqual([]);
     const server = restarted!;
     restarted = undefined;
     expect(await server.stop()).toEqual({ code: 0, signal: null });
@@ -350,7 +272,7 @@ describe.runIf(POSTGRES)('two servers running the batch at the same moment on on
       expect(two!.skipped).toBeLessThanOrEqual(one!.executed + one!.awaitingFunds + one!.rejected);
       for (const run of [one!, two!]) expect([run.failed, run.partiallyExecuted]).toEqual([0, 0]);
     }
-    expect(problemsOf(await readBankState(database.db), banks, 'complete')).toEqual([]);
+    expect(exactlyOnceProblems(await readBankState(database.db), banks, 'complete', { wholeDatabase: true })).toEqual([]);
   });
 
   it('does not overdraw the debtor whose funds cover only some of its payments', async () => {
@@ -379,7 +301,7 @@ describe.runIf(POSTGRES)('two servers running the batch at the same moment on on
   });
 
   it('records every run as finished with the counts it answered, and logged what each found due', async () => {
-    const runs = await batchRuns(database.db);
+    const runs = await batchRunRows(database.db);
     const answered = answers.flat().map((answer) => answer.body);
     expect(runs.map((run) => run.id).sort()).toEqual(answered.map((answer) => answer.batchRunId).sort());
     for (const answer of answered) {
@@ -441,7 +363,7 @@ describe.each(DIALECTS)('serve --workers 2 on one %s database, with batch runs r
   it('executes every payment exactly once over the runs of both workers', async () => {
     for (const answer of [...answers, after]) expect(answer.status, answer.text).toBe(200);
     expect([...answers, after].reduce((sum, answer) => sum + answer.body.counts.executed, 0)).toBe(payments);
-    expect(problemsOf(await readBankState(database.db), [bank], 'complete')).toEqual([]);
+    expect(exactlyOnceProblems(await readBankState(database.db), [bank], 'complete', { wholeDatabase: true })).toEqual([]);
   });
 
   it('ran the requests on both workers, each finding due what it then executed, skipped or failed', async () => {

@@ -14,7 +14,7 @@
  *   ACSC; some lacking funds: PART with a psuMessage naming the payments (1-based) not executed;
  *   none paid: ACCP, then RJCT at the last run, or ACSC once funds arrive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import {
   approvedPayment,
@@ -34,32 +34,20 @@ import {
   setBalance,
   setClock,
   statusOf,
+  tppOnBankDay,
+  useTestServer,
   type FundedPsu,
 } from '../support/execution.js';
 import { bulkBody, bulkItem, NDCT, ndctBody } from '../support/payments.js';
-import type { TppClient } from '../../src/client/tpp-client.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const INSUFFICIENT = /insufficient funds/i;
 
 describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(() => server.close());
-
-  /** A fresh TPP whose clock is at `time` on the next bank day, with a PSU holding `balance`. */
-  async function tppAt(time: string, balance: string): Promise<{ client: TppClient; day: string; psu: FundedPsu }> {
-    const { client } = await freshTpp(server);
-    const day = nextBankDay();
-    await setClock(client, osloDateTime(day, time));
-    return { client, day, psu: await fundedPsu(client, balance) };
-  }
+  const server = useTestServer({ dialect });
 
   describe('a single payment', () => {
     it('an amount equal to interimAvailable is paid, leaving 0.00', async () => {
-      const { client, psu } = await tppAt('10:00', '100.33');
+      const { client, psu } = await tppOnBankDay(server, '10:00', '100.33');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
@@ -67,7 +55,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('lacking funds before the last run: ACCP with fundsAvailable false, retried, executed once the funds arrive', async () => {
-      const { client, day, psu } = await tppAt('10:00', '100.32');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '100.32');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
 
       const first = await runBatch(client);
@@ -92,7 +80,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('still lacking funds at the day last run: RJCT with a psuMessage naming insufficient funds', async () => {
-      const { client, day, psu } = await tppAt('10:00', '50.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '50.00');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
 
@@ -112,7 +100,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('lacking funds when first taken by the day last run: rejected at once', async () => {
-      const { client, psu } = await tppAt('16:00', '50.00');
+      const { client, psu } = await tppOnBankDay(server, '16:00', '50.00');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect(await runBatch(client)).toMatchObject({ lastRunOfDay: true, counts: { ...NO_COUNTS, rejected: 1 } });
       expect((await statusOf(client, payment.path)).psuMessage).toMatch(INSUFFICIENT);
@@ -120,14 +108,14 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('with funds, the day last run executes as any other', async () => {
-      const { client, psu } = await tppAt('16:00', '1000.00');
+      const { client, psu } = await tppOnBankDay(server, '16:00', '1000.00');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect(await runBatch(client)).toMatchObject({ lastRunOfDay: true, counts: { ...NO_COUNTS, executed: 1 } });
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
     });
 
     it('the last run is the last batch time: at 15:34 one run is left and nothing is rejected; at 15:35 it is the last', async () => {
-      const { client, day, psu } = await tppAt('15:34', '50.00');
+      const { client, day, psu } = await tppOnBankDay(server, '15:34', '50.00');
       expect(await readClock(client)).toMatchObject({ today: day, batchRunsLeftToday: 1 });
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect(await runBatch(client)).toMatchObject({ lastRunOfDay: false, counts: { ...NO_COUNTS, awaitingFunds: 1 } });
@@ -140,7 +128,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('an ACCP payment whose day has passed is rejected by the next run, even with runs left that day', async () => {
-      const { client, day, psu } = await tppAt('10:00', '50.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '50.00');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
 
@@ -153,7 +141,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('an ACCP payment whose funds arrive on a later run of its day is executed, not rejected', async () => {
-      const { client, day, psu } = await tppAt('09:00', '50.00');
+      const { client, day, psu } = await tppOnBankDay(server, '09:00', '50.00');
       const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
       await setClock(client, osloDateTime(day, '14:00'));
@@ -185,7 +173,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('payments from one account are checked one after the other: the first takes the funds, the second waits', async () => {
-      const { client, psu } = await tppAt('10:00', '1000.00');
+      const { client, psu } = await tppOnBankDay(server, '10:00', '1000.00');
       const first = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account, nok('600.00')), psu.headers);
       const second = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account, nok('600.00')), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1, awaitingFunds: 1 });
@@ -206,7 +194,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     }
 
     it('all funded: each payment its own posting, in order; ACSC with fundsAvailable true', async () => {
-      const { client, day, psu } = await tppAt('10:00', '1000.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '1000.00');
       const creditor = await inBankAccount(client);
       const payment = await approvedPayment(
         client,
@@ -234,7 +222,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
 
     it('some lacking funds: executed in order, PART with a psuMessage naming the payments not executed', async () => {
       // In order: 500 paid (100 left), 200 lacks funds, 50 paid. Any other order would fail another one.
-      const { client, day, psu } = await tppAt('10:00', '600.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '600.00');
       const payment = await approvedPayment(client, 'bulk-payments', NDCT, bulk(psu, day, ['500.00', '200.00', '50.00']), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, partiallyExecuted: 1 });
       expect(await statusOf(client, payment.path)).toEqual({
@@ -256,7 +244,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('several lacking funds are all named', async () => {
-      const { client, day, psu } = await tppAt('10:00', '100.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '100.00');
       const payment = await approvedPayment(
         client,
         'bulk-payments',
@@ -274,7 +262,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('none funded: ACCP with fundsAvailable false, then RJCT at the day last run', async () => {
-      const { client, day, psu } = await tppAt('10:00', '10.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '10.00');
       const payment = await approvedPayment(client, 'bulk-payments', NDCT, bulk(psu, day, ['250.00', '12.50']), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACCP', fundsAvailable: false });
@@ -288,7 +276,7 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
     });
 
     it('none funded, then the funds arrive: every payment executed, ACSC', async () => {
-      const { client, day, psu } = await tppAt('10:00', '10.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '10.00');
       const payment = await approvedPayment(client, 'bulk-payments', NDCT, bulk(psu, day, ['250.00', '12.50']), psu.headers);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
       await setBalance(client, psu.accountId, '300.00');

@@ -18,9 +18,10 @@
  * - the status resource after execution matches the Berlin Group schema.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxClearingAccount } from '../../src/bank/sandbox-core-banking.js';
 import type { CoreBanking } from '../../src/bank/core-banking.port.js';
+import type { TppClient } from '../../src/client/tpp-client.js';
 import { addDays } from '../../src/domain/iso-date.js';
 import { convertMinor } from '../../src/domain/regulatory-reporting.js';
 import { DIALECTS } from '../support/databases.js';
@@ -40,43 +41,41 @@ import {
   setBalance,
   setClock,
   statusOf,
+  tppOnBankDay,
+  useTestServer,
 } from '../support/execution.js';
-import { CBCT, crossBorderBody, NCBCT, NDCT, ndctBody, periodicBody, SCT, sctBody } from '../support/payments.js';
+import { CBCT, crossBorderBody, NCBCT, NDCT, ndctBody, periodicBody, SCT, sctBody, type Body, type Psu } from '../support/payments.js';
 import { createPayment, startAuthorisation, walk } from '../support/sca.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const PERIODIC_NOT_EXECUTED = 'Registered. The sandbox does not execute periodic payments: batch runs leave them as they are.';
 
 describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
-  let server: TestServer;
   /** Debtor accounts whose transfers throw (an outage in the middle of a run). */
   const failing = new Set<string>();
   /** Debtor accounts whose transfers the bank refuses, with the reason. */
   const refusing = new Map<string, string>();
 
-  beforeAll(async () => {
-    server = await startTestServer({
-      dialect,
-      coreBanking: (sandbox): CoreBanking => ({
-        ...sandbox,
-        async transfer(trx, scope, transfer) {
-          if (failing.has(transfer.debtorAccountId)) throw new Error('core banking unavailable');
-          const reason = refusing.get(transfer.debtorAccountId);
-          if (reason !== undefined) return { kind: 'refused', reason };
-          return sandbox.transfer(trx, scope, transfer);
-        },
-      }),
-    });
+  const server = useTestServer({
+    dialect,
+    coreBanking: (sandbox): CoreBanking => ({
+      ...sandbox,
+      async transfer(trx, scope, transfer) {
+        if (failing.has(transfer.debtorAccountId)) throw new Error('core banking unavailable');
+        const reason = refusing.get(transfer.debtorAccountId);
+        if (reason !== undefined) return { kind: 'refused', reason };
+        return sandbox.transfer(trx, scope, transfer);
+      },
+    }),
   });
-  afterAll(() => server.close());
+
+  /** A single payment from the PSU's account (with PSU-ID), walked to approval. */
+  const approvedSingle = (client: TppClient, psu: Psu, product: string, body: Body) =>
+    approvedPayment(client, 'payments', product, body, psu.headers);
 
   describe('the answer', () => {
     it('is 200 with the run: its id, times, the TPP bank date, whether it is the last run of the day, and six counts', async () => {
-      const { client } = await freshTpp(server);
-      const day = nextBankDay();
-      await setClock(client, osloDateTime(day, '10:00'));
-      const psu = await fundedPsu(client);
-      await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+      const { client, day, psu } = await tppOnBankDay(server, '10:00');
+      await approvedSingle(client, psu, NDCT, ndctBody(psu.account));
       const before = Date.now();
       const response = await client.post<any>('/v1/sandbox/batch-runs', undefined);
       expect(response.status, response.text).toBe(200);
@@ -100,7 +99,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
     it('records the run, limited to the calling TPP, with its counts once finished', async () => {
       const { orgId, client } = await freshTpp(server);
       const psu = await fundedPsu(client);
-      await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+      await approvedSingle(client, psu, NDCT, ndctBody(psu.account));
       const run = await runBatch(client);
       const row = await server.database.db.selectFrom('batch_run').selectAll().where('id', '=', run.batchRunId).executeTakeFirstOrThrow();
       expect({ trigger: row.trigger, tppId: row.tpp_id, startedAt: row.started_at, finishedAt: row.finished_at }).toEqual({
@@ -126,11 +125,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
 
   describe('an approved payment', () => {
     it('is debited in one posting booked on the TPP date, ACSC with fundsAvailable true, audited ACTC→ACSP→ACSC', async () => {
-      const { orgId, client } = await freshTpp(server);
-      const day = nextBankDay();
-      await setClock(client, osloDateTime(day, '10:00'));
-      const psu = await fundedPsu(client, '1000.00');
-      const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+      const { orgId, client, day, psu } = await tppOnBankDay(server, '10:00', '1000.00');
+      const payment = await approvedSingle(client, psu, NDCT, ndctBody(psu.account));
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACTC' });
       expect(await balanceOf(client, psu.accountId)).toEqual({
         closingBooked: '1000.00',
@@ -162,13 +158,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
       const { client } = await freshTpp(server);
       const psu = await fundedPsu(client, '1000.00');
       const creditor = await inBankAccount(client);
-      const payment = await approvedPayment(
-        client,
-        'payments',
-        NDCT,
-        ndctBody(psu.account, { creditorAccount: { bban: creditor.bban } }),
-        psu.headers,
-      );
+      const payment = await approvedSingle(client, psu, NDCT, ndctBody(psu.account, { creditorAccount: { bban: creditor.bban } }));
       await runBatch(client);
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
       expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '899.67', interimAvailable: '899.67' });
@@ -190,20 +180,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
       const psu = await fundedPsu(client, '1000.00');
       const inEuro = await inBankAccount(client, 'EUR');
       const elsewhere = await inBankAccount(other.client);
-      const toEuro = await approvedPayment(
-        client,
-        'payments',
-        NDCT,
-        ndctBody(psu.account, { creditorAccount: { bban: inEuro.bban } }),
-        psu.headers,
-      );
-      const toOther = await approvedPayment(
-        client,
-        'payments',
-        NDCT,
-        ndctBody(psu.account, { creditorAccount: { bban: elsewhere.bban } }),
-        psu.headers,
-      );
+      const toEuro = await approvedSingle(client, psu, NDCT, ndctBody(psu.account, { creditorAccount: { bban: inEuro.bban } }));
+      const toOther = await approvedSingle(client, psu, NDCT, ndctBody(psu.account, { creditorAccount: { bban: elsewhere.bban } }));
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 2 });
       expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '799.34' });
       expect(await balanceOf(client, inEuro.accountId)).toMatchObject({ closingBooked: '0.00', interimAvailable: '0.00' });
@@ -220,7 +198,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
     it('is executed exactly once: a second run does nothing to it', async () => {
       const { client } = await freshTpp(server);
       const psu = await fundedPsu(client, '1000.00');
-      const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+      const payment = await approvedSingle(client, psu, NDCT, ndctBody(psu.account));
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
       expect((await runBatch(client)).counts).toEqual(NO_COUNTS);
       expect((await runBatch(client)).counts).toEqual(NO_COUNTS);
@@ -235,7 +213,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
       const psu = await fundedPsu(client, '1000.00');
       const payments = [];
       for (const amount of ['100.00', '200.00', '300.00']) {
-        payments.push(await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account, nok(amount)), psu.headers));
+        payments.push(await approvedSingle(client, psu, NDCT, ndctBody(psu.account, nok(amount))));
       }
       const [one, two] = await Promise.all([runBatch(client), runBatch(client)]);
       expect(one.counts.executed + two.counts.executed).toBe(3);
@@ -271,10 +249,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
     });
 
     it('a periodic payment is never executed: it stays ACTC and /status says the sandbox does not execute it', async () => {
-      const { client } = await freshTpp(server);
-      const day = nextBankDay();
-      await setClock(client, osloDateTime(day, '10:00'));
-      const psu = await fundedPsu(client, '1000.00');
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '1000.00');
       const periodic = await approvedPayment(
         client,
         'periodic-payments',
@@ -300,8 +275,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
       const b = await freshTpp(server);
       const psuA = await fundedPsu(a.client, '1000.00');
       const psuB = await fundedPsu(b.client, '1000.00');
-      const paymentA = await approvedPayment(a.client, 'payments', NDCT, ndctBody(psuA.account), psuA.headers);
-      const paymentB = await approvedPayment(b.client, 'payments', NDCT, ndctBody(psuB.account), psuB.headers);
+      const paymentA = await approvedSingle(a.client, psuA, NDCT, ndctBody(psuA.account));
+      const paymentB = await approvedSingle(b.client, psuB, NDCT, ndctBody(psuB.account));
 
       expect((await runBatch(a.client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
       expect((await statusOf(a.client, paymentA.path)).transactionStatus).toBe('ACSC');
@@ -323,7 +298,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
     ])('%s in EUR from a NOK account debits the NOK equivalent', async (product, body) => {
       const { orgId, client } = await freshTpp(server);
       const psu = await fundedPsu(client, '10000.00');
-      const payment = await approvedPayment(client, 'payments', product, body(psu.account), psu.headers);
+      const payment = await approvedSingle(client, psu, product, body(psu.account));
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
       const debit = convertMinor({ minor: 10033n, currency: 'EUR' }, 'NOK', server.config.nokRates)!;
       expect(debit).toBeGreaterThan(10033n);
@@ -338,11 +313,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
     });
 
     it('the funds check is on the NOK equivalent: EUR 100.33 from NOK 1000.00 lacks funds', async () => {
-      const { client } = await freshTpp(server);
-      const day = nextBankDay();
-      await setClock(client, osloDateTime(day, '10:00'));
-      const psu = await fundedPsu(client, '1000.00');
-      const payment = await approvedPayment(client, 'payments', SCT, sctBody(psu.account), psu.headers);
+      const { client, psu } = await tppOnBankDay(server, '10:00', '1000.00');
+      const payment = await approvedSingle(client, psu, SCT, sctBody(psu.account));
       expect(convertMinor({ minor: 10033n, currency: 'EUR' }, 'NOK', server.config.nokRates)!).toBeGreaterThan(100_000n);
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACCP', fundsAvailable: false });
@@ -353,13 +325,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
       const { client } = await freshTpp(server);
       const psu = await fundedPsu(client, '10000.00');
       const euro = await inBankAccount(client, 'EUR');
-      const payment = await approvedPayment(
-        client,
-        'payments',
-        SCT,
-        sctBody(psu.account, { creditorAccount: { iban: euro.iban } }),
-        psu.headers,
-      );
+      const payment = await approvedSingle(client, psu, SCT, sctBody(psu.account, { creditorAccount: { iban: euro.iban } }));
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
       expect(await balanceOf(client, euro.accountId)).toEqual({ closingBooked: '100.33', expected: '100.33', interimAvailable: '100.33' });
       const debit = convertMinor({ minor: 10033n, currency: 'EUR' }, 'NOK', server.config.nokRates)!;
@@ -374,8 +340,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
       const { client } = await freshTpp(server);
       const broken = await fundedPsu(client, '1000.00');
       const fine = await fundedPsu(client, '1000.00');
-      const stuck = await approvedPayment(client, 'payments', NDCT, ndctBody(broken.account), broken.headers);
-      const paid = await approvedPayment(client, 'payments', NDCT, ndctBody(fine.account), fine.headers);
+      const stuck = await approvedSingle(client, broken, NDCT, ndctBody(broken.account));
+      const paid = await approvedSingle(client, fine, NDCT, ndctBody(fine.account));
       failing.add(broken.accountId);
       try {
         expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1, failed: 1 });
@@ -394,11 +360,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
     });
 
     it('a transfer the bank refuses rejects the payment at once, before the last run of the day, with the reason', async () => {
-      const { client } = await freshTpp(server);
-      const day = nextBankDay();
-      await setClock(client, osloDateTime(day, '10:00'));
-      const psu = await fundedPsu(client, '1000.00');
-      const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+      const { client, psu } = await tppOnBankDay(server, '10:00', '1000.00');
+      const payment = await approvedSingle(client, psu, NDCT, ndctBody(psu.account));
       const reason = `The account is blocked (${randomUUID()})`;
       refusing.set(psu.accountId, reason);
       try {
@@ -421,11 +384,8 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
 
   describe('cancellation', () => {
     it('an ACCP payment cancelled through a cancellation authorisation: CANC, and a run with funds does not debit it', async () => {
-      const { client } = await freshTpp(server);
-      const day = nextBankDay();
-      await setClock(client, osloDateTime(day, '10:00'));
-      const psu = await fundedPsu(client, '50.00');
-      const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+      const { client, psu } = await tppOnBankDay(server, '10:00', '50.00');
+      const payment = await approvedSingle(client, psu, NDCT, ndctBody(psu.account));
       expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACCP', fundsAvailable: false });
 

@@ -5,12 +5,11 @@
  * - a run before the last time leaves a payment lacking funds ACCP; a run at or after it is the
  *   day's last (lastRunOfDay true) and rejects it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import {
   approvedPayment,
   freshTpp,
-  fundedPsu,
   nextBankDay,
   NO_COUNTS,
   osloDateTime,
@@ -18,18 +17,15 @@ import {
   runBatch,
   setClock,
   statusOf,
+  tppOnBankDay,
+  useTestServer,
 } from '../support/execution.js';
 import { NDCT, ndctBody } from '../support/payments.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const at = (date: string, time: string) => new Date(osloDateTime(date, time)).toISOString();
 
 describe.each(DIALECTS)('configured batch times (%s)', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { XS2A_BATCH_TIMES: '08:00,12:00' } });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ dialect, env: { XS2A_BATCH_TIMES: '08:00,12:00' } });
 
   it('the clock counts the configured runs left and names the next one', async () => {
     const { client } = await freshTpp(server);
@@ -43,10 +39,7 @@ describe.each(DIALECTS)('configured batch times (%s)', (dialect) => {
   });
 
   it('before the last configured time a payment lacking funds waits; at that time the run is the last and rejects it', async () => {
-    const { client } = await freshTpp(server);
-    const day = nextBankDay();
-    await setClock(client, osloDateTime(day, '11:59'));
-    const psu = await fundedPsu(client, '10.00');
+    const { client, day, psu } = await tppOnBankDay(server, '11:59', '10.00');
     const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
     expect(await runBatch(client)).toMatchObject({ today: day, lastRunOfDay: false, counts: { ...NO_COUNTS, awaitingFunds: 1 } });
     expect((await statusOf(client, payment.path)).transactionStatus).toBe('ACCP');
@@ -58,10 +51,7 @@ describe.each(DIALECTS)('configured batch times (%s)', (dialect) => {
   });
 
   it('13:00 would be before the default last run (15:35) but is after the configured one', async () => {
-    const { client } = await freshTpp(server);
-    const day = nextBankDay();
-    await setClock(client, osloDateTime(day, '13:00'));
-    const psu = await fundedPsu(client, '10.00');
+    const { client, psu } = await tppOnBankDay(server, '13:00', '10.00');
     const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
     expect(await runBatch(client)).toMatchObject({ lastRunOfDay: true, counts: { ...NO_COUNTS, rejected: 1 } });
     expect((await statusOf(client, payment.path)).transactionStatus).toBe('RJCT');

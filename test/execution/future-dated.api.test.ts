@@ -8,7 +8,7 @@
  * - lacking funds on its date: PDNG→ACCP, then RJCT at the day's last run;
  * - only the paying TPP's clock counts: another TPP moving its own clock to the date makes nothing due.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import {
   approvedPayment,
@@ -25,24 +25,18 @@ import {
   runBatch,
   setClock,
   statusOf,
+  tppOnBankDay,
+  useTestServer,
 } from '../support/execution.js';
 import { bulkBody, NDCT, ndctBody } from '../support/payments.js';
 import { walk } from '../support/sca.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe.each(DIALECTS)('future-dated payments (%s)', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ dialect });
 
   it('approved PDNG, untouched by runs before its date, executed by a run once the TPP clock reaches it', async () => {
-    const { client } = await freshTpp(server);
-    const first = nextBankDay();
+    const { client, day: first, psu } = await tppOnBankDay(server, '10:00', '1000.00');
     const due = nextBankDay(first);
-    await setClock(client, osloDateTime(first, '10:00'));
-    const psu = await fundedPsu(client, '1000.00');
     const payment = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account, { requestedExecutionDate: due }), psu.headers);
     expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'PDNG' });
 

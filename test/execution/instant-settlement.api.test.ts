@@ -10,7 +10,7 @@
  *   rest are rejected the same way;
  * - with two approvers: the first approval leaves PATC and moves no money; the second settles it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { basketStatusOf, createBasket, explicitPayment } from '../support/baskets.js';
 import { DIALECTS } from '../support/databases.js';
@@ -20,29 +20,23 @@ import {
   fundedPsu,
   inBankAccount,
   ledgerOfPayment,
-  nextBankDay,
   NO_COUNTS,
   nok,
-  osloDateTime,
   paymentMoves,
   runBatch,
   setBalance,
-  setClock,
   statusOf,
+  tppOnBankDay,
+  useTestServer,
 } from '../support/execution.js';
 import { INDCTS, ndctBody } from '../support/payments.js';
 import { createPayment, dualControlCorporation, OK_URI, scaStatusOf, startAuthorisation, walk } from '../support/sca.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const INSUFFICIENT = /insufficient funds/i;
 const URIS = { 'tpp-redirect-uri': OK_URI };
 
 describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ dialect });
 
   async function instant(client: TppClient, body: unknown, headers: Record<string, string>) {
     const payment = await createPayment(client, 'payments', INDCTS, body, { ...headers, ...URIS });
@@ -51,10 +45,7 @@ describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) =>
   }
 
   it('within the balance: ACSC with fundsAvailable true at approval, debited at once, no run needed', async () => {
-    const { client } = await freshTpp(server);
-    const day = nextBankDay();
-    await setClock(client, osloDateTime(day, '10:00'));
-    const psu = await fundedPsu(client, '1000.00');
+    const { client, day, psu } = await tppOnBankDay(server, '10:00', '1000.00');
     const payment = await instant(client, ndctBody(psu.account, { requestedExecutionDate: day }), psu.headers);
     expect(payment.journey.redirectedTo).toBe(OK_URI);
     expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });

@@ -12,11 +12,11 @@
  *   once the clock is ahead (400 EXECUTION_DATE_INVALID), dated the clock's today is accepted;
  * - signed like every /v1 call; absent in production mode (404, undocumented), as all of /v1/sandbox.
  */
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient, TppResponse } from '../../src/client/tpp-client.js';
 import { isBankDay } from '../../src/domain/bank-calendar.js';
 import { addDays } from '../../src/domain/iso-date.js';
+import type { SandboxClockView } from '../../src/modules/clock/sandbox-clock.service.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   freshTpp,
@@ -27,10 +27,10 @@ import {
   readClock,
   realToday,
   setClock,
-  type ClockView,
+  useTestServer,
 } from '../support/execution.js';
 import { bulkBody, expectError, INDCTS, NDCT, ndctBody, periodicBody } from '../support/payments.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { PRODUCTION_ENV } from '../support/test-server.js';
 
 const instant = (dateTime: string) => new Date(dateTime).toISOString();
 
@@ -43,11 +43,7 @@ function ahead(years: number, days: number): string {
 }
 
 describe.each(DIALECTS)('the sandbox clock (%s)', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ dialect });
 
   async function clockChanges(orgId: string): Promise<number> {
     const rows = await server.database.db
@@ -173,7 +169,7 @@ describe.each(DIALECTS)('the sandbox clock (%s)', (dialect) => {
   describe('refusals', () => {
     let tpp: { orgId: string; client: TppClient };
     let day: string;
-    let before: ClockView;
+    let before: SandboxClockView;
     beforeAll(async () => {
       tpp = await freshTpp(server);
       day = nextBankDay();
@@ -327,17 +323,7 @@ describe.each(DIALECTS)('the sandbox clock (%s)', (dialect) => {
 });
 
 describe('the sandbox clock and batch runs in production mode (XS2A_MODE=production)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({
-      env: {
-        XS2A_MODE: 'production',
-        // The configuration must name a CA bundle in production; the test server passes its trust store itself.
-        XS2A_TRUSTED_CA_FILES: fileURLToPath(new URL('../fixtures/certs/generated/test-ca.pem', import.meta.url)),
-      },
-    });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ env: PRODUCTION_ENV });
 
   it('do not exist: 404 RESOURCE_UNKNOWN, and undocumented', async () => {
     for (const [method, path, body] of [

@@ -3,7 +3,8 @@
  * a runner built as src/app.ts builds it, with an executor that tells the test which payments
  * it executes (and lets it act at a given one, e.g. stop the run); payments and batch_run rows
  * written directly; a second PostgreSQL connection pool on the same schema (another process);
- * a row lock held by another transaction; and the exactly-once rules over readBankState.
+ * a row lock held by another transaction; and the exactly-once rules over readBankState (of
+ * this test and of the process test, test/execution/batch-crash.process.test.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -217,18 +218,33 @@ export async function holdPaymentLock(schema: string, paymentId: string): Promis
 }
 
 /**
- * The exactly-once rules over the seeded banks (the process test's rules, without the limited
- * debtor): every payment is executed in full (ACSC, one ledger transaction with the right legs,
- * ACTC>ACSP ACSP>ACSC audited) or, in `partial` mode, untouched (ACTC, nothing posted or audited);
- * every balance is opening ± what was executed; the ledger is balanced. The problems found (the
- * first 20), so a failure says what is wrong.
+ * The exactly-once rules over the seeded banks: every payment is executed in full (ACSC, one
+ * ledger transaction with the right legs, ACTC>ACSP ACSP>ACSC audited) or, in `partial` mode,
+ * untouched (ACTC, nothing posted or audited); a limited debtor's payments may instead lack funds
+ * (ACCP, or RJCT after the bank day's last run; nothing posted); every balance is opening ± what
+ * was executed; the ledger is balanced. With `wholeDatabase` (the process test, whose database
+ * holds the seeded banks only), also: exactly the seeded payments are stored, none is left in
+ * ACSP, no ledger transaction is of another payment, and fundsAvailable says whether the funds
+ * were there. The problems found (the first 20), so a failure says what is wrong.
  */
-export function exactlyOnceProblems(state: BankState, banks: readonly SeededBank[], mode: 'partial' | 'complete'): string[] {
+export function exactlyOnceProblems(
+  state: BankState,
+  banks: readonly SeededBank[],
+  mode: 'partial' | 'complete',
+  options: { readonly wholeDatabase?: boolean } = {},
+): string[] {
+  const whole = options.wholeDatabase ?? false;
   const problems: string[] = [];
   const expected = new Map<string, bigint>();
   const add = (account: string, amount: bigint) => expected.set(account, (expected.get(account) ?? 0n) + amount);
+  if (whole) {
+    const seeded = banks.reduce((sum, bank) => sum + bank.payments.length, 0);
+    if (state.payments.size !== seeded) problems.push(`${state.payments.size} payments stored, ${seeded} seeded`);
+    if ([...state.payments.values()].some((payment) => payment.status === 'ACSP')) problems.push('a payment is left in ACSP');
+  }
   for (const bank of banks) {
-    for (const account of [...bank.debtors, ...bank.creditors]) add(account.id, account.openingMinor);
+    const accounts = [...bank.debtors, ...bank.creditors, ...(bank.limited ? [bank.limited] : [])];
+    for (const account of accounts) add(account.id, account.openingMinor);
     add(bank.clearing, 0n);
     for (const payment of bank.payments) {
       const stored = state.payments.get(payment.id);
@@ -240,27 +256,37 @@ export function exactlyOnceProblems(state: BankState, banks: readonly SeededBank
         const legs = JSON.stringify(
           [`${payment.debtorAccountId} NOK ${-payment.amountMinor}`, `${credited} NOK ${payment.amountMinor}`].sort(),
         );
-        if (postings.length !== 1) problems.push(`${what}: ${postings.length} ledger transactions`);
+        if (postings.length !== 1) problems.push(`${what}: ${postings.length} ledger transactions payment:${payment.id}`);
         for (const posting of postings) {
           const actual = JSON.stringify(posting.map((leg) => `${leg.accountId} ${leg.currency} ${leg.amountMinor}`).sort());
           if (actual !== legs) problems.push(`${what}: legs ${actual}, expected ${legs}`);
         }
         if (changes !== 'ACTC>ACSP ACSP>ACSC') problems.push(`${what}: audited changes "${changes}"`);
+        if (whole && stored.fundsAvailable !== true) problems.push(`${what}: fundsAvailable ${String(stored.fundsAvailable)}`);
         add(payment.debtorAccountId, -payment.amountMinor);
         add(credited, payment.amountMinor);
       } else if (stored?.status === 'ACTC' && mode === 'partial') {
         if (postings.length !== 0) problems.push(`${what}: ${postings.length} ledger transactions, but not executed`);
         if (changes !== '') problems.push(`${what}: audited changes "${changes}"`);
+      } else if (payment.debtorAccountId === bank.limited?.id && (stored?.status === 'ACCP' || stored?.status === 'RJCT')) {
+        // Lacking funds: waiting for them (ACCP) or, after the bank day's last run, rejected.
+        if (postings.length !== 0) problems.push(`${what}: ${postings.length} ledger transactions, but lacking funds`);
+        if (whole && stored.fundsAvailable !== false) problems.push(`${what}: fundsAvailable ${String(stored.fundsAvailable)}`);
+        if (!['ACTC>ACCP', 'ACTC>RJCT', 'ACTC>ACCP ACCP>RJCT'].includes(changes)) problems.push(`${what}: audited changes "${changes}"`);
       } else {
         problems.push(`${what}: not expected after a ${mode} run`);
       }
     }
+  }
+  if (whole) {
+    const strays = [...state.postings.keys()].filter((id) => !state.payments.has(id));
+    if (strays.length > 0) problems.push(`ledger transactions of no payment: ${strays.slice(0, 3).join(', ')}`);
   }
   for (const [account, balance] of expected) {
     const actual = state.balances.get(account) ?? 0n;
     if (actual !== balance) problems.push(`account ${account}: balance ${actual}, expected ${balance}`);
   }
   problems.push(...state.balanceDrift);
-  for (const [currency, sum] of state.currencySums) if (sum !== 0n) problems.push(`the ${currency} entries sum to ${sum}`);
+  for (const [currency, sum] of state.currencySums) if (sum !== 0n) problems.push(`the ${currency} entries sum to ${sum}, not 0`);
   return problems.slice(0, 20);
 }

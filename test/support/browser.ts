@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 /**
  * Headless Chromium for the browser tests and the screenshot script: Debian's own Chromium
  * (`apt-get install chromium`; `.ci/run` installs it when missing), driven by playwright-core, so
- * no browser is downloaded. CHROMIUM_PATH points elsewhere when needed.
+ * no browser is downloaded. CHROMIUM_PATH points elsewhere when needed. The script runs outside
+ * vitest, so this module does not import it at its top.
  */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -27,6 +29,46 @@ export const IPHONE_USER_AGENT =
 
 /** A desktop Chrome on Linux: no bank app there. */
 export const DESKTOP_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+/** A PSU's browser profile on a desktop, 480 px wide, in `locale` (which sets Accept-Language). */
+export function psuProfile(locale: string, options: BrowserContextOptions = {}): BrowserContextOptions {
+  return { locale, userAgent: DESKTOP_USER_AGENT, viewport: { width: 480, height: 900 }, ...options };
+}
+
+/** The texts of the PSU's login steps (identify, then the one-time code), as the pages show them. */
+export const LOGIN_TEXTS = {
+  en: {
+    locale: 'en-GB',
+    identifyHeading: 'Log in',
+    psuId: 'National identity number (11 digits)',
+    next: 'Next',
+    codeHeading: 'Enter your one-time code',
+    code: 'One-time code (6 digits)',
+  },
+  nb: {
+    locale: 'nb-NO',
+    identifyHeading: 'Logg inn',
+    psuId: 'Fødselsnummer (11 siffer)',
+    next: 'Neste',
+    codeHeading: 'Skriv inn engangskoden',
+    code: 'Engangskode (6 siffer)',
+  },
+} as const;
+
+/** The page's level-1 heading with exactly this text. */
+export function heading(page: Page, text: string): Locator {
+  return page.getByRole('heading', { level: 1, name: text, exact: true });
+}
+
+/** The page's button with exactly this name. */
+export function button(page: Page, text: string): Locator {
+  return page.getByRole('button', { name: text, exact: true });
+}
+
+/** Waits until the page shows this heading (form posts redirect back to the same URL). */
+export async function shows(page: Page, text: string): Promise<void> {
+  await heading(page, text).waitFor();
+}
 
 /**
  * One browser for a test file (launch in beforeAll, `close()` in afterAll). Closing ends the
@@ -70,6 +112,26 @@ export async function startStandInTpp(paths = { ok: '/tpp/ok', nok: '/tpp/nok' }
   };
 }
 
+/** What a browser test file starts before its tests: the test server, a stand-in TPP and one Chromium. */
+export interface BrowserTestRig {
+  readonly server: TestServer;
+  readonly tpp: StandInTpp;
+  readonly browser: Browser;
+}
+
+/** Starts the test server, the stand-in TPP (with the paths of its redirect URIs) and Chromium at once; for beforeAll. */
+export async function startBrowserTestRig(server: TestServerOptions, tppPaths?: { ok: string; nok: string }): Promise<BrowserTestRig> {
+  const [started, tpp, browser] = await Promise.all([startTestServer(server), startStandInTpp(tppPaths), launchBrowser()]);
+  return { server: started, tpp, browser };
+}
+
+/** Closes the browser, the stand-in TPP and the server, those that started; for afterAll. */
+export async function closeBrowserTestRig(rig: Partial<BrowserTestRig>): Promise<void> {
+  await rig.browser?.close();
+  await rig.tpp?.close();
+  await rig.server?.close();
+}
+
 /** What one browser context saw: every request URL, and console errors, warnings and page errors. */
 export interface ContextWatch {
   readonly requests: readonly string[];
@@ -82,6 +144,11 @@ export interface ContextWatch {
  */
 export function watchedContexts(browser: () => Browser) {
   const opened: { context: BrowserContext; requests: string[]; problems: string[] }[] = [];
+  async function closeAll(): Promise<ContextWatch[]> {
+    const contexts = opened.splice(0);
+    await Promise.all(contexts.map(({ context }) => context.close()));
+    return contexts;
+  }
   return {
     /** A fresh browser profile, watched. */
     async open(options: BrowserContextOptions): Promise<Page> {
@@ -99,10 +166,21 @@ export function watchedContexts(browser: () => Browser) {
       return page;
     },
     /** Closes every context opened since the last call and tells what each saw. */
-    async closeAll(): Promise<ContextWatch[]> {
-      const contexts = opened.splice(0);
-      await Promise.all(contexts.map(({ context }) => context.close()));
-      return contexts;
+    closeAll,
+    /**
+     * For afterEach: closes every context opened since the last call and checks what each saw.
+     * Nothing but `origins` (the bank's own pages and the TPP's redirect URIs): no CDN, font or
+     * tracker; no CSP violation (the inline stylesheet is allowed by its hash), no page error; with
+     * `everyContextLoads`, at least one request.
+     */
+    async closeAndCheck(origins: readonly string[], options: { readonly everyContextLoads?: boolean } = {}): Promise<void> {
+      const { expect } = await import('vitest');
+      const allowed = new Set(origins.map((url) => new URL(url).origin));
+      for (const { requests, problems } of await closeAll()) {
+        if (options.everyContextLoads) expect(requests.length).toBeGreaterThan(0);
+        expect(requests.filter((url) => !allowed.has(new URL(url).origin))).toEqual([]);
+        expect(problems).toEqual([]);
+      }
     },
   };
 }

@@ -1,19 +1,40 @@
 import { sql } from 'kysely';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { BANK_TIME_ZONE, isBankDay, nextBankDayAfter } from '../../src/domain/bank-calendar.js';
 import { addDays, todayIn } from '../../src/domain/iso-date.js';
+import type { SandboxClockView } from '../../src/modules/clock/sandbox-clock.service.js';
 import { expectBerlinGroupSchema } from './berlin-group-schema.js';
 import type { Psu } from './payments.js';
 import { createPayment, walk, type CreatedPayment } from './sca.js';
 import { balancesOf, createAccount, createCustomer } from './sandbox.js';
-import type { TestServer } from './test-server.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 /**
- * Helpers of the execution tests (test/execution/*.api.test.ts, issue 7): a TPP of its own per
- * test (each TPP has its own sandbox and its own clock), funded accounts, batch runs, the sandbox
- * clock, and what a run left in the audit trail and the ledger.
+ * Helpers of the execution tests (test/execution/*.api.test.ts, issue 7): the test server of a
+ * describe block, a TPP of its own per test (each TPP has its own sandbox and its own clock),
+ * funded accounts, batch runs, the sandbox clock, and what a run left in the audit trail and the
+ * ledger.
  */
+
+/**
+ * The test server of the enclosing describe block: started in its beforeAll, closed in its
+ * afterAll. The object returned stands for that server once beforeAll has run (reading it before
+ * throws), so a test file writes `const server = useTestServer({ dialect })` instead of the hooks.
+ */
+export function useTestServer(options: TestServerOptions = {}): TestServer {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(options);
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as TestServer, {
+    get(_target, property) {
+      if (!started) throw new Error(`the test server is not started yet (reading ${String(property)} outside a hook or test)`);
+      return Reflect.get(started, property);
+    },
+  });
+}
 
 let nextTpp = 1;
 
@@ -38,6 +59,18 @@ export async function fundedPsu(client: TppClient, balance = '1000.00', currency
     headers: { 'psu-id': customer.customerNumber },
     accountId: account.resourceId,
   };
+}
+
+/** A fresh TPP whose sandbox clock is at `time` (Oslo) on the next bank day, with a PSU holding `balance`. */
+export async function tppOnBankDay(
+  server: TestServer,
+  time: string,
+  balance = '1000.00',
+): Promise<{ orgId: string; client: TppClient; day: string; psu: FundedPsu }> {
+  const { orgId, client } = await freshTpp(server);
+  const day = nextBankDay();
+  await setClock(client, osloDateTime(day, time));
+  return { orgId, client, day, psu: await fundedPsu(client, balance) };
 }
 
 /** Another account of the same TPP's sandbox (a creditor inside the bank), with its mock id. */
@@ -87,27 +120,18 @@ export async function runBatch(client: TppClient): Promise<BatchRun> {
   return response.body as BatchRun;
 }
 
-/** The answer of `GET|POST /v1/sandbox/clock`. */
-export interface ClockView {
-  readonly dateTime: string;
-  readonly today: string;
-  readonly bankDay: boolean;
-  readonly offsetSeconds: number;
-  readonly batchRunsLeftToday: number;
-  readonly nextBatchRun: string;
-}
-
-export async function readClock(client: TppClient): Promise<ClockView> {
+/** `GET /v1/sandbox/clock`, failing the test unless 200. */
+export async function readClock(client: TppClient): Promise<SandboxClockView> {
   const response = await client.get<any>('/v1/sandbox/clock');
   expect(response.status, response.text).toBe(200);
-  return response.body as ClockView;
+  return response.body as SandboxClockView;
 }
 
 /** `POST /v1/sandbox/clock {dateTime}`, failing the test unless 200. */
-export async function setClock(client: TppClient, dateTime: string): Promise<ClockView> {
+export async function setClock(client: TppClient, dateTime: string): Promise<SandboxClockView> {
   const response = await client.post<any>('/v1/sandbox/clock', { dateTime });
   expect(response.status, response.text).toBe(200);
-  return response.body as ClockView;
+  return response.body as SandboxClockView;
 }
 
 /** Oslo's UTC offset on a date at noon, as "+01:00" or "+02:00". */

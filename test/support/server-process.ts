@@ -1,10 +1,11 @@
 /**
- * The compiled server, `node dist/cli/main.js serve`, as a child process of a test: started with
- * an explicit environment (never the developer's), waited for until it prints its "listening"
- * line, and stopped or killed by its own handle. Used by the process-level tests of
- * test/execution (crash and concurrency of batch runs).
+ * The compiled command line, `node dist/cli/main.js`, as a child process of a test, with an
+ * explicit environment (never the developer's): `serve` started, waited for until it prints its
+ * "listening" line, and stopped or killed by its own handle; other commands run to their end.
+ * Used by the process-level tests of test/execution (crash and concurrency of batch runs) and by
+ * test/cli.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,12 +104,15 @@ export function killStartedServers(): void {
 export async function startServerProcess(options: {
   readonly env: Readonly<Record<string, string>>;
   readonly args?: readonly string[];
+  /** The working directory (else the test process's). */
+  readonly cwd?: string;
   /** Options of node itself (e.g. --cpu-prof), before the script. */
   readonly nodeArgs?: readonly string[];
   readonly timeoutMs?: number;
 }): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, 'serve', ...(options.args ?? [])], {
+    cwd: options.cwd,
     env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -151,6 +155,31 @@ export async function startServerProcess(options: {
       return exited;
     },
   };
+}
+
+/** How a command of the CLI ended. */
+export interface CliOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node dist/cli/main.js [args]` to its end in `cwd`, with exactly `env` (plus PATH). */
+export function runCli(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: Readonly<Record<string, string>>; readonly timeoutMs?: number },
+): Promise<CliOutcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd, env: { PATH: process.env['PATH'] ?? '', ...options.env }, timeout: options.timeoutMs ?? 20_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 /** Credentials of a TPP from the sandbox CA the server trusts (the one in its XS2A_DATA_DIR). */

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../src/app.js';
 import type { CoreBanking } from '../../src/bank/core-banking.port.js';
@@ -17,6 +17,7 @@ import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
 import { TrustStore } from '../../src/security/certificates/trust-store.js';
 import type { Psd2Role } from '../../src/security/tpp-identity.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
+import { freePort } from './server-process.js';
 
 export interface TestServer {
   readonly baseUrl: string;
@@ -42,6 +43,13 @@ export interface TestServerOptions {
   /** Wraps the sandbox's core-banking port (e.g. to make it fail on demand). */
   readonly coreBanking?: (sandbox: CoreBanking) => CoreBanking;
 }
+
+/** `env` of a server in production mode (XS2A_MODE=production). */
+export const PRODUCTION_ENV = {
+  XS2A_MODE: 'production',
+  // The configuration must name a CA bundle in production; the test server passes its trust store itself.
+  XS2A_TRUSTED_CA_FILES: fileURLToPath(new URL('../fixtures/certs/generated/test-ca.pem', import.meta.url)),
+} as const;
 
 /**
  * The real app on a real socket (port 0), with a fresh database, its own sandbox CA in a temp
@@ -105,14 +113,4 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A TCP port nothing listens on right now (the kernel's choice for port 0). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
 }
