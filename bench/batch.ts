@@ -184,7 +184,7 @@ export async function benchBatchRuns(
   postgresUrl: string,
   log: (line: string) => void,
 ): Promise<BatchBenchResult[]> {
-  const dialects: ('sqlite' | 'postgres')[] = process.env.BENCH_BATCH_PG_ONLY ? [] : ['sqlite'];
+  const dialects: ('sqlite' | 'postgres')[] = ['sqlite'];
   if (await reachable(postgresUrl)) dialects.push('postgres');
   else log(`batch run: PostgreSQL not reachable at ${postgresUrl}; SQLite only`);
   const results: BatchBenchResult[] = [];

@@ -230,10 +230,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });
         await v1.register(sandboxExecutionRoutes, {
           prefix: '/sandbox',
-          clock,
           sandboxClock: createSandboxClockService(db, clock, config.batchTimes),
           runner,
-          batchTimes: config.batchTimes,
         });
       }
       if (deps.extraV1Routes) {

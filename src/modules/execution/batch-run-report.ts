@@ -26,6 +26,8 @@ export interface BatchRunReport {
   readonly trigger: BatchTrigger;
   /** The sandbox tenant a requested run was limited to; absent for a run over every TPP. */
   readonly tppId?: string | undefined;
+  /** For a run limited to one TPP: the bank date it ran for by that TPP's clock, and whether it was that day's last run. */
+  readonly tenantDay?: { readonly today: string; readonly lastRunOfDay: boolean } | undefined;
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly durationMs: number;

@@ -169,6 +169,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       batchRunId,
       trigger,
       tppId,
+      tenantDay: tppId === undefined ? undefined : { today: dayOf(tppId).today, lastRunOfDay: dayOf(tppId).lastChance },
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),

@@ -1,16 +1,18 @@
 import type { AccountReference, OutgoingTransfer } from '../../bank/core-banking.port.js';
 import { parseAmount } from '../../domain/money.js';
 import type { Payment } from '../payments/payment.repository.js';
+import type { BulkItem } from '../payments/payment.schemas.js';
 
-/** The parts of a stored body a transfer is made of (single payments and bulk items alike). */
-interface TransferFields {
-  readonly instructedAmount: { readonly currency: string; readonly amount: string };
-  readonly creditorAccount: { readonly bban?: string; readonly iban?: string };
-  readonly creditorName: string;
-  readonly remittanceInformationUnstructured?: string;
-  readonly remittanceInformationStructured?: { readonly reference: string };
-  readonly remittanceInformationStructuredArray?: readonly { readonly reference: string }[];
-}
+/** The parts of a stored body a transfer is made of: shared by single payments and bulk items. */
+type TransferFields = Pick<
+  BulkItem,
+  | 'instructedAmount'
+  | 'creditorAccount'
+  | 'creditorName'
+  | 'remittanceInformationUnstructured'
+  | 'remittanceInformationStructured'
+  | 'remittanceInformationStructuredArray'
+>;
 
 /**
  * The transfers that execute a payment: one for a single payment, one per payment of a bulk, each

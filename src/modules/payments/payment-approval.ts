@@ -13,13 +13,10 @@ import type { AuthorisationService } from '../authorisations/authorisation.servi
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
 import { paymentConfirmation } from './payment-confirmation.js';
 import { exceedsLimit } from './payment-limits.js';
-import type { PaymentProduct } from './payment-products.js';
+import { isInstant } from './payment-products.js';
 import { cancellationRule, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
-
-/** Settles at approval rather than in a batch run. */
-const INSTANT_PRODUCT: PaymentProduct = 'instant-norwegian-domestic-credit-transfers-straks';
 
 /** Statuses in which a payment waits for (more) approval. */
 const AWAITING_APPROVAL: readonly TransactionStatus[] = ['RCVD', 'PATC'];
@@ -77,7 +74,7 @@ export function createPaymentApprover(
 ): PaymentApprover {
   return {
     async approve(trx, payment, to, actor, at) {
-      if (to === 'ACTC' && payment.product === INSTANT_PRODUCT) {
+      if (to === 'ACTC' && isInstant(payment.product)) {
         // The payment's lock before the bank's (payments, then tenant: the order everywhere).
         await paymentRepository.lockRows(trx, [payment.id]);
         return executor.settleInstant(trx, payment, { today: await clock.today(payment.tppId, trx), actor, at });

@@ -38,6 +38,11 @@ export function offers(service: PaymentService, product: string): product is Pay
   return (PRODUCTS_OF_SERVICE[service] as readonly string[]).includes(product);
 }
 
+/** Instant (Straks) payments: dated today, and settled at approval rather than in a batch run. */
+export function isInstant(product: PaymentProduct): boolean {
+  return product === 'instant-norwegian-domestic-credit-transfers-straks';
+}
+
 /** Products paid in NOK from a NOK account to a Norwegian account. */
 export function isDomestic(service: PaymentService, product: PaymentProduct): boolean {
   return (

@@ -12,7 +12,7 @@ import { checkDayOfExecution, checkMonthsOfExecution, executionDates, type Perio
 import { isRegulatoryReportingCode, requiresRegulatoryReporting, type NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/error-catalogue.js';
-import type { PaymentProduct } from './payment-products.js';
+import { isInstant, type PaymentProduct } from './payment-products.js';
 import type {
   AccountReference,
   Amount,
@@ -289,7 +289,7 @@ export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentB
   let requestedExecutionDate: IsoDate | undefined;
   if (body.requestedExecutionDate !== undefined) {
     requestedExecutionDate = checkDate(body.requestedExecutionDate, 'requestedExecutionDate', context);
-    if (product === 'instant-norwegian-domestic-credit-transfers-straks' && requestedExecutionDate !== context.today) {
+    if (isInstant(product) && requestedExecutionDate !== context.today) {
       refuse(
         'requestedExecutionDate',
         localized(`must be today (${context.today}) for an instant payment`, `må være i dag (${context.today}) for en straksbetaling`),

@@ -92,8 +92,6 @@ function toPayment(row: Row): Payment {
   };
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /** A payment a batch run may execute, as the run's first read lists it. */
 export interface DuePayment {
   readonly id: string;
@@ -218,15 +216,16 @@ export const paymentRepository = {
   async listExecutable(db: DbOrTx, tppId?: string): Promise<DuePayment[]> {
     let query = db
       .selectFrom('payment')
-      .select(['id', 'tpp_id', 'status', 'requested_execution_date', 'created_at'])
+      .select(['id', 'tpp_id', 'status', 'requested_execution_date'])
       .where('status', 'in', EXECUTABLE_STATUSES)
-      .where('service', 'in', EXECUTED_SERVICES);
+      .where('service', 'in', EXECUTED_SERVICES)
+      // First come, first served: an earlier payment gets the money before a later one.
+      .orderBy('created_at')
+      .orderBy('id');
     if (tppId !== undefined) query = query.where('tpp_id', '=', tppId);
     const rows = await query.execute();
-    // First come, first served: an earlier payment gets the money before a later one.
     return rows
       .filter((row) => isTransactionStatus(row.status))
-      .sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.id, b.id))
       .map((row) => ({
         id: row.id,
         tppId: row.tpp_id,
