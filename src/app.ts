@@ -95,6 +95,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // DESIGN §5: `/x/` is the same resource as `/x` (a real TPP collection sends the slash).
+    routerOptions: { ignoreTrailingSlash: true },
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
     // over-long path parameter) get the DESIGN §4 body too, not Fastify's own.
@@ -146,7 +148,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     }
     return sendError(request, reply, new AppError('ROUTE_UNKNOWN'), config.systemName);
   });
-  installIdempotencyCapture(app, db, now);
+  installIdempotencyCapture(app, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds });
   // Answers are compressed when asked; request bodies are not inflated: the Digest covers the bytes as sent.
   await app.register(compress, { encodings: ['gzip', 'deflate'], globalDecompression: false });
 
@@ -219,7 +221,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         onTpp: (tpp) => tpps.recordContact(tpp),
         psuOfToken: (tpp, token) => psuAccess.psuOfToken(tpp, token),
       });
-      installIdempotency(v1, db, now);
+      installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds });
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
       await v1.register(paymentRoutes, { payments });
       await v1.register(paymentAuthorisationRoutes, { payments });

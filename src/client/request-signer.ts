@@ -1,6 +1,6 @@
 import { randomUUID, sign, type KeyObject } from 'node:crypto';
 import { digestHeader } from '../security/signature/digest.js';
-import { ALWAYS_SIGNED, SIGNED_WHEN_PRESENT } from '../security/signature/signed-headers.js';
+import { ALSO_SIGNED_BY_SDK, ALWAYS_SIGNED, SIGNED_WHEN_PRESENT } from '../security/signature/signed-headers.js';
 import { buildSigningString } from '../security/signature/signing-string.js';
 
 /** What a TPP signs with: its QSealC private key, the certificate and the keyId naming it. */
@@ -30,6 +30,11 @@ export interface SignOptions {
    */
   readonly signRequestTarget?: boolean;
   readonly digestAlgorithm?: 'sha256' | 'sha512';
+  /**
+   * Also sign the headers the requirement leaves optional (TPP-Nok-Redirect-URI). On by default;
+   * off signs exactly what the Norwegian profile requires, as a minimal conformant TPP does.
+   */
+  readonly signOptionalHeaders?: boolean;
 }
 
 /**
@@ -52,7 +57,9 @@ export function signRequest(request: UnsignedRequest, credentials: SigningCreden
   const signed = [
     ...(options.signRequestTarget === false ? [] : ['(request-target)']),
     ...ALWAYS_SIGNED,
-    ...SIGNED_WHEN_PRESENT.filter((name) => headers[name] !== undefined),
+    ...[...SIGNED_WHEN_PRESENT, ...(options.signOptionalHeaders === false ? [] : ALSO_SIGNED_BY_SDK)].filter(
+      (name) => headers[name] !== undefined,
+    ),
   ];
   // The same signing-string builder the server verifies with, over the same header values.
   const signingString = buildSigningString(signed, {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Trans
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.schema.js';
 import type { Database } from './database.js';
+import { beforeCommit, committed } from './transaction-scope.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -78,7 +79,17 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Runs `work` in one transaction; services use it, repositories take the `trx` it passes. */
-export function withTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(work);
+/**
+ * Runs `work` in one transaction; services use it, repositories take the `trx` it passes. Inside
+ * a transaction scope (transaction-scope.ts) the scope's pending work commits with it.
+ */
+export async function withTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
+  let scope: Awaited<ReturnType<typeof beforeCommit>> = undefined;
+  const result = await db.transaction().execute(async (trx) => {
+    const value = await work(trx);
+    scope = await beforeCommit(trx);
+    return value;
+  });
+  committed(scope);
+  return result;
 }

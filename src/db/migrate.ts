@@ -8,6 +8,7 @@ import * as authorisations from './migrations/2026_11_23_0005_authorisations.js'
 import * as signingBaskets from './migrations/2026_11_24_0006_signing_baskets.js';
 import * as ledgerBalances from './migrations/2026_11_25_0007_ledger_balances.js';
 import * as execution from './migrations/2026_11_26_0008_execution.js';
+import * as requestRecords from './migrations/2026_11_27_0009_request_records.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_0006_signing_baskets': signingBaskets,
   '2026_11_25_0007_ledger_balances': ledgerBalances,
   '2026_11_26_0008_execution': execution,
+  '2026_11_27_0009_request_records': requestRecords,
 };
 
 /** The versions, oldest first. */

@@ -210,6 +210,14 @@ export const ERROR_CATALOGUE = {
       nb: 'En forespørsel med denne X-Request-ID er fortsatt under behandling',
     },
   },
+  REQUEST_ANSWER_LOST: {
+    status: 409,
+    tppCode: 'REQUEST_ANSWER_LOST',
+    text: {
+      en: 'The request with this X-Request-ID was carried out, but its answer was lost when the server stopped; read the resource to see the outcome',
+      nb: 'Forespørselen med denne X-Request-ID ble utført, men svaret gikk tapt da serveren stoppet; les ressursen for å se utfallet',
+    },
+  },
   RESOURCE_EXISTS: {
     status: 409,
     tppCode: 'RESOURCE_EXISTS',

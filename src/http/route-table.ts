@@ -40,7 +40,6 @@ function toPattern(url: string): RegExp {
     .split('/')
     .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  // Exact, like Fastify's router (ignoreTrailingSlash is off): `/x/` is not `/x`, so it is a 404,
-  // never a 405 whose Allow header names the very method that was used.
-  return new RegExp(`^${escaped}$`);
+  // Like Fastify's router (ignoreTrailingSlash is on): `/x/` is `/x`, and `/x//` is neither.
+  return new RegExp(`^${escaped.replace(/\/$/, '')}/?$`);
 }

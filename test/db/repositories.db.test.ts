@@ -234,26 +234,36 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     });
   });
 
-  describe('idempotencyRepository', () => {
+  describe('idempotencyRepository (every signed X-Request-ID: replay and idempotency)', () => {
     const post = { method: 'POST', path: '/v1/payments/norwegian-domestic-credit-transfers', hash: 'hash-1' };
+    const get = { method: 'GET', path: '/v1/payments/norwegian-domestic-credit-transfers/p-1', hash: 'hash-get' };
+    const del = { method: 'DELETE', path: '/v1/payments/norwegian-domestic-credit-transfers/p-1', hash: 'hash-get' };
     const response: StoredResponse = {
       status: 201,
       headers: { location: '/v1/payments/norwegian-domestic-credit-transfers/p-1', 'aspsp-sca-approach': 'REDIRECT' },
       body: '{"transactionStatus":"RCVD","paymentId":"p-1","note":"Ærø"}',
     };
+    const LATER = '2026-11-20T08:05:00.000Z';
+    /** Times of a claim at `at`: rows live an hour; claims made before `abandonedBefore` were abandoned. */
+    const times = (at: string, abandonedBefore = '2000-01-01T00:00:00.000Z') => ({
+      at,
+      expiresAt: new Date(Date.parse(at) + 3_600_000).toISOString(),
+      abandonedBefore,
+    });
     let counter = 0;
     const newKey = () => ({ tppId: 'PSDNO-FSA-300000001', requestId: `${dialect}-request-${++counter}` });
-
-    it('reserves a new X-Request-ID, recording the request', async () => {
-      const key = newKey();
-      expect(await idempotencyRepository.reserve(database.db, key, post, T0)).toEqual({ kind: 'reserved' });
-      const row = await database.db
+    const rowOf = (key: { tppId: string; requestId: string }) =>
+      database.db
         .selectFrom('idempotency_record')
         .selectAll()
         .where('tpp_id', '=', key.tppId)
         .where('request_id', '=', key.requestId)
         .executeTakeFirst();
-      expect(row).toEqual({
+
+    it('claims a new X-Request-ID, recording the request and when it expires', async () => {
+      const key = newKey();
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0))).toEqual({ kind: 'new' });
+      expect(await rowOf(key)).toEqual({
         tpp_id: key.tppId,
         request_id: key.requestId,
         method: 'POST',
@@ -265,43 +275,82 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         response_body: null,
         created_at: T0,
         completed_at: null,
+        expires_at: '2026-11-20T09:00:00.000Z',
       });
     });
 
-    it('answers in-progress to the same request while the first is running', async () => {
+    it('answers in-progress to the same POST while the first is running', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      expect(await idempotencyRepository.reserve(database.db, key, post, T1)).toEqual({ kind: 'in-progress' });
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER))).toEqual({ kind: 'in-progress' });
     });
 
-    it('answers conflict to another request under the same id, running or completed', async () => {
+    it('lets a retry take over a POST abandoned past its lease, once', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      expect(await idempotencyRepository.reserve(database.db, key, { ...post, hash: 'hash-2' }, T1)).toEqual({ kind: 'conflict' });
-      await idempotencyRepository.complete(database.db, key, response, T1);
-      expect(await idempotencyRepository.reserve(database.db, key, { ...post, hash: 'hash-2' }, T2)).toEqual({ kind: 'conflict' });
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))).toEqual({ kind: 'new' });
+      expect((await rowOf(key))?.created_at).toBe(LATER);
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))).toEqual({
+        kind: 'in-progress',
+      });
     });
 
-    it('replays the stored status, headers and body once the request completed', async () => {
+    it('tells a retry of a POST carried out but never answered that its answer was lost, even past the lease', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      await idempotencyRepository.complete(database.db, key, response, T1);
-      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
-      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
-      const row = await database.db
-        .selectFrom('idempotency_record')
-        .select(['state', 'created_at', 'completed_at'])
-        .where('tpp_id', '=', key.tppId)
-        .where('request_id', '=', key.requestId)
-        .executeTakeFirst();
-      expect(row).toEqual({ state: 'completed', created_at: T0, completed_at: T1 });
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await database.db.transaction().execute((trx) => idempotencyRepository.markApplied(trx, key, '2026-11-23T08:00:00.000Z'));
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))).toEqual({ kind: 'applied' });
+      expect((await rowOf(key))?.expires_at).toBe('2026-11-23T08:00:00.000Z');
+    });
+
+    it('answers conflict to another body for the same operation, running or completed', async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      expect(await idempotencyRepository.claim(database.db, key, { ...post, hash: 'hash-2' }, 'in_progress', times(LATER))).toEqual({
+        kind: 'conflict',
+      });
+      await idempotencyRepository.complete(database.db, key, response, { at: T1, expiresAt: T2 });
+      expect(await idempotencyRepository.claim(database.db, key, { ...post, hash: 'hash-2' }, 'in_progress', times(T1))).toEqual({
+        kind: 'conflict',
+      });
+    });
+
+    it('names the earlier operation when the id comes back with another method or path (a replay)', async () => {
+      const key = newKey();
+      expect(await idempotencyRepository.claim(database.db, key, get, 'seen', times(T0))).toEqual({ kind: 'new' });
+      expect(await idempotencyRepository.claim(database.db, key, del, 'seen', times(T0))).toEqual({
+        kind: 'other-operation',
+        method: 'GET',
+        path: get.path,
+      });
+      expect(
+        await idempotencyRepository.claim(database.db, key, { ...get, path: '/v1/signing-baskets/b-1' }, 'seen', times(T0)),
+      ).toMatchObject({
+        kind: 'other-operation',
+      });
+      expect(await idempotencyRepository.peek(database.db, key, post, T0)).toMatchObject({ kind: 'other-operation', method: 'GET' });
+    });
+
+    it('lets the identical GET, PUT or DELETE run again (repeat)', async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, get, 'seen', times(T0));
+      expect(await idempotencyRepository.claim(database.db, key, get, 'seen', times(T0))).toEqual({ kind: 'repeat' });
+    });
+
+    it('replays the stored status, headers and body once the POST completed', async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await idempotencyRepository.complete(database.db, key, response, { at: T1, expiresAt: T2 });
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T1))).toEqual({ kind: 'replay', response });
+      expect(await idempotencyRepository.peek(database.db, key, post, T1)).toEqual({ kind: 'replay', response });
+      expect(await rowOf(key)).toMatchObject({ state: 'completed', created_at: T0, completed_at: T1, expires_at: T2 });
     });
 
     it('replays an empty body and no headers as stored', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      await idempotencyRepository.complete(database.db, key, { status: 204, headers: {}, body: '' }, T1);
-      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await idempotencyRepository.complete(database.db, key, { status: 204, headers: {}, body: '' }, { at: T1, expiresAt: T2 });
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T1))).toEqual({
         kind: 'replay',
         response: { status: 204, headers: {}, body: '' },
       });
@@ -309,58 +358,109 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
 
     it('completes a record once: a second complete does not overwrite the stored answer', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      await idempotencyRepository.complete(database.db, key, response, T1);
-      await idempotencyRepository.complete(database.db, key, { status: 500, headers: {}, body: 'late' }, T2);
-      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await idempotencyRepository.complete(database.db, key, response, { at: T1, expiresAt: T2 });
+      await idempotencyRepository.complete(database.db, key, { status: 500, headers: {}, body: 'late' }, { at: T1, expiresAt: T2 });
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T1))).toEqual({ kind: 'replay', response });
     });
 
-    it('makes a released id reservable again, for another body too', async () => {
+    it('lets a corrected request to the same operation use a refused id, but not another operation', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      await idempotencyRepository.release(database.db, key);
-      expect(await idempotencyRepository.reserve(database.db, key, { ...post, hash: 'hash-2' }, T1)).toEqual({ kind: 'reserved' });
-      expect(await idempotencyRepository.reserve(database.db, key, post, T1)).toEqual({ kind: 'conflict' });
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await idempotencyRepository.markRefused(database.db, key, post);
+      expect(await idempotencyRepository.peek(database.db, key, { ...post, hash: 'hash-2' }, T0)).toBeUndefined();
+      expect(await idempotencyRepository.claim(database.db, key, get, 'seen', times(T0))).toMatchObject({ kind: 'other-operation' });
+      expect(await idempotencyRepository.claim(database.db, key, { ...post, hash: 'hash-2' }, 'in_progress', times(T0))).toEqual({
+        kind: 'new',
+      });
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0))).toEqual({ kind: 'conflict' });
     });
 
-    it('does not release a completed record', async () => {
+    it('records a request refused before its claim, and leaves an existing row alone', async () => {
       const key = newKey();
-      await idempotencyRepository.reserve(database.db, key, post, T0);
-      await idempotencyRepository.complete(database.db, key, response, T1);
-      await idempotencyRepository.release(database.db, key);
-      expect(await idempotencyRepository.reserve(database.db, key, post, T2)).toEqual({ kind: 'replay', response });
+      await idempotencyRepository.recordRefused(database.db, key, get, { at: T0, expiresAt: T1 });
+      expect(await idempotencyRepository.claim(database.db, key, del, 'seen', times(T0))).toMatchObject({ kind: 'other-operation' });
+      await idempotencyRepository.recordRefused(database.db, key, del, { at: T0, expiresAt: T1 });
+      expect(await rowOf(key)).toMatchObject({ method: 'GET', state: 'refused' });
+    });
+
+    it("does not mark a completed record refused, nor another request's row", async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await idempotencyRepository.markRefused(database.db, key, { ...post, hash: 'hash-2' });
+      expect((await rowOf(key))?.state).toBe('in_progress');
+      await idempotencyRepository.complete(database.db, key, response, { at: T1, expiresAt: T2 });
+      await idempotencyRepository.markRefused(database.db, key, post);
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T1))).toEqual({ kind: 'replay', response });
+    });
+
+    it('treats an expired row as gone, and purges expired rows only', async () => {
+      const key = newKey();
+      const kept = newKey();
+      await idempotencyRepository.claim(database.db, key, get, 'seen', { at: T0, expiresAt: T1, abandonedBefore: T0 });
+      await idempotencyRepository.claim(database.db, kept, get, 'seen', { at: T0, expiresAt: T2, abandonedBefore: T0 });
+      expect(await idempotencyRepository.peek(database.db, key, del, T2)).toBeUndefined();
+      expect(await idempotencyRepository.claim(database.db, key, del, 'seen', times(T2))).toEqual({ kind: 'new' });
+      await idempotencyRepository.claim(database.db, newKey(), get, 'seen', { at: T0, expiresAt: T1, abandonedBefore: T0 });
+      expect(await idempotencyRepository.purgeExpired(database.db, T2)).toBeGreaterThanOrEqual(1);
+      expect(await rowOf(kept)).toBeDefined();
+      expect(await rowOf(key)).toMatchObject({ method: 'DELETE' });
+    });
+
+    it('records a completed answer over a refused row of the same operation or an expired one, not over a live one', async () => {
+      const refused = newKey();
+      await idempotencyRepository.recordRefused(database.db, refused, post, { at: T0, expiresAt: T2 });
+      expect(
+        await idempotencyRepository.recordCompleted(database.db, refused, { ...post, hash: 'h3' }, response, { at: T1, expiresAt: T2 }),
+      ).toBe(true);
+      expect(await rowOf(refused)).toMatchObject({ state: 'completed', request_hash: 'h3' });
+      const expired = newKey();
+      await idempotencyRepository.recordRefused(database.db, expired, get, { at: T0, expiresAt: T0 });
+      expect(await idempotencyRepository.recordCompleted(database.db, expired, post, response, { at: T1, expiresAt: T2 })).toBe(true);
+      const live = newKey();
+      await idempotencyRepository.claim(database.db, live, get, 'seen', times(T0));
+      expect(await idempotencyRepository.recordCompleted(database.db, live, post, response, { at: T0, expiresAt: T2 })).toBe(false);
+      expect(await rowOf(live)).toMatchObject({ method: 'GET', state: 'seen' });
     });
 
     it('keeps the same X-Request-ID of two TPPs apart', async () => {
       const requestId = `${dialect}-shared-id`;
-      expect(await idempotencyRepository.reserve(database.db, { tppId: 'PSDNO-FSA-A', requestId }, post, T0)).toEqual({ kind: 'reserved' });
-      expect(await idempotencyRepository.reserve(database.db, { tppId: 'PSDNO-FSA-B', requestId }, { ...post, hash: 'other' }, T0)).toEqual(
-        {
-          kind: 'reserved',
-        },
-      );
+      expect(await idempotencyRepository.claim(database.db, { tppId: 'PSDNO-FSA-A', requestId }, post, 'in_progress', times(T0))).toEqual({
+        kind: 'new',
+      });
+      expect(await idempotencyRepository.claim(database.db, { tppId: 'PSDNO-FSA-B', requestId }, get, 'seen', times(T0))).toEqual({
+        kind: 'new',
+      });
     });
 
-    it('lets exactly one of 20 concurrent reserves of one key win; the rest are told it is in progress', async () => {
-      const key = newKey();
-      const outcomes = await Promise.all(Array.from({ length: 20 }, () => idempotencyRepository.reserve(database.db, key, post, T0)));
-      expect(outcomes.filter((outcome) => outcome.kind === 'reserved')).toHaveLength(1);
-      expect(outcomes.filter((outcome) => outcome.kind === 'in-progress')).toHaveLength(19);
-      const rows = await database.db
-        .selectFrom('idempotency_record')
-        .select('request_id')
-        .where('request_id', '=', key.requestId)
-        .execute();
-      expect(rows).toHaveLength(1);
-    });
-
-    it('lets exactly one of 20 concurrent reserves with different bodies win; the rest conflict', async () => {
+    it('lets exactly one of 20 concurrent claims of one key win; the rest are told it is in progress', async () => {
       const key = newKey();
       const outcomes = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => idempotencyRepository.reserve(database.db, key, { ...post, hash: `hash-${i}` }, T0)),
+        Array.from({ length: 20 }, () => idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0))),
       );
-      expect(outcomes.filter((outcome) => outcome.kind === 'reserved')).toHaveLength(1);
-      expect(outcomes.filter((outcome) => outcome.kind === 'conflict')).toHaveLength(19);
+      expect(outcomes.filter((outcome) => outcome.kind === 'new')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome.kind === 'in-progress')).toHaveLength(19);
+    });
+
+    it('lets exactly one of 20 concurrent claims with different operations win; the rest are replays', async () => {
+      const key = newKey();
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          idempotencyRepository.claim(database.db, key, { ...get, path: `/v1/payments/x/p-${i}` }, 'seen', times(T0)),
+        ),
+      );
+      expect(outcomes.filter((outcome) => outcome.kind === 'new')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome.kind === 'other-operation')).toHaveLength(19);
+    });
+
+    it('lets exactly one of 20 concurrent take-overs of an abandoned POST win', async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))),
+      );
+      expect(outcomes.filter((outcome) => outcome.kind === 'new')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome.kind === 'in-progress')).toHaveLength(19);
     });
   });
 

@@ -1,13 +1,16 @@
 import { withTransaction, type Db, type Tx } from '../../db/create-db.js';
 import { AppError } from '../../errors/app-error.js';
-import { idempotencyRepository, type IdempotencyKey, type Reservation, type StoredResponse } from './idempotency.repository.js';
+import { localized } from '../../domain/localized.js';
+import {
+  idempotencyRepository,
+  type Earlier,
+  type IdempotencyKey,
+  type RequestFingerprint,
+  type StoredResponse,
+} from './idempotency.repository.js';
+import { ANSWER_RETENTION_MS } from './record-lifetimes.js';
 
-/** A request as its X-Request-ID names it: the same id with another fingerprint is another request. */
-export interface RequestFingerprint {
-  readonly method: string;
-  readonly path: string;
-  readonly hash: string;
-}
+export type { RequestFingerprint } from './idempotency.repository.js';
 
 /**
  * The 201 of a resource the PSU must authorise by redirect (a payment, a signing basket), as it is
@@ -21,23 +24,44 @@ export function createdForRedirect(location: string, body: unknown): StoredRespo
   };
 }
 
-/** The stored answer to replay, or the 409 an X-Request-ID already taken calls for. */
-export function replayOf(earlier: Reservation): StoredResponse {
+/**
+ * What a request whose X-Request-ID was used before gets: the stored answer to replay, or the
+ * refusal the earlier use calls for. `repeat` (an idempotent method) is the caller's to run again.
+ */
+export function refusalOf(earlier: Exclude<Earlier, { kind: 'repeat' | 'replay' }>): AppError {
   switch (earlier.kind) {
-    case 'replay':
-      return earlier.response;
+    case 'other-operation':
+      return new AppError('FORMAT_ERROR', {
+        path: 'X-Request-ID',
+        detail: localized(
+          `this X-Request-ID was already used for ${earlier.method} ${earlier.path}; a signed request cannot be sent again as another operation`,
+          `denne X-Request-ID er allerede brukt til ${earlier.method} ${earlier.path}; en signert forespørsel kan ikke sendes på nytt som en annen operasjon`,
+        ),
+      });
     case 'conflict':
-      throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
+      return new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
     case 'in-progress':
-    case 'reserved':
-      // peek never reserves; an unfinished claim is another request still running.
-      throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
+      return new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
+    case 'applied':
+      return new AppError('REQUEST_ANSWER_LOST', { path: 'X-Request-ID' });
   }
 }
 
+/** The stored answer to replay, or the refusal an X-Request-ID already used calls for. */
+export function replayOf(earlier: Earlier): StoredResponse {
+  if (earlier.kind === 'replay') return earlier.response;
+  // A POST's fingerprint is never a `repeat`: its earlier use still runs.
+  throw refusalOf(earlier.kind === 'repeat' ? { kind: 'in-progress' } : earlier);
+}
+
 /** The answer stored for this request earlier, if any (to replay before doing the work again). */
-export async function earlierAnswer(db: Db, key: IdempotencyKey, request: RequestFingerprint): Promise<StoredResponse | undefined> {
-  const earlier = await idempotencyRepository.peek(db, key, request.hash);
+export async function earlierAnswer(
+  db: Db,
+  key: IdempotencyKey,
+  request: RequestFingerprint,
+  at: string,
+): Promise<StoredResponse | undefined> {
+  const earlier = await idempotencyRepository.peek(db, key, request, at);
   return earlier && replayOf(earlier);
 }
 
@@ -58,15 +82,16 @@ export async function answerOnce(
   try {
     return await withTransaction(db, async (trx) => {
       if (lockFirst) await lockFirst(trx);
-      const concurrent = await idempotencyRepository.peek(trx, key, request.hash);
+      const concurrent = await idempotencyRepository.peek(trx, key, request, at);
       if (concurrent) return replayOf(concurrent);
       const response = await work(trx);
-      if (!(await idempotencyRepository.recordCompleted(trx, key, request, response, at))) throw new LostRace();
+      const expiresAt = new Date(Date.parse(at) + ANSWER_RETENTION_MS).toISOString();
+      if (!(await idempotencyRepository.recordCompleted(trx, key, request, response, { at, expiresAt }))) throw new LostRace();
       return response;
     });
   } catch (error) {
     if (error instanceof LostRace) {
-      const winner = await idempotencyRepository.peek(db, key, request.hash);
+      const winner = await idempotencyRepository.peek(db, key, request, at);
       return replayOf(winner ?? { kind: 'in-progress' });
     }
     throw error;

@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors/app-error.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Db } from '../../db/create-db.js';
-import { idempotencyRepository, type IdempotencyKey } from './idempotency.repository.js';
+import { runInTransactionScope } from '../../db/transaction-scope.js';
+import { refusalOf } from './answer-once.js';
+import { idempotencyRepository, type IdempotencyKey, type RequestFingerprint } from './idempotency.repository.js';
+import { recordLifetimes, type RecordLifetimes } from './record-lifetimes.js';
 
 /** Response headers a replay repeats; the rest (Date, X-Request-ID) belong to the new exchange. */
 const REPLAYED_HEADERS = ['location', 'aspsp-sca-approach', 'content-type'];
-
-const claims = new WeakMap<FastifyRequest, IdempotencyKey>();
-
-/**
- * Every request that changes something claims its X-Request-ID, so the id cannot be reused for
- * another request. A POST's answer is stored and replayed (a retried POST must not create twice);
- * PUT, PATCH and DELETE are idempotent by HTTP, so the same request simply runs again and only
- * the id is recorded, in one write.
- */
-const REPLAYED_METHODS = new Set(['POST']);
-const RECORDED_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /** Headers besides the body that change what a request does: the same id with other values is another request. */
 const OUTCOME_HEADERS = [
@@ -27,64 +18,99 @@ const OUTCOME_HEADERS = [
   'tpp-redirect-preferred',
 ];
 
+/** How often expired rows are purged. */
+const PURGE_INTERVAL_MS = 60_000;
+
+interface Claimed {
+  readonly key: IdempotencyKey;
+  readonly fingerprint: RequestFingerprint;
+  /** A POST whose answer is stored for replays. */
+  readonly answered: boolean;
+}
+
+const claims = new WeakMap<FastifyRequest, Claimed>();
+
+export interface RequestRecordOptions {
+  readonly now: () => Date;
+  readonly maxClockSkewSeconds: number;
+}
+
 /**
- * Safe retries (DESIGN §2): the first POST, PUT, PATCH or DELETE with an X-Request-ID claims it; a retry with
- * the same body gets the stored answer, one with another body 409. Only successful answers are
- * kept: a refused request releases its claim so a corrected request may use the id again.
+ * Every signed request's X-Request-ID is recorded per TPP with its method, path and fingerprint
+ * (DESIGN §5): the signature covers neither method nor path, so the same id again as another
+ * operation is a replay of a captured request, refused with 400 before anything runs. The same
+ * operation with another body is 409 REQUEST_ID_REUSED. An identical GET, PUT, PATCH or DELETE
+ * simply runs again; an identical POST gets its stored answer (DESIGN §2: safe retries).
  *
- * `claim` runs in the API scope after the TPP is known; `capture` must run at the root before
- * compression so it sees the serialised body.
+ * A POST's answer is stored in the transaction that carries it out where the service does so
+ * (payments, baskets: `idempotentInService`, see answer-once.ts). For other POSTs the claim is
+ * marked `applied` in the first transaction the handler commits (transaction-scope.ts) and the
+ * answer stored after it: a crash in between leaves a claim a retry recognises (carried out, or
+ * not and free to run once its lease ran out), never a key stuck for good.
+ *
+ * Only successful answers are kept: a refused request's id stays bound to its operation for the
+ * replay window, and a corrected request to the same operation may use it.
  */
-export function installIdempotency(scope: FastifyInstance, db: Db, now: () => Date): void {
+export function installIdempotency(scope: FastifyInstance, db: Db, options: RequestRecordOptions): void {
+  const lifetimes = recordLifetimes(options.maxClockSkewSeconds);
+
+  scope.addHook('onRoute', (route) => {
+    if (route.method !== 'POST' || route.config?.idempotentInService) return;
+    route.handler = markingApplied(route.handler, db, lifetimes, options.now);
+  });
+
   scope.addHook('preHandler', async (request, reply) => {
-    const replayed = REPLAYED_METHODS.has(request.method);
-    if ((!replayed && !RECORDED_METHODS.has(request.method)) || !request.ctx.tpp || !request.ctx.requestId) {
-      return;
-    }
-    if (request.routeOptions.config.idempotentInService) {
+    if (!request.ctx.tpp || !request.ctx.requestId || request.routeOptions.config.idempotentInService) {
       return;
     }
     const key = { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId };
-    const digest = requestHash(request);
-    if (!replayed) {
-      const seen = await idempotencyRepository.markSeen(
-        db,
-        key,
-        { method: request.method, path: request.url, hash: digest },
-        now().toISOString(),
-      );
-      if (seen === 'conflict') {
-        throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
-      }
-      if (seen === 'new') {
-        // Kept only if the request succeeds; a refused one frees the id for its correction.
-        releaseOnFailure.add(request);
-      }
-      return;
-    }
-    const reservation = await idempotencyRepository.reserve(
-      db,
-      key,
-      { method: request.method, path: request.url, hash: digest },
-      now().toISOString(),
-    );
-    switch (reservation.kind) {
-      case 'reserved':
-        claims.set(request, key);
+    const fingerprint = fingerprintOf(request);
+    const answered = request.method === 'POST';
+    const now = options.now();
+    const claim = await idempotencyRepository.claim(db, key, fingerprint, answered ? 'in_progress' : 'seen', {
+      at: now.toISOString(),
+      expiresAt: lifetimes.replayWindowEnd(now),
+      abandonedBefore: lifetimes.abandonedBefore(now),
+    });
+    switch (claim.kind) {
+      case 'new':
+        claims.set(request, { key, fingerprint, answered });
+        return;
+      case 'repeat':
+        // An idempotent method: the same request runs again. Its outcome is recorded as before.
+        claims.set(request, { key, fingerprint, answered: false });
         return;
       case 'replay':
-        return replay(reply, reservation.response);
+        return replay(reply, claim.response);
+      case 'other-operation':
       case 'conflict':
-        throw new AppError('REQUEST_ID_REUSED', { path: 'X-Request-ID' });
       case 'in-progress':
-        throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
+      case 'applied':
+        throw refusalOf(claim);
     }
   });
 }
 
-/** What makes two requests with one X-Request-ID the same request: method, URL, outcome headers and body. */
-export function requestHash(request: FastifyRequest): string {
-  const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+/**
+ * Runs a POST's handler with its claim in the transaction scope: the first transaction it commits
+ * marks the claim `applied`, atomically with its effect.
+ */
+function markingApplied(handler: RouteHandlerMethod, db: Db, lifetimes: RecordLifetimes, now: () => Date): RouteHandlerMethod {
+  return function (this: FastifyInstance, request, reply) {
+    const claimed = claims.get(request);
+    if (!claimed?.answered) return handler.call(this, request, reply);
+    return runInTransactionScope(
+      (trx) => idempotencyRepository.markApplied(trx, claimed.key, lifetimes.answerRetentionEnd(now())),
+      () => handler.call(this, request, reply),
+    );
+  };
+}
+
+/** What identifies a request under its X-Request-ID: method, path, and a hash of what else decides its outcome. */
+export function fingerprintOf(request: FastifyRequest): RequestFingerprint {
+  const [rawPath = '', query] = request.url.split('?', 2);
+  const path = normalisedPath(rawPath);
+  const hash = createHash('sha256').update(`${request.method} ${path}?${query ?? ''}\n`);
   // The PSU as the front door resolved it, from PSU-ID or a PSU access token: another PSU makes
   // another request, a renewed token of the same PSU does not.
   hash.update(`psu: ${request.ctx.headers?.psuId?.number ?? String(request.headers['psu-id'] ?? '')}\n`);
@@ -92,27 +118,43 @@ export function requestHash(request: FastifyRequest): string {
     hash.update(`${name}: ${String(request.headers[name] ?? '')}\n`);
   }
   hash.update(request.ctx.rawBody ?? Buffer.alloc(0));
-  return hash.digest('hex');
+  return { method: request.method, path, hash: hash.digest('hex') };
 }
 
-const releaseOnFailure = new WeakSet<FastifyRequest>();
+/** One trailing slash names the same resource (DESIGN §5). */
+function normalisedPath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
 
-export function installIdempotencyCapture(app: FastifyInstance, db: Db, now: () => Date): void {
+/**
+ * Stores a claimed POST's answer, or marks a refused request's id; runs at the root before
+ * compression so it sees the serialised body. Purges expired rows while the app runs.
+ */
+export function installIdempotencyCapture(app: FastifyInstance, db: Db, options: RequestRecordOptions): void {
+  const lifetimes = recordLifetimes(options.maxClockSkewSeconds);
+
   app.addHook('onSend', async (request, reply, payload) => {
-    if (
-      releaseOnFailure.delete(request) &&
-      (reply.statusCode < 200 || reply.statusCode >= 300) &&
-      request.ctx.tpp &&
-      request.ctx.requestId
-    ) {
-      await idempotencyRepository.release(db, { tppId: request.ctx.tpp.id, requestId: request.ctx.requestId });
-    }
-    const key = claims.get(request);
-    if (!key) {
+    const tpp = request.ctx.tpp;
+    const requestId = request.ctx.requestId;
+    if (!tpp || !requestId) return payload;
+    const claimed = claims.get(request);
+    claims.delete(request);
+    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
+    const now = options.now();
+    if (!succeeded) {
+      if (claimed) {
+        await idempotencyRepository.markRefused(db, claimed.key, claimed.fingerprint);
+      } else {
+        // Refused before its claim (a header, the schema, a role) or by the service: the id stays
+        // bound to this operation, or a captured request could be replayed as another one.
+        await idempotencyRepository.recordRefused(db, { tppId: tpp.id, requestId }, fingerprintOf(request), {
+          at: now.toISOString(),
+          expiresAt: lifetimes.replayWindowEnd(now),
+        });
+      }
       return payload;
     }
-    claims.delete(request);
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === undefined || payload === null)) {
+    if (claimed?.answered && (typeof payload === 'string' || payload === undefined || payload === null)) {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
         const value = reply.getHeader(name);
@@ -120,11 +162,31 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, now: () 
           headers[name] = String(value);
         }
       }
-      await idempotencyRepository.complete(db, key, { status: reply.statusCode, headers, body: payload ?? '' }, now().toISOString());
-    } else {
-      await idempotencyRepository.release(db, key);
+      await idempotencyRepository.complete(
+        db,
+        claimed.key,
+        { status: reply.statusCode, headers, body: payload ?? '' },
+        { at: now.toISOString(), expiresAt: lifetimes.answerRetentionEnd(now) },
+      );
     }
     return payload;
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  const purge = async (): Promise<void> => {
+    try {
+      await idempotencyRepository.purgeExpired(db, options.now().toISOString());
+    } catch (error) {
+      app.log.warn({ err: error }, 'purging expired X-Request-ID records failed; will try again');
+    }
+  };
+  app.addHook('onReady', async () => {
+    await purge();
+    timer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
   });
 }
 

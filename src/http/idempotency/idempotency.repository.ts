@@ -1,8 +1,18 @@
 import type { DbOrTx } from '../../db/create-db.js';
+import type { RecordState } from './idempotency.table.js';
 
 export interface IdempotencyKey {
   readonly tppId: string;
   readonly requestId: string;
+}
+
+/** A request as its X-Request-ID names it: the same id with another fingerprint is another request. */
+export interface RequestFingerprint {
+  readonly method: string;
+  /** The path without query and without a trailing slash. */
+  readonly path: string;
+  /** Hash of everything that makes two requests to one operation differ (see requestHash). */
+  readonly hash: string;
 }
 
 export interface StoredResponse {
@@ -11,89 +21,151 @@ export interface StoredResponse {
   readonly body: string;
 }
 
-export type Reservation =
-  | { readonly kind: 'reserved' }
+/** What an X-Request-ID already stands for, seen from a request that brings it again. */
+export type Earlier =
+  /** The same GET, PUT, PATCH or DELETE: it may simply run again. */
+  | { readonly kind: 'repeat' }
+  /** The same POST, answered: replay the answer. */
   | { readonly kind: 'replay'; readonly response: StoredResponse }
+  /** Another method or path: a signed request replayed as another operation (400). */
+  | { readonly kind: 'other-operation'; readonly method: string; readonly path: string }
+  /** The same operation with another body or outcome headers (409 REQUEST_ID_REUSED). */
   | { readonly kind: 'conflict' }
-  | { readonly kind: 'in-progress' };
+  /** The same POST, still running (409 REQUEST_IN_PROGRESS). */
+  | { readonly kind: 'in-progress' }
+  /** The same POST, carried out, but its answer was lost when the server stopped (409). */
+  | { readonly kind: 'applied' };
+
+export type Claim = { readonly kind: 'new' } | Earlier;
+
+/** How long rows live and when a POST's claim may be taken over; computed by the caller from `now`. */
+export interface Lifetimes {
+  readonly at: string;
+  /** When the new row may be purged. */
+  readonly expiresAt: string;
+  /** An in-progress claim created before this has been abandoned (its server stopped). */
+  readonly abandonedBefore: string;
+}
+
+interface Row {
+  method: string;
+  path: string;
+  request_hash: string;
+  state: RecordState;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
 
 /** The only place that queries idempotency_record. */
 export const idempotencyRepository = {
   /**
-   * Claims an X-Request-ID for a request. The primary key makes the claim atomic: of two
-   * concurrent identical POSTs one is reserved and the other told it is in progress.
+   * Records an X-Request-ID for a request (`seen` for GET, PUT, PATCH, DELETE; `in_progress` for a
+   * POST) or says what it already stands for. The primary key makes the claim atomic; a row that
+   * expired, a refused request to the same operation and an abandoned POST are taken over.
    */
-  async reserve(
+  async claim(
     db: DbOrTx,
     key: IdempotencyKey,
-    request: { method: string; path: string; hash: string },
-    at: string,
-  ): Promise<Reservation> {
-    if (await insertClaim(db, key, request, 'in_progress', at)) {
-      return { kind: 'reserved' };
+    request: RequestFingerprint,
+    state: 'seen' | 'in_progress',
+    times: Lifetimes,
+  ): Promise<Claim> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await insertRow(db, key, request, state, times)) return { kind: 'new' };
+      const existing = await readRow(db, key);
+      if (!existing) continue; // purged or released meanwhile: insert again
+      const takeOver = existing.expires_at < times.at || takesOver(existing, request, times);
+      if (!takeOver) return classify(existing, request);
+      // Conditional on the row being as read: of two retries taking over, one wins.
+      const updated = await db
+        .updateTable('idempotency_record')
+        .set({
+          method: request.method,
+          path: request.path,
+          request_hash: request.hash,
+          state,
+          response_status: null,
+          response_headers: null,
+          response_body: null,
+          created_at: times.at,
+          completed_at: null,
+          expires_at: times.expiresAt,
+        })
+        .where('tpp_id', '=', key.tppId)
+        .where('request_id', '=', key.requestId)
+        .where('state', '=', existing.state)
+        .where('created_at', '=', existing.created_at)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 1) return { kind: 'new' };
     }
-    // Released between our insert and our read: the earlier request failed; this one may run.
-    return (await this.peek(db, key, request.hash)) ?? this.reserve(db, key, request, at);
+    return { kind: 'in-progress' };
   },
 
   /**
-   * What is stored under an id, without claiming it: the answer to replay, a conflict, or nothing
-   * yet. Services that record their answer in their own transaction ({@link recordCompleted}) look
-   * here first, so a retry is answered before it is validated again.
+   * What is stored under an id, without claiming it. Services that record their answer in their
+   * own transaction ({@link recordCompleted}) look here first, so a retry is answered before it
+   * is validated again. Undefined: nothing that binds the id (none, expired, or a refused request
+   * to this same operation).
    */
-  async peek(db: DbOrTx, key: IdempotencyKey, hash: string): Promise<Reservation | undefined> {
-    const existing = await db
-      .selectFrom('idempotency_record')
-      .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
-      .where('tpp_id', '=', key.tppId)
-      .where('request_id', '=', key.requestId)
-      .executeTakeFirst();
-    if (!existing) return undefined;
-    if (existing.request_hash !== hash) return { kind: 'conflict' };
-    if (existing.state !== 'completed' || existing.response_status === null) return { kind: 'in-progress' };
-    return {
-      kind: 'replay',
-      response: {
-        status: existing.response_status,
-        headers: JSON.parse(existing.response_headers ?? '{}') as Record<string, string>,
-        body: existing.response_body ?? '',
-      },
-    };
+  async peek(db: DbOrTx, key: IdempotencyKey, request: RequestFingerprint, at: string): Promise<Earlier | undefined> {
+    const existing = await readRow(db, key);
+    if (!existing || existing.expires_at < at) return undefined;
+    if (existing.state === 'refused' && sameOperation(existing, request)) return undefined;
+    return classify(existing, request);
   },
 
   /**
    * Records a request and its answer at once, in the caller's transaction with the change it made,
-   * so the answer cannot be lost between the two (a crash leaves neither). False when the id was
-   * taken meanwhile: the caller rolls back and answers what {@link peek} finds.
+   * so the answer cannot be lost between the two (a crash leaves neither). Takes over an expired
+   * row or a refused request to the same operation. False when the id was taken meanwhile: the
+   * caller rolls back and answers what {@link peek} finds.
    */
   async recordCompleted(
     trx: DbOrTx,
     key: IdempotencyKey,
-    request: { method: string; path: string; hash: string },
+    request: RequestFingerprint,
     response: StoredResponse,
-    at: string,
+    times: Pick<Lifetimes, 'at' | 'expiresAt'>,
   ): Promise<boolean> {
-    const inserted = await trx
+    const values = {
+      method: request.method,
+      path: request.path,
+      request_hash: request.hash,
+      state: 'completed' as const,
+      response_status: response.status,
+      response_headers: JSON.stringify(response.headers),
+      response_body: response.body,
+      created_at: times.at,
+      completed_at: times.at,
+      expires_at: times.expiresAt,
+    };
+    const written = await trx
       .insertInto('idempotency_record')
-      .values({
-        tpp_id: key.tppId,
-        request_id: key.requestId,
-        method: request.method,
-        path: request.path,
-        request_hash: request.hash,
-        state: 'completed',
-        response_status: response.status,
-        response_headers: JSON.stringify(response.headers),
-        response_body: response.body,
-        created_at: at,
-        completed_at: at,
-      })
-      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
+      .values({ tpp_id: key.tppId, request_id: key.requestId, ...values })
+      .onConflict((oc) =>
+        oc
+          .columns(['tpp_id', 'request_id'])
+          .doUpdateSet(values)
+          .where((eb) =>
+            eb.or([
+              eb('idempotency_record.expires_at', '<', times.at),
+              eb.and([
+                eb('idempotency_record.state', '=', 'refused'),
+                eb('idempotency_record.method', '=', request.method),
+                eb('idempotency_record.path', '=', request.path),
+              ]),
+            ]),
+          ),
+      )
       .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+    return Number(written.numInsertedOrUpdatedRows ?? 0n) === 1;
   },
 
-  async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, at: string): Promise<void> {
+  /** Stores a claimed POST's answer (generic routes, after their handler). */
+  async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>): Promise<void> {
     await db
       .updateTable('idempotency_record')
       .set({
@@ -101,54 +173,119 @@ export const idempotencyRepository = {
         response_status: response.status,
         response_headers: JSON.stringify(response.headers),
         response_body: response.body,
-        completed_at: at,
+        completed_at: times.at,
+        expires_at: times.expiresAt,
       })
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .where('state', 'in', ['in_progress', 'applied'])
+      .execute();
+  },
+
+  /**
+   * Marks a claimed POST as carried out, in the transaction that carries it out: after a crash
+   * before its answer is stored, a retry is told so instead of doing it twice.
+   */
+  async markApplied(trx: DbOrTx, key: IdempotencyKey, expiresAt: string): Promise<void> {
+    await trx
+      .updateTable('idempotency_record')
+      .set({ state: 'applied', expires_at: expiresAt })
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', '=', 'in_progress')
       .execute();
   },
 
-  /** Forgets a claim whose request was refused or failed, so a corrected retry may use the id. */
-  async release(db: DbOrTx, key: IdempotencyKey): Promise<void> {
-    await db
-      .deleteFrom('idempotency_record')
-      .where('tpp_id', '=', key.tppId)
-      .where('request_id', '=', key.requestId)
-      .where('state', 'in', ['in_progress', 'seen'])
-      .execute();
+  /**
+   * A refused request nothing had recorded (refused before its claim: a header, the schema, a
+   * role): its id is bound to the method and path for the replay window, so a captured request
+   * cannot be replayed as another operation. Leaves an existing row alone.
+   */
+  async recordRefused(
+    db: DbOrTx,
+    key: IdempotencyKey,
+    request: RequestFingerprint,
+    times: Pick<Lifetimes, 'at' | 'expiresAt'>,
+  ): Promise<void> {
+    await insertRow(db, key, request, 'refused', times);
   },
 
   /**
-   * Records the X-Request-ID of an idempotent request (PUT, PATCH, DELETE) in one write. The same
-   * request again may simply run again; the id with another request is a conflict.
+   * The claimant's own request was refused or failed: the id stays bound to its operation, and a
+   * corrected request to the same operation may use it.
    */
-  async markSeen(
-    db: DbOrTx,
-    key: IdempotencyKey,
-    request: { method: string; path: string; hash: string },
-    at: string,
-  ): Promise<'new' | 'repeat' | 'conflict'> {
-    if (await insertClaim(db, key, request, 'seen', at)) {
-      return 'new';
-    }
-    const existing = await db
-      .selectFrom('idempotency_record')
-      .select('request_hash')
+  async markRefused(db: DbOrTx, key: IdempotencyKey, request: RequestFingerprint): Promise<void> {
+    await db
+      .updateTable('idempotency_record')
+      .set({ state: 'refused', response_status: null, response_headers: null, response_body: null })
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
-      .executeTakeFirst();
-    return existing?.request_hash === request.hash ? 'repeat' : 'conflict';
+      .where('method', '=', request.method)
+      .where('path', '=', request.path)
+      .where('request_hash', '=', request.hash)
+      .where('state', 'in', ['seen', 'in_progress', 'applied'])
+      .execute();
+  },
+
+  /** Deletes rows whose time is up; returns how many. */
+  async purgeExpired(db: DbOrTx, at: string): Promise<number> {
+    const deleted = await db.deleteFrom('idempotency_record').where('expires_at', '<', at).executeTakeFirst();
+    return Number(deleted.numDeletedRows);
   },
 };
 
-/** Inserts a claim unless the id is taken; the primary key decides between concurrent claims. */
-async function insertClaim(
+function sameOperation(row: Pick<Row, 'method' | 'path'>, request: RequestFingerprint): boolean {
+  return row.method === request.method && row.path === request.path;
+}
+
+/** Whether a new claim replaces the row: a refused request to the same operation, or an abandoned POST. */
+function takesOver(row: Row, request: RequestFingerprint, times: Lifetimes): boolean {
+  if (!sameOperation(row, request)) return false;
+  if (row.state === 'refused') return true;
+  return row.state === 'in_progress' && row.request_hash === request.hash && row.created_at < times.abandonedBefore;
+}
+
+function classify(row: Row, request: RequestFingerprint): Earlier {
+  if (!sameOperation(row, request)) return { kind: 'other-operation', method: row.method, path: row.path };
+  if (row.request_hash !== request.hash) return { kind: 'conflict' };
+  switch (row.state) {
+    case 'seen':
+    case 'refused':
+      return { kind: 'repeat' };
+    case 'completed':
+      return row.response_status === null
+        ? { kind: 'in-progress' }
+        : {
+            kind: 'replay',
+            response: {
+              status: row.response_status,
+              headers: JSON.parse(row.response_headers ?? '{}') as Record<string, string>,
+              body: row.response_body ?? '',
+            },
+          };
+    case 'applied':
+      return { kind: 'applied' };
+    case 'in_progress':
+      return { kind: 'in-progress' };
+  }
+}
+
+async function readRow(db: DbOrTx, key: IdempotencyKey): Promise<Row | undefined> {
+  return db
+    .selectFrom('idempotency_record')
+    .select(['method', 'path', 'request_hash', 'state', 'response_status', 'response_headers', 'response_body', 'created_at', 'expires_at'])
+    .where('tpp_id', '=', key.tppId)
+    .where('request_id', '=', key.requestId)
+    .executeTakeFirst();
+}
+
+/** Inserts a row unless the id is taken; the primary key decides between concurrent claims. */
+async function insertRow(
   db: DbOrTx,
   key: IdempotencyKey,
-  request: { method: string; path: string; hash: string },
-  state: 'in_progress' | 'seen',
-  at: string,
+  request: RequestFingerprint,
+  state: RecordState,
+  times: Pick<Lifetimes, 'at' | 'expiresAt'>,
 ): Promise<boolean> {
   const inserted = await db
     .insertInto('idempotency_record')
@@ -159,7 +296,8 @@ async function insertClaim(
       path: request.path,
       request_hash: request.hash,
       state,
-      created_at: at,
+      created_at: times.at,
+      expires_at: times.expiresAt,
     })
     .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
     .executeTakeFirst();

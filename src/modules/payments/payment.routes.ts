@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Type } from 'typebox';
-import { requestHash } from '../../http/idempotency/idempotency.plugin.js';
+import { fingerprintOf } from '../../http/idempotency/idempotency.plugin.js';
 import { tppOf } from '../../http/request-context.js';
 import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import {
@@ -182,7 +182,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       body: request.body,
       headers,
       allowLogicalDuplicate: query.allowLogicalDuplicate ?? false,
-      request: { id: requestId, hash: requestHash(request), method: request.method, path: request.url },
+      request: { id: requestId, ...fingerprintOf(request) },
     });
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   }

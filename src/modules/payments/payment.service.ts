@@ -190,7 +190,7 @@ export function createPaymentsService(
   return {
     async initiate(initiation) {
       const key = { tppId: initiation.tpp.id, requestId: initiation.request.id };
-      const earlier = await earlierAnswer(db, key, initiation.request);
+      const earlier = await earlierAnswer(db, key, initiation.request, now().toISOString());
       if (earlier) return earlier;
 
       const scope = { tppId: initiation.tpp.id };

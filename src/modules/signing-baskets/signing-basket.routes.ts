@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { requestHash } from '../../http/idempotency/idempotency.plugin.js';
+import { fingerprintOf } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { AuthorisationsResponse, ScaStatusResponse, StartScaProcessResponse } from '../authorisations/authorisation.schemas.js';
@@ -46,7 +46,7 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{ signingBaskets: Si
         tpp: tppOf(request),
         paymentIds: request.body.paymentIds,
         headers: requestHeadersOf(request),
-        request: { id: requestId, hash: requestHash(request), method: request.method, path: request.url },
+        request: { id: requestId, ...fingerprintOf(request) },
       });
       // The stored answer is already serialised (a replay sends the very same bytes).
       return reply

@@ -231,7 +231,7 @@ export function createSigningBasketsService(
   return {
     async create(creation) {
       const key = { tppId: creation.tpp.id, requestId: creation.request.id };
-      const earlier = await earlierAnswer(db, key, creation.request);
+      const earlier = await earlierAnswer(db, key, creation.request, now().toISOString());
       if (earlier) return earlier;
 
       const payments = await basketablePayments(creation.tpp, creation.paymentIds);
