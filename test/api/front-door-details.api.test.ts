@@ -104,15 +104,36 @@ describe('review fixes of the front door', () => {
     expect(response.status).toBe(200);
   });
 
-  it('needs TPP-Nok-Redirect-URI signed when it is sent', async () => {
+  it('serves TPP-Nok-Redirect-URI unsigned (the requirement does not list it), and verifies it when it is signed', async () => {
     const { credentials } = await server.newTpp('PSDNO-FSA-666666666');
+    const target = '/v1/tpps/NO-FSA-666666666/contact-information';
     const body = Buffer.from(JSON.stringify({ email: 'a@tpp.example' }));
-    const headers = signRequest(
-      { method: 'PUT', path: '/v1/tpps/NO-FSA-666666666/contact-information', headers: { 'content-type': 'application/json' }, body },
+    const unsigned = signRequest(
+      {
+        method: 'PUT',
+        path: target,
+        headers: { 'content-type': 'application/json', 'tpp-nok-redirect-uri': 'https://tpp.example/nok' },
+        body,
+      },
+      credentials,
+      { signOptionalHeaders: false, signRequestTarget: false },
+    );
+    expect(unsigned['signature']).not.toContain('tpp-nok-redirect-uri');
+    const served = await request(`${server.baseUrl}${target}`, { method: 'PUT', headers: unsigned, body });
+    expect(served.statusCode, await served.body.text()).toBe(200);
+
+    const signed = signRequest(
+      {
+        method: 'PUT',
+        path: target,
+        headers: { 'content-type': 'application/json', 'tpp-nok-redirect-uri': 'https://tpp.example/nok' },
+        body,
+      },
       credentials,
     );
-    headers['tpp-nok-redirect-uri'] = 'https://evil.example/steal';
-    const response = await request(`${server.baseUrl}/v1/tpps/NO-FSA-666666666/contact-information`, { method: 'PUT', headers, body });
+    expect(signed['signature']).toContain('tpp-nok-redirect-uri');
+    signed['tpp-nok-redirect-uri'] = 'https://evil.example/steal';
+    const response = await request(`${server.baseUrl}${target}`, { method: 'PUT', headers: signed, body });
     expect(response.statusCode).toBe(401);
     expect(await response.body.json()).toMatchObject({ code: 'SIGNATURE_INVALID' });
   });
