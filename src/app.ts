@@ -46,6 +46,7 @@ import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
+import { createTppCertificateDesk } from './modules/sandbox/tpp-certificate.service.js';
 import { tppRoutes } from './modules/tpps/tpp.routes.js';
 import { createTppService } from './modules/tpps/tpp.service.js';
 import { CertificateVerifier } from './security/certificates/certificate-verifier.js';
@@ -259,13 +260,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       async (sandbox) => {
         installFrontDoor(sandbox, {
           signed: false,
+          verifiesSignatureWhenSent: true,
           requireSignature: config.requireSignature,
           maxClockSkewSeconds: config.maxClockSkewSeconds,
           certificates,
           now,
           onTpp: async () => undefined,
         });
-        await sandbox.register(tppCertificateRoutes, { ca });
+        await sandbox.register(tppCertificateRoutes, { ca, desk: createTppCertificateDesk(db, ca, now, (id) => tpps.isKnown(id)) });
       },
       { prefix: '/sandbox' },
     );

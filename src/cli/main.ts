@@ -12,9 +12,10 @@ Usage:
   nordic-xs2a serve [--workers N]         start the server (configuration: environment, see README); with
                                           --workers N (1 to 64, default 1) N processes share the port
   nordic-xs2a migrate                     apply pending database migrations and exit
-  nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--server URL]
+  nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--server URL [--rotate-with DIR]]
                                           make a key and a sandbox QSealC for a TPP (from the local sandbox CA,
-                                          or from a running sandbox with --server)
+                                          or from a running sandbox with --server; an id taken there moves to the new
+                                          key only with --rotate-with DIR, its current credentials)
   nordic-xs2a tpp call METHOD PATH [--body FILE|-] [--header "Name: value"]... [--tpp DIR] [--server URL]
                                           sign a request with the TPP's QSealC, send it and print the answer
   nordic-xs2a psu sca URL [--psu-id ID] [--code CODE]... [--reject] [--app] [--lang nb|en]

@@ -22,6 +22,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       roles: { type: 'string', default: 'PSP_PI,PSP_AI' },
       out: { type: 'string', default: './tpp' },
       server: { type: 'string' },
+      'rotate-with': { type: 'string' },
     },
     strict: true,
   });
@@ -38,13 +39,25 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   let certificatePem: string;
   let keyId: string;
+  if (values['rotate-with'] !== undefined && !values.server) {
+    throw new UsageError('--rotate-with DIR proves the current key to a running sandbox: give --server URL too');
+  }
   if (values.server) {
-    const client = new TppClient(values.server, undefined);
+    // A new id is certified unsigned; a key rotation is signed with the id's current credentials.
+    const rotateWith = values['rotate-with'];
+    const client = new TppClient(values.server, rotateWith === undefined ? undefined : readCredentials(rotateWith));
     const response = await client.post<{ certificate: string; keyId: string }>(
       '/sandbox/tpp-certificates',
       { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles },
-      { unsigned: true },
+      { unsigned: rotateWith === undefined },
     );
+    if (response.status === 409) {
+      throw new Error(
+        `${org} is already taken on ${values.server}: it is bound to another key.\n` +
+          `  - If it is yours, rotate its key by signing with its current credentials: add --rotate-with DIR (the directory holding them).\n` +
+          `  - Otherwise choose an organisation id of your own with --org.`,
+      );
+    }
     if (response.status !== 201) {
       throw new Error(`the sandbox refused the certificate request (${response.status}): ${response.text}`);
     }

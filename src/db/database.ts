@@ -6,6 +6,7 @@ import type { AuthorisationTable } from '../modules/authorisations/authorisation
 import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
 import type { BatchRunTable } from '../modules/execution/batch-run.table.js';
 import type { SandboxClockTable } from '../modules/clock/sandbox-clock.table.js';
+import type { SandboxKeyBindingTable } from '../modules/sandbox/tpp-key-binding.table.js';
 import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
@@ -42,4 +43,5 @@ export interface Database {
   signing_basket: SigningBasketTable;
   batch_run: BatchRunTable;
   sandbox_clock: SandboxClockTable;
+  sandbox_key_binding: SandboxKeyBindingTable;
 }

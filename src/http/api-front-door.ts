@@ -15,6 +15,11 @@ import { parseJsonBody } from './json-body.js';
 export interface FrontDoorOptions {
   /** `/v1` routes are signed; the sandbox certificate desk is not (its caller has no certificate yet). */
   readonly signed: boolean;
+  /**
+   * For an unsigned scope: verify a signature when the request carries one anyway, and know the
+   * TPP (the sandbox desk's key rotation is proven so).
+   */
+  readonly verifiesSignatureWhenSent?: boolean;
   readonly requireSignature: boolean;
   readonly maxClockSkewSeconds: number;
   readonly certificates: CertificateVerifier;
@@ -53,7 +58,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
   });
 
   scope.addHook('preValidation', async (request) => {
-    if (options.signed) {
+    if (options.signed || (options.verifiesSignatureWhenSent && request.headers.signature !== undefined)) {
       request.ctx.tpp = await identify(request, options);
     }
     parseJsonBody(request);

@@ -12,4 +12,5 @@ export const SANDBOX_TPP: TppIdentity = {
   certificateFingerprint: 'unsigned',
   certificateSerial: 'unsigned',
   certificateIssuer: 'unsigned',
+  publicKeyFingerprint: 'unsigned',
 };

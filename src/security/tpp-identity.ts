@@ -22,4 +22,6 @@ export interface TppIdentity {
   readonly certificateFingerprint: string;
   readonly certificateSerial: string;
   readonly certificateIssuer: string;
+  /** SHA-256 of the certificate's public key (SubjectPublicKeyInfo DER), lower-case hex. */
+  readonly publicKeyFingerprint: string;
 }

@@ -291,6 +291,28 @@ describe('walk-through: serve, tpp init, tpp call', () => {
     expect(get.stdout).toContain('ops@remote-tpp.no');
   });
 
+  it('says what to do when --server has the id bound to another key, and rotates with --rotate-with', async () => {
+    const first = join(dir, 'taken-tpp');
+    const init = (out: string, extra: string[] = []) =>
+      runCli(['tpp', 'init', '--org', 'PSDNO-FSA-987650001', '--roles', 'PSP_AI', '--out', out, '--server', server.url, ...extra], {
+        cwd: dir,
+        env,
+      });
+    expect((await init(first)).code).toBe(0);
+    const taken = await init(join(dir, 'impostor-tpp'));
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toContain('PSDNO-FSA-987650001 is already taken');
+    expect(taken.stderr).toContain('--rotate-with DIR');
+    expect(taken.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    expect(existsSync(join(dir, 'impostor-tpp'))).toBe(false);
+
+    const rotated = await init(join(dir, 'rotated-tpp'), ['--rotate-with', first]);
+    expect(rotated.stderr).toBe('');
+    expect(rotated.code).toBe(0);
+    const get = await call(['GET', '/v1/sandbox/customers', '--tpp', join(dir, 'rotated-tpp')]);
+    expect(lines(get.stdout)[0]).toBe('HTTP 200');
+  });
+
   it("prints the error answer and exits 1 when the server refuses (another TPP's address)", async () => {
     const outcome = await call(['GET', '/v1/tpps/NO-FSA-555555555/contact-information', '--tpp', join(dir, 'tpp')]);
     expect(lines(outcome.stdout)[0]).toBe('HTTP 404');

@@ -32,6 +32,7 @@ function tpp(id: string, overrides: Partial<TppIdentity> = {}): TppIdentity {
     certificateFingerprint: 'a'.repeat(64),
     certificateSerial: '3E1C1DAD0A1B2C3D',
     certificateIssuer: 'C=NO, O=Test QTSP AS, CN=Test PSD2 QSealC CA',
+    publicKeyFingerprint: 'ab'.repeat(32),
     ...overrides,
   };
 }

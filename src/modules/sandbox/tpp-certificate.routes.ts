@@ -6,6 +6,7 @@ import { localized } from '../../domain/localized.js';
 import { signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { ORGANIZATION_IDENTIFIER, type SandboxCa } from '../../security/certificates/sandbox-ca.js';
 import { PSD2_ROLES } from '../../security/tpp-identity.js';
+import type { TppCertificateDesk } from './tpp-certificate.service.js';
 
 const CertificateRequest = Type.Object(
   {
@@ -27,9 +28,10 @@ const IssuedCertificate = Type.Object({
 
 /**
  * `POST /sandbox/tpp-certificates` (sandbox mode only): issues a QSealC from the sandbox CA for
- * a public key, for TPPs that use a remote sandbox. Not signed: the caller has no certificate yet.
+ * a public key, for TPPs that use a remote sandbox. Not signed, since the caller has no
+ * certificate yet; a key rotation is signed with the id's current certificate (see the desk).
  */
-export const tppCertificateRoutes: FastifyPluginAsyncTypebox<{ ca: SandboxCa }> = async (app, { ca }) => {
+export const tppCertificateRoutes: FastifyPluginAsyncTypebox<{ ca: SandboxCa; desk: TppCertificateDesk }> = async (app, { ca, desk }) => {
   app.post(
     '/tpp-certificates',
     {
@@ -39,15 +41,18 @@ export const tppCertificateRoutes: FastifyPluginAsyncTypebox<{ ca: SandboxCa }> 
         summary: 'Issue a sandbox QSealC for a public key',
         body: CertificateRequest,
         response: { 201: IssuedCertificate, ...signedErrorResponses() },
+        description:
+          'An organisation id is bound to the first public key certified for it. The same key may be certified again; another key needs this request signed (as any /v1 request) with a current certificate of that id, else 409 RESOURCE_EXISTS and nothing is issued.',
       },
     },
     async (request, reply) => {
       const publicKey = readRsaPublicKey(request.body.publicKey);
-      const issued = await ca.issueQsealc({
+      const issued = await desk.issue({
         organizationIdentifier: request.body.organizationIdentifier,
         name: request.body.name,
         roles: request.body.roles,
         publicKey,
+        signedBy: request.ctx.tpp,
       });
       return reply.code(201).send({
         certificate: issued.certificatePem,

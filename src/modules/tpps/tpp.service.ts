@@ -7,6 +7,8 @@ import { tppRepository, type TppContact } from './tpp.repository.js';
 
 export interface TppService {
   recordContact(tpp: TppIdentity): Promise<void>;
+  /** Whether a TPP with this organisation id has made a signed request here. */
+  isKnown(id: string): Promise<boolean>;
   saveContactInformation(caller: TppIdentity, pathTppId: string, email: string, requestId: string): Promise<TppContact>;
   contactInformation(caller: TppIdentity, pathTppId: string): Promise<TppContact>;
 }
@@ -28,6 +30,10 @@ export function createTppService(db: Db, now: () => Date): TppService {
       }
       await tppRepository.recordContact(db, tpp, now().toISOString());
       recorded.add(key);
+    },
+
+    async isKnown(id) {
+      return (await tppRepository.findById(db, id)) !== undefined;
     },
 
     async saveContactInformation(caller, pathTppId, email, requestId) {

@@ -17,6 +17,8 @@ export interface TppCertificate {
   readonly node: X509Certificate;
   readonly parsed: InstanceType<typeof x509.X509Certificate>;
   readonly publicKey: KeyObject;
+  /** SHA-256 of the public key's SubjectPublicKeyInfo DER, lower-case hex: the same key in any certificate. */
+  readonly publicKeyFingerprint: string;
   /** Upper-case hex without leading zeros (see normaliseSerial). */
   readonly serial: string;
   readonly issuer: readonly NormalisedAttribute[];
@@ -58,6 +60,11 @@ export function readTppCertificate(der: Buffer): TppCertificate | undefined {
   }
 }
 
+/** SHA-256 of a public key's SubjectPublicKeyInfo DER, lower-case hex. */
+export function publicKeyFingerprint(key: KeyObject): string {
+  return createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+}
+
 function read(der: Buffer): TppCertificate {
   const node = new X509Certificate(der);
   const parsed = new x509.X509Certificate(der);
@@ -72,6 +79,7 @@ function read(der: Buffer): TppCertificate {
     node,
     parsed,
     publicKey,
+    publicKeyFingerprint: publicKeyFingerprint(publicKey),
     serial: normaliseSerial(node.serialNumber),
     issuer: parsed.issuerName
       .toJSON()
@@ -134,5 +142,6 @@ export function tppIdentityOf(certificate: TppCertificate): TppIdentity {
     certificateFingerprint: certificate.fingerprint,
     certificateSerial: certificate.serial,
     certificateIssuer: certificate.issuerText,
+    publicKeyFingerprint: certificate.publicKeyFingerprint,
   };
 }
