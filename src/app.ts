@@ -124,6 +124,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       request.ctx.requestId = requestId.toLowerCase();
     }
     reply.header('content-language', request.ctx.language);
+    // DESIGN §5: no answer is ever read as anything but its declared type.
+    reply.header('x-content-type-options', 'nosniff');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -149,7 +151,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     }
     return sendError(request, reply, new AppError('ROUTE_UNKNOWN'), config.systemName);
   });
-  installIdempotencyCapture(app, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds });
+  installIdempotencyCapture(app, db, {
+    now,
+    maxClockSkewSeconds: config.maxClockSkewSeconds,
+    requestLeaseSeconds: config.requestLeaseSeconds,
+  });
   // Answers are compressed when asked; request bodies are not inflated: the Digest covers the bytes as sent.
   await app.register(compress, { encodings: ['gzip', 'deflate'], globalDecompression: false });
 
@@ -222,7 +228,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         onTpp: (tpp) => tpps.recordContact(tpp),
         psuOfToken: (tpp, token) => psuAccess.psuOfToken(tpp, token),
       });
-      installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds });
+      installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds, requestLeaseSeconds: config.requestLeaseSeconds });
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
       await v1.register(paymentRoutes, { payments });
       await v1.register(paymentAuthorisationRoutes, { payments });

@@ -34,6 +34,8 @@ export interface Config {
   readonly scaExpirySeconds: number;
   /** How long a PSU access token from `POST /v1/token` identifies its PSU. */
   readonly psuTokenLifetimeSeconds: number;
+  /** How long a POST may run before a retry with its X-Request-ID may take it over (its server stopped). */
+  readonly requestLeaseSeconds: number;
   /** The local Europe/Oslo times of each bank day's batch runs, earliest first. */
   readonly batchTimes: readonly BatchTime[];
   /** Whether this server runs the batch at those times (off: only `POST /v1/sandbox/batch-runs`, and at start the resume of a run a stopped server left). */
@@ -233,6 +235,14 @@ export const VARIABLES = [
     description: 'lifetime of the PSU access token that POST /v1/token hands out after the PSU pre-step',
     fallback: '1800',
     parse: integer(60, 86400),
+  },
+  {
+    name: 'XS2A_REQUEST_LEASE_SECONDS',
+    key: 'requestLeaseSeconds',
+    description:
+      'how long a POST (other than payment and basket creation, whose answer commits with them) may run before a retry with its X-Request-ID takes it over, as after a crash',
+    fallback: '120',
+    parse: integer(1, 3600),
   },
   {
     name: 'XS2A_BATCH_TIMES',

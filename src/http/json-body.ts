@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { localized } from '../domain/localized.js';
+import { localized, type Localized } from '../domain/localized.js';
+import { unsafeCharacterIn } from '../domain/unsafe-text.js';
 
 /** DESIGN §2 and the issue: bodies above 1 MiB are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -17,14 +18,30 @@ export function installRawJsonParser(app: FastifyInstance): void {
   });
 }
 
-/** Parses the raw body kept by the content-type parser into `request.body`. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Parses the raw body kept by the content-type parser into `request.body`: UTF-8 (bytes that are
+ * not are refused, never replaced), JSON, and no text anywhere in it with a character the API
+ * does not accept (domain/unsafe-text.ts), in values and in names alike. One place for every
+ * body of every route.
+ */
 export function parseJsonBody(request: FastifyRequest): void {
   const raw = request.ctx.rawBody;
   if (!raw || raw.length === 0) {
     return;
   }
+  let text: string;
   try {
-    request.body = JSON.parse(raw.toString('utf8')) as unknown;
+    text = UTF8.decode(raw);
+  } catch {
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized('the body is not valid UTF-8', 'innholdet er ikke gyldig UTF-8'),
+      path: 'body',
+    });
+  }
+  try {
+    request.body = JSON.parse(text) as unknown;
   } catch (error) {
     throw new AppError('FORMAT_ERROR', {
       detail: localized(
@@ -34,4 +51,33 @@ export function parseJsonBody(request: FastifyRequest): void {
       path: 'body',
     });
   }
+  checkText(request.body);
+}
+
+/**
+ * Refuses the first string (value or property name) holding an unsafe character, naming where it
+ * is. Iterative: a body of a million nested arrays must not overflow the stack.
+ */
+function checkText(body: unknown): void {
+  const pending: [unknown, string][] = [[body, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      const problem = unsafeCharacterIn(value);
+      if (problem) throw unsafe(path || 'body', problem);
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) pending.push([value[index], `${path}[${index}]`]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [name, item] of Object.entries(value).reverse()) {
+        const at = path ? `${path}.${name}` : name;
+        const problem = unsafeCharacterIn(name);
+        if (problem) throw unsafe(at, problem);
+        pending.push([item, at]);
+      }
+    }
+  }
+}
+
+function unsafe(path: string, problem: Localized): AppError {
+  return new AppError('FORMAT_ERROR', { detail: localized(`${path}: ${problem.en}`, `${path}: ${problem.nb}`), path });
 }

@@ -69,12 +69,13 @@ describe.each(DIALECTS)('payment retries and duplicates (%s)', (dialect) => {
       expect(await paymentsOfDebtor(server, psu.account.bban)).toEqual([first.paymentId]);
     });
 
-    it('refuses the same id on another product with 409 REQUEST_ID_REUSED', async () => {
+    it('refuses the same id on another product (another path: a replay) with 400 FORMAT_ERROR, creating nothing', async () => {
       const psu = await freshPsu();
       const requestId = randomUUID();
-      await created(post(psu, ndctBody(psu.account), { requestId }));
+      const first = await created(post(psu, ndctBody(psu.account), { requestId }));
       const other = await initiate(server.client, 'payments', SCT, sctBody(psu.account), { headers: psu.headers, requestId });
-      expectError(other, 409, 'REQUEST_ID_REUSED', 'X-Request-ID');
+      expectError(other, 400, 'FORMAT_ERROR', 'X-Request-ID');
+      expect(await paymentsOfDebtor(server, psu.account.bban)).toEqual([first.paymentId]);
     });
 
     it.each([

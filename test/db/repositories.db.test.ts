@@ -299,9 +299,36 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     it('tells a retry of a POST carried out but never answered that its answer was lost, even past the lease', async () => {
       const key = newKey();
       await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
-      await database.db.transaction().execute((trx) => idempotencyRepository.markApplied(trx, key, '2026-11-23T08:00:00.000Z'));
+      expect(
+        await database.db.transaction().execute((trx) => idempotencyRepository.markApplied(trx, key, T0, '2026-11-23T08:00:00.000Z')),
+      ).toBe(true);
+      // Within the lease it is still finishing; past it, its answer was lost.
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER))).toEqual({ kind: 'in-progress' });
       expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))).toEqual({ kind: 'applied' });
       expect((await rowOf(key))?.expires_at).toBe('2026-11-23T08:00:00.000Z');
+    });
+
+    it('fences a slow POST whose claim a retry took over: it can no longer mark its effect applied', async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))).toEqual({ kind: 'new' });
+      expect(await idempotencyRepository.markApplied(database.db, key, T0, T2)).toBe(false);
+      expect(await idempotencyRepository.markApplied(database.db, key, LATER, T2)).toBe(true);
+    });
+
+    it('stores the refusal of a POST that committed its effect, and replays it', async () => {
+      const key = newKey();
+      const refusal: StoredResponse = { status: 400, headers: { 'content-type': 'application/json' }, body: '{"code":"FORMAT_ERROR"}' };
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      await idempotencyRepository.completeApplied(database.db, key, refusal, { at: T0, expiresAt: T2 });
+      expect((await rowOf(key))?.state).toBe('in_progress'); // not applied: nothing stored
+      await idempotencyRepository.markApplied(database.db, key, T0, T2);
+      await idempotencyRepository.completeApplied(database.db, key, refusal, { at: T0, expiresAt: T2 });
+      await idempotencyRepository.markRefused(database.db, key, post);
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0))).toEqual({
+        kind: 'replay',
+        response: refusal,
+      });
     });
 
     it('answers conflict to another body for the same operation, running or completed', async () => {

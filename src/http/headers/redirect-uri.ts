@@ -31,6 +31,10 @@ function checkCharacters(value: string): Localized | undefined {
           : localized('not ASCII', 'ikke ASCII');
     return localized(`character ${bad + 1} is ${what.en}; percent-encode it`, `tegn nr. ${bad + 1} er ${what.nb}; prosentkod det`);
   }
+  // WHATWG URL reads `\` as `/` in http(s) URLs; a TPP's URI that relies on it is malformed.
+  if (value.includes('\\')) {
+    return localized('must not contain a backslash', 'kan ikke inneholde omvendt skråstrek');
+  }
   // '#' always starts a fragment, even an empty one that URL.hash reports as ''.
   if (value.includes('#')) {
     return localized('must not have a fragment (#…)', 'kan ikke ha et fragment (#…)');
@@ -49,6 +53,14 @@ export function checkRedirectUri(value: string): Check<string> {
     return refuse(
       'must be an absolute URI such as https://tpp.example/callback',
       'må være en absolutt URI, for eksempel https://tpp.example/callback',
+    );
+  }
+  // WHATWG URL also forgives `https:/host` and `https:host`: DESIGN §5 wants an absolute URI with
+  // a host, written as one.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/.test(value)) {
+    return refuse(
+      'must be an absolute URI with a host, written scheme://host/…, such as https://tpp.example/callback',
+      'må være en absolutt URI med vert, skrevet skjema://vert/…, for eksempel https://tpp.example/callback',
     );
   }
   const url = new URL(value);

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { Db } from '../../db/create-db.js';
 import { runInTransactionScope } from '../../db/transaction-scope.js';
 import { refusalOf } from './answer-once.js';
-import { idempotencyRepository, type IdempotencyKey, type RequestFingerprint } from './idempotency.repository.js';
+import { idempotencyRepository, type IdempotencyKey, type RequestFingerprint, type StoredResponse } from './idempotency.repository.js';
+import { AppError } from '../../errors/app-error.js';
 import { recordLifetimes, type RecordLifetimes } from './record-lifetimes.js';
 
 /** Response headers a replay repeats; the rest (Date, X-Request-ID) belong to the new exchange. */
@@ -26,6 +27,8 @@ interface Claimed {
   readonly fingerprint: RequestFingerprint;
   /** A POST whose answer is stored for replays. */
   readonly answered: boolean;
+  /** When the claim was made: fences the POST's effect against a retry that took it over. */
+  readonly claimedAt: string;
 }
 
 const claims = new WeakMap<FastifyRequest, Claimed>();
@@ -33,6 +36,7 @@ const claims = new WeakMap<FastifyRequest, Claimed>();
 export interface RequestRecordOptions {
   readonly now: () => Date;
   readonly maxClockSkewSeconds: number;
+  readonly requestLeaseSeconds: number;
 }
 
 /**
@@ -52,7 +56,7 @@ export interface RequestRecordOptions {
  * replay window, and a corrected request to the same operation may use it.
  */
 export function installIdempotency(scope: FastifyInstance, db: Db, options: RequestRecordOptions): void {
-  const lifetimes = recordLifetimes(options.maxClockSkewSeconds);
+  const lifetimes = recordLifetimes(options.maxClockSkewSeconds, options.requestLeaseSeconds);
 
   scope.addHook('onRoute', (route) => {
     if (route.method !== 'POST' || route.config?.idempotentInService) return;
@@ -67,18 +71,19 @@ export function installIdempotency(scope: FastifyInstance, db: Db, options: Requ
     const fingerprint = fingerprintOf(request);
     const answered = request.method === 'POST';
     const now = options.now();
+    const claimedAt = now.toISOString();
     const claim = await idempotencyRepository.claim(db, key, fingerprint, answered ? 'in_progress' : 'seen', {
-      at: now.toISOString(),
+      at: claimedAt,
       expiresAt: lifetimes.replayWindowEnd(now),
       abandonedBefore: lifetimes.abandonedBefore(now),
     });
     switch (claim.kind) {
       case 'new':
-        claims.set(request, { key, fingerprint, answered });
+        claims.set(request, { key, fingerprint, answered, claimedAt });
         return;
       case 'repeat':
         // An idempotent method: the same request runs again. Its outcome is recorded as before.
-        claims.set(request, { key, fingerprint, answered: false });
+        claims.set(request, { key, fingerprint, answered: false, claimedAt });
         return;
       case 'replay':
         return replay(reply, claim.response);
@@ -100,7 +105,12 @@ function markingApplied(handler: RouteHandlerMethod, db: Db, lifetimes: RecordLi
     const claimed = claims.get(request);
     if (!claimed?.answered) return handler.call(this, request, reply);
     return runInTransactionScope(
-      (trx) => idempotencyRepository.markApplied(trx, claimed.key, lifetimes.answerRetentionEnd(now())),
+      async (trx) => {
+        if (!(await idempotencyRepository.markApplied(trx, claimed.key, claimed.claimedAt, lifetimes.answerRetentionEnd(now())))) {
+          // This run outlived its lease and a retry took the request over: roll back, never twice.
+          throw new AppError('REQUEST_IN_PROGRESS', { path: 'X-Request-ID' });
+        }
+      },
       () => handler.call(this, request, reply),
     );
   };
@@ -131,7 +141,7 @@ function normalisedPath(path: string): string {
  * compression so it sees the serialised body. Purges expired rows while the app runs.
  */
 export function installIdempotencyCapture(app: FastifyInstance, db: Db, options: RequestRecordOptions): void {
-  const lifetimes = recordLifetimes(options.maxClockSkewSeconds);
+  const lifetimes = recordLifetimes(options.maxClockSkewSeconds, options.requestLeaseSeconds);
 
   app.addHook('onSend', async (request, reply, payload) => {
     const tpp = request.ctx.tpp;
@@ -143,6 +153,13 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, options:
     const now = options.now();
     if (!succeeded) {
       if (claimed) {
+        // A POST that committed its effect, then failed, keeps that answer; anything else is refused.
+        if (claimed.answered && typeof payload === 'string') {
+          await idempotencyRepository.completeApplied(db, claimed.key, storedAnswer(reply, payload), {
+            at: now.toISOString(),
+            expiresAt: lifetimes.answerRetentionEnd(now),
+          });
+        }
         await idempotencyRepository.markRefused(db, claimed.key, claimed.fingerprint);
       } else {
         // Refused before its claim (a header, the schema, a role) or by the service: the id stays
@@ -155,19 +172,10 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, options:
       return payload;
     }
     if (claimed?.answered && (typeof payload === 'string' || payload === undefined || payload === null)) {
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS) {
-        const value = reply.getHeader(name);
-        if (value !== undefined) {
-          headers[name] = String(value);
-        }
-      }
-      await idempotencyRepository.complete(
-        db,
-        claimed.key,
-        { status: reply.statusCode, headers, body: payload ?? '' },
-        { at: now.toISOString(), expiresAt: lifetimes.answerRetentionEnd(now) },
-      );
+      await idempotencyRepository.complete(db, claimed.key, storedAnswer(reply, payload ?? ''), {
+        at: now.toISOString(),
+        expiresAt: lifetimes.answerRetentionEnd(now),
+      });
     }
     return payload;
   });
@@ -188,6 +196,16 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, options:
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
   });
+}
+
+/** The answer as a replay repeats it: status, the headers that belong to it, the serialised body. */
+function storedAnswer(reply: FastifyReply, body: string): StoredResponse {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return { status: reply.statusCode, headers, body };
 }
 
 function replay(reply: FastifyReply, response: { status: number; headers: Readonly<Record<string, string>>; body: string }): FastifyReply {

@@ -78,7 +78,7 @@ export const idempotencyRepository = {
       const existing = await readRow(db, key);
       if (!existing) continue; // purged or released meanwhile: insert again
       const takeOver = existing.expires_at < times.at || takesOver(existing, request, times);
-      if (!takeOver) return classify(existing, request);
+      if (!takeOver) return classify(existing, request, times.abandonedBefore);
       // Conditional on the row being as read: of two retries taking over, one wins.
       const updated = await db
         .updateTable('idempotency_record')
@@ -184,15 +184,45 @@ export const idempotencyRepository = {
 
   /**
    * Marks a claimed POST as carried out, in the transaction that carries it out: after a crash
-   * before its answer is stored, a retry is told so instead of doing it twice.
+   * before its answer is stored, a retry is told so instead of doing it twice. Fenced by the
+   * claim's time: false when a retry took the claim over (this run outlived its lease), and the
+   * caller rolls its effect back.
    */
-  async markApplied(trx: DbOrTx, key: IdempotencyKey, expiresAt: string): Promise<void> {
-    await trx
+  async markApplied(trx: DbOrTx, key: IdempotencyKey, claimedAt: string, expiresAt: string): Promise<boolean> {
+    const updated = await trx
       .updateTable('idempotency_record')
       .set({ state: 'applied', expires_at: expiresAt })
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', '=', 'in_progress')
+      .where('created_at', '=', claimedAt)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
+  },
+
+  /**
+   * Stores the refusal of a POST whose effect had already committed (a handler that committed,
+   * then failed): the same request gets the same answer, and is never carried out twice.
+   */
+  async completeApplied(
+    db: DbOrTx,
+    key: IdempotencyKey,
+    response: StoredResponse,
+    times: Pick<Lifetimes, 'at' | 'expiresAt'>,
+  ): Promise<void> {
+    await db
+      .updateTable('idempotency_record')
+      .set({
+        state: 'completed',
+        response_status: response.status,
+        response_headers: JSON.stringify(response.headers),
+        response_body: response.body,
+        completed_at: times.at,
+        expires_at: times.expiresAt,
+      })
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .where('state', '=', 'applied')
       .execute();
   },
 
@@ -223,7 +253,7 @@ export const idempotencyRepository = {
       .where('method', '=', request.method)
       .where('path', '=', request.path)
       .where('request_hash', '=', request.hash)
-      .where('state', 'in', ['seen', 'in_progress', 'applied'])
+      .where('state', 'in', ['seen', 'in_progress'])
       .execute();
   },
 
@@ -245,7 +275,11 @@ function takesOver(row: Row, request: RequestFingerprint, times: Lifetimes): boo
   return row.state === 'in_progress' && row.request_hash === request.hash && row.created_at < times.abandonedBefore;
 }
 
-function classify(row: Row, request: RequestFingerprint): Earlier {
+/**
+ * What a row means to a request with its id. An `applied` POST without an answer is still
+ * finishing within its lease; past it, its answer was lost (`abandonedBefore` undefined: past).
+ */
+function classify(row: Row, request: RequestFingerprint, abandonedBefore?: string): Earlier {
   if (!sameOperation(row, request)) return { kind: 'other-operation', method: row.method, path: row.path };
   if (row.request_hash !== request.hash) return { kind: 'conflict' };
   switch (row.state) {
@@ -264,7 +298,7 @@ function classify(row: Row, request: RequestFingerprint): Earlier {
             },
           };
     case 'applied':
-      return { kind: 'applied' };
+      return abandonedBefore !== undefined && row.created_at >= abandonedBefore ? { kind: 'in-progress' } : { kind: 'applied' };
     case 'in_progress':
       return { kind: 'in-progress' };
   }

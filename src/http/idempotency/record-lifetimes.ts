@@ -6,10 +6,10 @@
  *   2 × skew after it first arrived. A minute more covers clocks of several instances.
  * - A POST's stored answer is kept three days (longer than any replay window the skew setting
  *   allows), for TPPs that retry after an outage with a fresh Date.
- * - A POST still running after two minutes was abandoned (its server stopped): a retry takes over.
+ * - A POST still running after its lease (XS2A_REQUEST_LEASE_SECONDS, two minutes) was abandoned
+ *   (its server stopped): a retry takes over.
  */
 export const ANSWER_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
-export const CLAIM_LEASE_MS = 2 * 60 * 1000;
 
 export interface RecordLifetimes {
   /** When a row written now for a request without a stored answer may be purged. */
@@ -20,11 +20,13 @@ export interface RecordLifetimes {
   abandonedBefore(now: Date): string;
 }
 
-export function recordLifetimes(maxClockSkewSeconds: number): RecordLifetimes {
+export function recordLifetimes(maxClockSkewSeconds: number, leaseSeconds: number): RecordLifetimes {
   const windowMs = (2 * maxClockSkewSeconds + 60) * 1000;
+  const leaseMs = leaseSeconds * 1000;
   return {
-    replayWindowEnd: (now) => new Date(now.getTime() + Math.max(windowMs, CLAIM_LEASE_MS)).toISOString(),
+    // A running POST's claim must outlive its lease, or a purge would free it while it runs.
+    replayWindowEnd: (now) => new Date(now.getTime() + Math.max(windowMs, 2 * leaseMs)).toISOString(),
     answerRetentionEnd: (now) => new Date(now.getTime() + Math.max(windowMs, ANSWER_RETENTION_MS)).toISOString(),
-    abandonedBefore: (now) => new Date(now.getTime() - CLAIM_LEASE_MS).toISOString(),
+    abandonedBefore: (now) => new Date(now.getTime() - leaseMs).toISOString(),
   };
 }

@@ -62,7 +62,9 @@ export function readTppCertificate(der: Buffer): TppCertificate | undefined {
 
 /** SHA-256 of a public key's SubjectPublicKeyInfo DER, lower-case hex. */
 export function publicKeyFingerprint(key: KeyObject): string {
-  return createHash('sha256').update(key.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(key.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 function read(der: Buffer): TppCertificate {
