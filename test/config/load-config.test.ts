@@ -49,6 +49,7 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       nokRates: DEFAULT_NOK_RATES,
       scaExpirySeconds: 900,
       psuTokenLifetimeSeconds: 1800,
+      requestLeaseSeconds: 120,
       batchTimes: [
         { hour: 5, minute: 35 },
         { hour: 9, minute: 30 },
@@ -100,6 +101,7 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       XS2A_NOK_RATES: 'EUR=12.5, THB=0.31',
       XS2A_SCA_EXPIRY_SECONDS: '300',
       XS2A_PSU_TOKEN_LIFETIME_SECONDS: '600',
+      XS2A_REQUEST_LEASE_SECONDS: '30',
       XS2A_BATCH_TIMES: '06:00, 14:30',
       XS2A_BATCH_SCHEDULE: 'false',
       LOG_LEVEL: 'debug',
@@ -122,6 +124,7 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
       nokRates: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ['EUR', '12.5'], ['THB', '0.31']]) },
       scaExpirySeconds: 300,
       psuTokenLifetimeSeconds: 600,
+      requestLeaseSeconds: 30,
       batchTimes: [
         { hour: 6, minute: 0 },
         { hour: 14, minute: 30 },
@@ -134,6 +137,7 @@ describe('loadConfig: defaults (DESIGN §7)', () => {
   it.each([
     ['XS2A_SCA_EXPIRY_SECONDS', '10'],
     ['XS2A_PSU_TOKEN_LIFETIME_SECONDS', 'an hour'],
+    ['XS2A_REQUEST_LEASE_SECONDS', '0'],
     ['XS2A_MAX_EXECUTION_DAYS', '0'],
     ['XS2A_MAX_EXECUTION_DAYS', 'a year'],
     ['XS2A_NOK_RATES', 'EUR=-1'],
