@@ -55,11 +55,16 @@ export function signedPool(spec: PoolSpec, credentials: SigningCredentials): Pre
   const pool: PreparedRequest[] = [];
   for (let n = 0; n < spec.size; n++) {
     const path = spec.path(n);
-    const body = Buffer.from(JSON.stringify(spec.body(n)));
+    const body = Buffer.from(bodyText(spec, n));
     const headers = signRequest({ method: spec.method, path, body, headers: baseHeaders(spec.headers) }, credentials);
     pool.push({ method: spec.method, path, headers, body });
   }
   return pool;
+}
+
+/** The n-th request's body as sent: JSON, or nothing for a GET. */
+function bodyText(spec: Pick<PoolSpec, 'method' | 'body'>, n: number): string {
+  return spec.method === 'GET' ? '' : JSON.stringify(spec.body(n));
 }
 
 /** The body of the n-th contact-information request, distinct per request. */
@@ -99,7 +104,7 @@ export async function signedPoolInParallel(
   credentials: SigningCredentials,
   threads = 2,
 ): Promise<PreparedRequest[]> {
-  const bodies = Array.from({ length: spec.size }, (_, n) => JSON.stringify(spec.body(n)));
+  const bodies = Array.from({ length: spec.size }, (_, n) => bodyText(spec, n));
   const share = Math.ceil(bodies.length / threads);
   const parts = await Promise.all(
     Array.from({ length: threads }, (_, t) => {

@@ -228,7 +228,35 @@ function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: 
       // that of real creations, not of replays.
       phases: { warmupSeconds: 1, durationSeconds: 2, warmupPoolSize: 600, maxPoolSize: 4_500 },
     },
+    {
+      id: 'f',
+      label: 'signed GET /v1/payments/…/{id}/status (a read: its X-Request-ID is recorded against replay)',
+      target: server,
+      buildPool: statusReadPool(server, tpp, debtorBban),
+    },
   ];
+}
+
+/**
+ * Pools of status reads of one payment, created through the API before the first pool: each read
+ * has its own X-Request-ID, so each writes one replay record (DESIGN §5), the cost a read pays.
+ */
+function statusReadPool(server: Target, tpp: BenchTpp, debtorBban: string): (size: number) => Promise<PreparedRequest[]> {
+  let paymentPath: string | undefined;
+  return async (size) => {
+    if (!paymentPath) {
+      const body = { ...ndctBody(debtorBban)(0), creditorName: 'Bench Lesing AS', remittanceInformationUnstructured: 'Lesing' };
+      const created = await new TppClient(server.baseUrl, tpp.credentials).post<{ paymentId: string }>(
+        '/v1/payments/norwegian-domestic-credit-transfers',
+        body,
+        { headers: { 'psu-id': BENCH_PSU_ID } },
+      );
+      if (created.status !== 201) throw new Error(`(f) could not create the payment to read: ${created.status} ${created.text}`);
+      paymentPath = `/v1/payments/norwegian-domestic-credit-transfers/${created.body.paymentId}/status`;
+    }
+    const spec = { method: 'GET' as const, path: paymentPath, body: () => undefined, size };
+    return size <= 2_000 ? signedPool({ ...spec, path: () => spec.path }, tpp.credentials) : signedPoolInParallel(spec, tpp.credentials);
+  };
 }
 
 /** Workers of scenario (e). */

@@ -90,7 +90,7 @@ describe.each(DIALECTS)('POSTs in flight when the server is killed (%s)', (diale
     const debtor = await client.post<any>('/v1/sandbox/accounts', { customerNumber, name: 'Debtor' });
     expect(debtor.status).toBe(201);
 
-    const sent: Sent[] = Array.from({ length: REQUESTS }, (_, i) =>
+    const sent = Array.from({ length: REQUESTS }, (_, i): Sent =>
       i % 2 === 0
         ? { requestId: randomUUID(), path: '/v1/sandbox/accounts', body: { customerNumber, name: `crash-${i}` }, headers: {} }
         : {
