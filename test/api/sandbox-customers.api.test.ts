@@ -154,7 +154,8 @@ describe.each(DIALECTS)('sandbox customers (%s)', (dialect) => {
       .where('action', '=', 'sandbox.customer.deleted')
       .execute();
     expect(audit.map((event) => JSON.parse(event.details))).toEqual([
-      { customerNumber: corporation.customerNumber, accounts: 1, cardAccounts: 1 },
+      // The five filled transactions were its own mock data: removed; no payment linked it to anyone.
+      { customerNumber: corporation.customerNumber, accounts: 1, cardAccounts: 1, postingsRemoved: 5, postingsMovedToClearing: 0 },
     ]);
   });
 

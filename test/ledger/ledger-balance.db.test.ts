@@ -91,8 +91,9 @@ describe.each(DIALECTS)('ledger balances (%s)', (dialect) => {
     const next = random(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const clearing = `${dialect}-${seed}-system:clearing`;
+    const suspense = `${dialect}-${seed}-system:suspense`;
     const customers = ['a', 'b', 'c', 'd', 'e'].map((name) => `${dialect}-${seed}-${name}`);
-    const accounts = [...customers, clearing];
+    const accounts = [...customers, clearing, suspense];
     const posted: LedgerPosting[] = [];
     let serial = 0;
 
@@ -161,7 +162,16 @@ describe.each(DIALECTS)('ledger balances (%s)', (dialect) => {
         ).rejects.toThrow('rolled back');
       } else {
         const forgotten = next() < 0.2 ? [pick(customers), clearing] : [pick(customers)];
-        await withTransaction(database.db, (trx) => ledger.forget(trx, forgotten));
+        // Every other account but the disposable clearing account and the successor keeps its sums.
+        const others = customers.filter((account) => !forgotten.includes(account));
+        const before = await Promise.all(
+          others.flatMap((account) => CURRENCIES.map((currency) => ledger.balances(database.db, account, currency))),
+        );
+        await withTransaction(database.db, (trx) => ledger.forget(trx, forgotten, { successor: suspense, disposable: [clearing] }));
+        const after = await Promise.all(
+          others.flatMap((account) => CURRENCIES.map((currency) => ledger.balances(database.db, account, currency))),
+        );
+        expect(after, label).toEqual(before);
         for (const account of forgotten) {
           for (const currency of CURRENCIES) {
             expect(await ledger.balances(database.db, account, currency), label).toMatchObject({ closingBooked: 0n, expected: 0n });

@@ -3,8 +3,11 @@
  * of postings the balances equal the sum of the postings; a posting repeated under the same key
  * applies once; concurrent postings on one account from separate connection pools never lose an
  * update; pending postings count in `expected` only until booked; amounts beyond 2^53 minor units
- * stay exact; forgetting accounts (the sandbox's wipe) removes whole postings, never half of one.
+ * stay exact; forgetting accounts (a sandbox deletion) removes their own postings whole, never half
+ * of one, and moves their legs of postings with other accounts to a successor, changing no other
+ * account's entries.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, withTransaction, type DatabaseHandle } from '../../src/db/create-db.js';
 import { transferLegs, type LedgerPosting } from '../../src/modules/ledger/ledger-posting.js';
@@ -126,24 +129,79 @@ describe.each(DIALECTS)('sandbox ledger (%s)', (dialect) => {
     expect((await ledger.balances(database.db, `${dialect}-u-a`, 'NOK')).closingBooked).toBe(0n);
   });
 
-  it('forgets accounts: every posting touching them goes, with all its legs, and nothing else', async () => {
+  it("forgets accounts: their own postings go whole; one that moved another account's money stays, their legs now the successor's", async () => {
     const [a, b, c] = ['a', 'b', 'c'].map((name) => `${dialect}-forget-${name}`) as [string, string, string];
+    const clearing = `${dialect}-forget-system:clearing`;
+    const options = { successor: clearing, disposable: [clearing] };
     await withTransaction(database.db, async (trx) => {
-      await ledger.post(trx, transfer(`${dialect}-forget-1`, 'system:clearing', a, 1_000n));
+      await ledger.post(trx, transfer(`${dialect}-forget-1`, clearing, a, 1_000n));
       await ledger.post(trx, transfer(`${dialect}-forget-2`, a, b, 300n));
-      await ledger.post(trx, transfer(`${dialect}-forget-3`, 'system:clearing', c, 50n));
+      await ledger.post(trx, transfer(`${dialect}-forget-3`, clearing, c, 50n));
+      await ledger.post(trx, transfer(`${dialect}-forget-4`, c, a, 20n, 'pending'));
     });
-    const removed = await withTransaction(database.db, (trx) => ledger.forget(trx, [a]));
-    expect(removed).toBe(2);
-    expect((await ledger.balances(database.db, b, 'NOK')).closingBooked).toBe(0n);
-    expect((await ledger.balances(database.db, c, 'NOK')).closingBooked).toBe(50n);
+    expect(await withTransaction(database.db, (trx) => ledger.forget(trx, [a], options))).toEqual({ removed: 1, kept: 2 });
+    // b and c keep every entry and both sums; a has none left; the clearing account took a's side.
+    expect(await ledger.balances(database.db, b, 'NOK')).toMatchObject({ closingBooked: 300n, expected: 300n });
+    expect(await ledger.balances(database.db, c, 'NOK')).toMatchObject({ closingBooked: 50n, expected: 30n });
+    expect(await ledger.balances(database.db, a, 'NOK')).toMatchObject({ closingBooked: 0n, expected: 0n });
+    expect(await ledger.balances(database.db, clearing, 'NOK')).toMatchObject({ closingBooked: -350n, expected: -330n });
+    const legs = async (key: string) =>
+      (
+        await database.db
+          .selectFrom('ledger_entry')
+          .innerJoin('ledger_transaction', 'ledger_transaction.id', 'ledger_entry.transaction_id')
+          .select(['ledger_entry.account_id', sql<string>`cast(ledger_entry.amount_minor as text)`.as('amount')])
+          .where('ledger_transaction.idempotency_key', '=', key)
+          .execute()
+      )
+        .map((row) => `${row.account_id} ${row.amount}`)
+        .sort();
+    expect(await legs(`${dialect}-forget-1`)).toEqual([]);
+    expect(await legs(`${dialect}-forget-2`)).toEqual([`${b} 300`, `${clearing} -300`].sort());
+    expect(await legs(`${dialect}-forget-4`)).toEqual([`${c} -20`, `${clearing} 20`].sort());
+    expect(await ledger.isRecorded(database.db, `${dialect}-forget-1`)).toBe(false);
+    // A kept pending posting books as before, its legs on b's side untouched.
+    expect(await withTransaction(database.db, (trx) => ledgerRepository.book(trx, `${dialect}-forget-4`))).toBe(true);
+    expect(await ledger.balances(database.db, c, 'NOK')).toMatchObject({ closingBooked: 30n, expected: 30n });
     const orphans = await database.db
       .selectFrom('ledger_entry')
       .select('id')
       .where('transaction_id', 'not in', (eb) => eb.selectFrom('ledger_transaction').select('id'))
       .execute();
     expect(orphans).toEqual([]);
-    expect(await withTransaction(database.db, (trx) => ledger.forget(trx, []))).toBe(0);
+    expect(await withTransaction(database.db, (trx) => ledger.forget(trx, [], options))).toEqual({ removed: 0, kept: 0 });
+    // The successor cannot be forgotten itself: its legs would have nowhere to go.
+    await expect(withTransaction(database.db, (trx) => ledger.forget(trx, [b, clearing], options))).rejects.toThrow('cannot be forgotten');
+    expect(await ledger.balances(database.db, b, 'NOK')).toMatchObject({ closingBooked: 300n });
+  });
+
+  it("forgets both sides of a posting between forgotten accounts whole, and merges the successor's legs per currency", async () => {
+    const [a, b, x] = ['a', 'b', 'x'].map((name) => `${dialect}-pair-${name}`) as [string, string, string];
+    const clearing = `${dialect}-pair-system:clearing`;
+    await withTransaction(database.db, async (trx) => {
+      await ledger.post(trx, transfer(`${dialect}-pair-1`, a, b, 70n));
+      // An exchange: a pays NOK to the clearing account, which pays x in EUR.
+      await ledger.post(trx, {
+        ...transfer(`${dialect}-pair-2`, a, clearing, 1_150n),
+        legs: [...transferLegs(a, clearing, 'NOK', 1_150n), ...transferLegs(clearing, x, 'EUR', 100n)],
+      });
+    });
+    expect(await withTransaction(database.db, (trx) => ledger.forget(trx, [a, b], { successor: clearing, disposable: [] }))).toEqual({
+      removed: 1,
+      kept: 1,
+    });
+    const legs = await database.db
+      .selectFrom('ledger_entry')
+      .innerJoin('ledger_transaction', 'ledger_transaction.id', 'ledger_entry.transaction_id')
+      .select(['ledger_entry.account_id', 'ledger_entry.currency', sql<string>`cast(ledger_entry.amount_minor as text)`.as('amount')])
+      .where('ledger_transaction.idempotency_key', 'in', [`${dialect}-pair-1`, `${dialect}-pair-2`])
+      .execute();
+    // The NOK legs of a and the clearing account cancel out: no zero leg is written.
+    expect(legs.map((row) => `${row.account_id} ${row.currency} ${row.amount}`).sort()).toEqual(
+      [`${clearing} EUR -100`, `${x} EUR 100`].sort(),
+    );
+    expect(await ledger.balances(database.db, clearing, 'NOK')).toMatchObject({ closingBooked: 0n, expected: 0n });
+    expect(await ledger.balances(database.db, x, 'EUR')).toMatchObject({ closingBooked: 100n });
   });
 
   it('loses no update when two connection pools post on one account at once', async () => {

@@ -27,14 +27,19 @@ export interface LedgerPosting {
  * and the legs of each currency sum to zero (double entry: money moves, it is never made).
  */
 export function postingProblem(posting: LedgerPosting): string | undefined {
-  if (posting.legs.length < 2) {
+  return legsProblem(posting.legs);
+}
+
+/** {@link postingProblem} of the legs alone. */
+export function legsProblem(legs: readonly LedgerLeg[]): string | undefined {
+  if (legs.length < 2) {
     return 'a posting needs at least two legs';
   }
-  if (posting.legs.some((leg) => leg.amountMinor === 0n)) {
+  if (legs.some((leg) => leg.amountMinor === 0n)) {
     return 'a posting leg cannot be zero';
   }
   const sums = new Map<string, bigint>();
-  for (const leg of posting.legs) {
+  for (const leg of legs) {
     sums.set(leg.currency, (sums.get(leg.currency) ?? 0n) + leg.amountMinor);
   }
   const unbalanced = [...sums].find(([, sum]) => sum !== 0n);
@@ -50,4 +55,36 @@ export function transferLegs(from: string, to: string, currency: string, amountM
     { accountId: from, currency, amountMinor: -amountMinor },
     { accountId: to, currency, amountMinor },
   ];
+}
+
+/**
+ * What forgetting accounts does to one posting (sandbox deletions): `undefined` when the posting
+ * goes as a whole, because every leg is on a forgotten or a `disposable` account (the posting was
+ * the forgotten accounts' own business with the bank), or because nothing would be left of it;
+ * otherwise its legs afterwards: those on other accounts exactly as they were, and the forgotten
+ * accounts' legs moved to `successor`, summed per currency with any leg it already had (a sum of
+ * zero leaves no leg). The posting still balances, and no remaining account's leg changes.
+ */
+export function legsAfterForgetting(
+  legs: readonly LedgerLeg[],
+  forgotten: ReadonlySet<string>,
+  disposable: ReadonlySet<string>,
+  successor: string,
+): LedgerLeg[] | undefined {
+  if (forgotten.has(successor)) throw new Error(`the successor ${successor} cannot be forgotten itself`);
+  if (legs.every((leg) => forgotten.has(leg.accountId) || disposable.has(leg.accountId))) return undefined;
+  const kept: LedgerLeg[] = [];
+  const moved = new Map<string, bigint>();
+  for (const leg of legs) {
+    if (forgotten.has(leg.accountId) || leg.accountId === successor) {
+      moved.set(leg.currency, (moved.get(leg.currency) ?? 0n) + leg.amountMinor);
+    } else {
+      kept.push(leg);
+    }
+  }
+  for (const [currency, amountMinor] of moved) {
+    if (amountMinor !== 0n) kept.push({ accountId: successor, currency, amountMinor });
+  }
+  // Only the forgotten accounts' legs and the successor's, cancelling out: nothing is left.
+  return kept.length === 0 ? undefined : kept;
 }

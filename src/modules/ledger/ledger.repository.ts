@@ -1,11 +1,26 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
-import type { LedgerPosting } from './ledger-posting.js';
+import { legsAfterForgetting, legsProblem, type LedgerPosting } from './ledger-posting.js';
 
 export interface RecordedPosting {
   readonly transactionId: number;
   /** False when the idempotency key was already recorded: nothing was written this time. */
   readonly applied: boolean;
+}
+
+/** Forgetting accounts: who takes over their legs in postings that stay, and whose legs may go with theirs. */
+export interface ForgetOptions {
+  /** Takes over the forgotten accounts' legs in every posting that also has a leg elsewhere. */
+  readonly successor: string;
+  /** Accounts whose legs go with a posting otherwise only on forgotten accounts (a TPP's system accounts). */
+  readonly disposable: readonly string[];
+}
+
+export interface ForgetResult {
+  /** Transactions deleted with all their legs. */
+  readonly removed: number;
+  /** Transactions kept, the forgotten accounts' legs now the successor's. */
+  readonly kept: number;
 }
 
 export interface AccountSums {
@@ -150,49 +165,108 @@ export const ledgerRepository = {
   },
 
   /**
-   * Deletes every transaction with a leg on one of these accounts, all its legs included (the
-   * foreign key cascades), so the ledger stays balanced, and takes those legs off the balances of
-   * every account they were on. Returns how many transactions went.
+   * Forgets accounts without touching any other account's entries (see {@link legsAfterForgetting}):
+   * a transaction whose legs are all on forgotten or disposable accounts is deleted, all its legs
+   * included (the foreign key cascades); in any other transaction with a leg on a forgotten
+   * account, those legs move to the successor. The balances follow in the same statements'
+   * transaction, so every account's row still equals the sum of its entries, and the forgotten
+   * accounts' rows (now 0, 0) are dropped.
    */
-  async removeTouching(trx: DbOrTx, accountIds: readonly string[]): Promise<number> {
+  async forget(trx: DbOrTx, accountIds: readonly string[], options: ForgetOptions): Promise<ForgetResult> {
+    const forgotten = new Set(accountIds);
+    const disposable = new Set(options.disposable);
+    if (forgotten.has(options.successor)) throw new Error(`the successor ${options.successor} cannot be forgotten itself`);
     const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
     const deltas = new BalanceDeltas();
-    let removed = 0;
+    const touched = new Set<number>();
     // In slices: both databases cap the number of bound parameters in one statement.
     for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
       const slice = accountIds.slice(start, start + REMOVE_SLICE);
-      // The ids fix the set that is summed and then deleted: a posting committed in between is
-      // neither. On PostgreSQL the row locks also keep a concurrent book() from changing a status
-      // between the two (SQLite runs one write transaction at a time).
-      const doomed = await trx
+      // The ids fix the set that is changed: a posting committed in between is not. On PostgreSQL
+      // the row locks also keep a concurrent book() from changing a status meanwhile (SQLite runs
+      // one write transaction at a time).
+      const rows = await trx
         .selectFrom('ledger_transaction')
         .select('id')
         .where('id', 'in', (eb) => eb.selectFrom('ledger_entry').select('transaction_id').where('account_id', 'in', slice))
         .orderBy('id')
         .$if(postgres, (qb) => qb.forUpdate())
         .execute();
-      const ids = doomed.map((row) => row.id);
-      for (let from = 0; from < ids.length; from += REMOVE_SLICE) {
-        const chunk = ids.slice(from, from + REMOVE_SLICE);
-        const sums = await trx
-          .selectFrom('ledger_entry')
-          .innerJoin('ledger_transaction', 'ledger_transaction.id', 'ledger_entry.transaction_id')
-          .select([
-            'ledger_entry.account_id',
-            'ledger_entry.currency',
-            sql<string>`cast(sum(case when ledger_transaction.status = 'booked' then ledger_entry.amount_minor else 0 end) as text)`.as(
-              'booked',
-            ),
-            sql<string>`cast(sum(ledger_entry.amount_minor) as text)`.as('expected'),
-          ])
-          .where('ledger_entry.transaction_id', 'in', chunk)
-          .groupBy(['ledger_entry.account_id', 'ledger_entry.currency'])
-          .execute();
-        for (const row of sums) {
-          deltas.add(row.account_id, row.currency, -BigInt(row.booked), -BigInt(row.expected));
+      for (const row of rows) touched.add(Number(row.id));
+    }
+    const ids = [...touched].sort((a, b) => a - b);
+    let removed = 0;
+    let kept = 0;
+    for (let from = 0; from < ids.length; from += REMOVE_SLICE) {
+      const chunk = ids.slice(from, from + REMOVE_SLICE);
+      const entries = await trx
+        .selectFrom('ledger_entry')
+        .innerJoin('ledger_transaction', 'ledger_transaction.id', 'ledger_entry.transaction_id')
+        .select([
+          'ledger_entry.id',
+          'ledger_entry.transaction_id',
+          'ledger_entry.account_id',
+          'ledger_entry.currency',
+          sql<string>`cast(ledger_entry.amount_minor as text)`.as('amount'),
+          'ledger_transaction.status',
+        ])
+        .where('ledger_entry.transaction_id', 'in', chunk)
+        .orderBy('ledger_entry.id')
+        .execute();
+      const byTransaction = new Map<number, typeof entries>();
+      for (const entry of entries) {
+        const id = Number(entry.transaction_id);
+        const legs = byTransaction.get(id);
+        if (legs) legs.push(entry);
+        else byTransaction.set(id, [entry]);
+      }
+      const doomed: number[] = [];
+      const replaced: number[] = [];
+      const added: { transaction_id: number; account_id: string; currency: string; amount_minor: bigint }[] = [];
+      for (const [transactionId, legs] of byTransaction) {
+        const booked = legs[0]!.status === 'booked';
+        const after = legsAfterForgetting(
+          legs.map((leg) => ({ accountId: leg.account_id, currency: leg.currency, amountMinor: BigInt(leg.amount) })),
+          forgotten,
+          disposable,
+          options.successor,
+        );
+        if (after === undefined) {
+          doomed.push(transactionId);
+          for (const leg of legs) deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
+          continue;
         }
-        const result = await trx.deleteFrom('ledger_transaction').where('id', 'in', chunk).executeTakeFirst();
+        const problem = legsProblem(after);
+        if (problem) throw new Error(`forgetting accounts would leave transaction ${transactionId} wrong: ${problem}`);
+        // The forgotten accounts' and the successor's legs are written again as the successor's.
+        for (const leg of legs) {
+          if (forgotten.has(leg.account_id) || leg.account_id === options.successor) {
+            replaced.push(Number(leg.id));
+            deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
+          }
+        }
+        for (const leg of after) {
+          if (leg.accountId !== options.successor) continue;
+          added.push({ transaction_id: transactionId, account_id: leg.accountId, currency: leg.currency, amount_minor: leg.amountMinor });
+          deltas.add(leg.accountId, leg.currency, booked ? leg.amountMinor : 0n, leg.amountMinor);
+        }
+        kept++;
+      }
+      if (doomed.length > 0) {
+        const result = await trx.deleteFrom('ledger_transaction').where('id', 'in', doomed).executeTakeFirst();
         removed += Number(result.numDeletedRows);
+      }
+      for (let at = 0; at < replaced.length; at += REMOVE_SLICE) {
+        await trx
+          .deleteFrom('ledger_entry')
+          .where('id', 'in', replaced.slice(at, at + REMOVE_SLICE))
+          .execute();
+      }
+      for (let at = 0; at < added.length; at += REMOVE_SLICE) {
+        await trx
+          .insertInto('ledger_entry')
+          .values(added.slice(at, at + REMOVE_SLICE))
+          .execute();
       }
     }
     await applyDeltas(trx, deltas);
@@ -205,7 +279,7 @@ export const ledgerRepository = {
         .where('expected_minor', '=', 0n)
         .execute();
     }
-    return removed;
+    return { removed, kept };
   },
 
   /** Moves a pending posting to booked (e.g. when a reserved amount settles); its legs join the booked sums. */

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { postingProblem, type LedgerPosting } from './ledger-posting.js';
-import { ledgerRepository, type RecordedPosting } from './ledger.repository.js';
+import { ledgerRepository, type ForgetOptions, type ForgetResult, type RecordedPosting } from './ledger.repository.js';
 
 /** Berlin Group balance types, in integer minor units. */
 export interface LedgerBalances {
@@ -22,10 +22,12 @@ export interface Ledger {
   /** Whether a posting under this idempotency key has been recorded. */
   isRecorded(db: DbOrTx, idempotencyKey: string): Promise<boolean>;
   /**
-   * Forgets accounts: deletes every posting that touches one of them, with all its legs. Only the
-   * sandbox uses it, when a TPP wipes its mock data; a real ledger never deletes a posting.
+   * Forgets accounts, changing no other account's entries or balances: a posting only between
+   * them and `disposable` accounts is deleted with all its legs; in a posting with a leg on any
+   * other account, their legs move to `successor`. Only the sandbox uses it, when a TPP deletes
+   * mock data; a real ledger never deletes a posting.
    */
-  forget(trx: DbOrTx, accountIds: readonly string[]): Promise<number>;
+  forget(trx: DbOrTx, accountIds: readonly string[], options: ForgetOptions): Promise<ForgetResult>;
 }
 
 /**
@@ -52,8 +54,8 @@ export function createLedger(now: () => Date): Ledger {
       return ledgerRepository.isRecorded(db, idempotencyKey);
     },
 
-    async forget(trx, accountIds) {
-      return ledgerRepository.removeTouching(trx, accountIds);
+    async forget(trx, accountIds, options) {
+      return ledgerRepository.forget(trx, accountIds, options);
     },
   };
 }

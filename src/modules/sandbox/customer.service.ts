@@ -50,7 +50,15 @@ export function createCustomerService({ db, bookkeeping, now }: SandboxDeps) {
     /**
      * Deletes the customer with everything that hangs on it (accounts, card accounts, their
      * transactions and ledger postings, its agreement and engagements, its engagements as a PSU):
-     * the mock-data API has no account deletion, so refusing would leave such a customer stuck.
+     * the mock-data API has no account deletion, so these go along rather than hold it.
+     *
+     * The rule: deleting never changes another customer's balance or history. The customer's own
+     * mock data (transactions, card transactions, opening balances and balance updates, all
+     * against the TPP's clearing or adjustment account) goes with all its legs. A payment that
+     * moved money between it and another account of the bank stays on that account's statement:
+     * the deleted account's side moves to the TPP's clearing account, as if it had been at another
+     * bank. All of it in one transaction under the sandbox lock, which batch runs take too
+     * before they move money.
      */
     async delete(caller: SandboxCaller, id: string): Promise<void> {
       const at = now().toISOString();
@@ -58,11 +66,13 @@ export function createCustomerService({ db, bookkeeping, now }: SandboxDeps) {
         const customer = await customerRepository.findById(trx, caller.tppId, id);
         if (!customer) unknown('customerId', localized(`your sandbox has no customer ${id}`, `sandkassen din har ingen kunde ${id}`));
         const removal = await sandboxBankRepository.removeCustomer(trx, caller.tppId, id);
-        await bookkeeping.forget(trx, removal.ledgerAccountIds);
+        const postings = await bookkeeping.forget(trx, caller.tppId, removal.ledgerAccountIds);
         await audit(trx, caller, 'sandbox.customer.deleted', { type: 'sandbox-customer', id }, at, {
           customerNumber: customer.customerNumber,
           accounts: removal.accounts,
           cardAccounts: removal.cardAccounts,
+          postingsRemoved: postings.removed,
+          postingsMovedToClearing: postings.kept,
         });
       });
     },

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import type { Money } from '../../domain/money.js';
 import { transferLegs } from '../ledger/ledger-posting.js';
+import type { ForgetResult } from '../ledger/ledger.repository.js';
 import type { Ledger } from '../ledger/ledger.service.js';
 import { cardAccountRepository } from './card-account.repository.js';
 import { sandboxSystemAccount, type SandboxBalances, type SandboxCardTransaction, type SandboxTransaction } from './sandbox-bank.model.js';
@@ -80,8 +81,19 @@ export function sandboxBookkeeping(ledger: Ledger) {
       };
     },
 
-    async forget(trx: DbOrTx, ledgerAccountIds: readonly string[]): Promise<void> {
-      await ledger.forget(trx, ledgerAccountIds);
+    /**
+     * Takes deleted accounts and card accounts off the ledger without touching any other
+     * account's money or history (the rule of a sandbox deletion, see customer.service.ts): their
+     * own mock data (postings only against the TPP's clearing and adjustment accounts, or among
+     * themselves) goes with all its legs; a posting that also moved another account's money (a
+     * payment between two customers of the bank) stays, with the deleted account's legs moved to
+     * the TPP's clearing account, as if that account had been at another bank.
+     */
+    async forget(trx: DbOrTx, tppId: string, ledgerAccountIds: readonly string[]): Promise<ForgetResult> {
+      return ledger.forget(trx, ledgerAccountIds, {
+        successor: sandboxSystemAccount(tppId, 'clearing'),
+        disposable: [sandboxSystemAccount(tppId, 'clearing'), sandboxSystemAccount(tppId, 'adjustment')],
+      });
     },
   };
 }

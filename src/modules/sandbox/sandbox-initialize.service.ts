@@ -127,7 +127,7 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
 
       return inSandbox(db, caller, at, async (trx) => {
         const removed = await sandboxBankRepository.removeAll(trx, tppId);
-        await bookkeeping.forget(trx, removed.ledgerAccountIds);
+        await bookkeeping.forget(trx, tppId, removed.ledgerAccountIds);
         const customers = new Map<string, SandboxCustomer>();
         const accounts = new Map<string, { id: string; currency: string }>();
         const summary = { customers: 0, accounts: 0, cardAccounts: 0, agreements: 0, engagements: 0, transactions: 0, cardTransactions: 0 };
