@@ -9,6 +9,10 @@
  * - a mock transaction naming another customer's account as its counterparty never moved that
  *   account's money, before or after the deletion;
  * - removing an engagement, or deleting a PSU with only final payments, changes no posting;
+ * - 409 REFERENCE_STATUS_INVALID, naming the customer and saying why, while the customer is the
+ *   debtor or PSU of a live payment (not ACSC, ACCC, PART, RJCT, CANC) or the PSU of an open
+ *   signing basket; a refusal changes nothing; once the payments are cancelled or executed, and the
+ *   baskets deleted, the deletion goes through;
  * - a live payment TO the customer does not hold the deletion: executed afterwards, it leaves the
  *   bank through the clearing account;
  * - after every deletion the ledger holds: each posting's legs sum to zero per currency, every
@@ -19,6 +23,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { sandboxClearingAccount } from '../../src/bank/sandbox-core-banking.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
+import { createBasket, deleteBasket, explicitPayment } from '../support/baskets.js';
+import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { DIALECTS } from '../support/databases.js';
 import {
   approvedPayment,
@@ -34,7 +40,7 @@ import {
   useTestServer,
 } from '../support/execution.js';
 import { INDCTS, NDCT, ndctBody, SCT, sctBody } from '../support/payments.js';
-import { createAccount, osloDay } from '../support/sandbox.js';
+import { createAccount, createCustomer, osloDay } from '../support/sandbox.js';
 import { dualControlCorporation, OK_URI } from '../support/sca.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -158,6 +164,31 @@ async function expectLedgerWhole(server: TestServer, gone: readonly string[] = [
 /** What a TPP sees of an account, and what the ledger holds for it. */
 async function accountState(server: TestServer, client: TppClient, accountId: string) {
   return { balances: await balanceOf(client, accountId), history: await historyOf(server, accountId) };
+}
+
+/** A deletion refused with 409 REFERENCE_STATUS_INVALID on customerId; returns the message. */
+function expectRefused(response: { status: number; body: any; text: string }): string {
+  expect(response.status, response.text).toBe(409);
+  expect(response.body).toMatchObject({
+    status: 409,
+    code: 'REFERENCE_STATUS_INVALID',
+    tppMessages: [{ category: 'ERROR', code: 'REFERENCE_STATUS_INVALID', path: 'customerId' }],
+  });
+  expectBerlinGroupSchema('Error409_NG_AIS', response.body);
+  return response.body.tppMessages[0].text as string;
+}
+
+/** Everything a refused deletion must leave as it was. */
+async function sandboxState(server: TestServer, client: TppClient) {
+  return {
+    customers: (await client.get<any>('/v1/sandbox/customers')).body,
+    accounts: (await client.get<any>('/v1/sandbox/accounts')).body,
+    cardAccounts: (await client.get<any>('/v1/sandbox/card-accounts')).body,
+    agreements: (await client.get<any>('/v1/sandbox/agreements')).body,
+    ledger: await ledgerSnapshot(server),
+    deletions: (await server.database.db.selectFrom('audit_event').select('id').where('action', '=', 'sandbox.customer.deleted').execute())
+      .length,
+  };
 }
 
 describe.each(DIALECTS)('deleting sandbox data never touches anyone else’s money (%s)', (dialect) => {
@@ -447,6 +478,140 @@ describe.each(DIALECTS)('deleting sandbox data never touches anyone else’s mon
       expect(await ledgerSnapshot(server)).toEqual(ledger);
       expect([await balanceOf(client, corpAccount.resourceId), await balanceOf(client, creditor.accountId)]).toEqual(balances);
       await expectLedgerWhole(server);
+    });
+  });
+
+  describe('refusals (409): nothing changes', () => {
+    it('a received (RCVD) payment from the account: refused, saying which and what to do; once cancelled, deleted', async () => {
+      const { client } = await freshTpp(server);
+      const a = await fundedPsu(client, '1000.00');
+      const bystander = await fundedPsu(client, '5.00');
+      const payment = await explicitPayment(
+        client,
+        NDCT,
+        ndctBody(a.account, { creditorAccount: { bban: bystander.account.bban } }),
+        a.headers,
+      );
+      const customerId = await customerIdOf(client, a);
+      const before = await sandboxState(server, client);
+
+      const text = expectRefused(await deleteCustomer(client, customerId));
+      expect(text).toContain(a.customerNumber);
+      expect(text).toContain(`${payment.paymentId} (RCVD)`);
+      expect(text).toMatch(/cancel or execute them first/);
+      expect(await sandboxState(server, client)).toEqual(before);
+
+      expect((await client.delete<any>(payment.path)).status).toBe(204);
+      expect((await statusOf(client, payment.path)).transactionStatus).toBe('CANC');
+      expect((await deleteCustomer(client, customerId)).status).toBe(204);
+      expect((await client.get<any>(`/v1/sandbox/customers/${customerId}`)).status).toBe(404);
+      await expectLedgerWhole(server, [a.accountId]);
+    });
+
+    it('an approved payment waiting for its batch run (ACTC): refused; once executed (ACSC), deleted, the creditor keeping its money', async () => {
+      const { client } = await freshTpp(server);
+      const a = await fundedPsu(client, '1000.00');
+      const b = await fundedPsu(client, '0.00');
+      const payment = await approvedPayment(
+        client,
+        'payments',
+        NDCT,
+        ndctBody(a.account, { creditorAccount: { bban: b.account.bban }, ...nok('250.00') }),
+        a.headers,
+      );
+      const customerId = await customerIdOf(client, a);
+      const before = await sandboxState(server, client);
+
+      expect(expectRefused(await deleteCustomer(client, customerId))).toContain(`${payment.paymentId} (ACTC)`);
+      expect(await sandboxState(server, client)).toEqual(before);
+
+      expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
+      const credited = await accountState(server, client, b.accountId);
+      expect(credited.balances).toMatchObject({ closingBooked: '250.00' });
+      expect((await deleteCustomer(client, customerId)).status).toBe(204);
+      expect(await accountState(server, client, b.accountId)).toEqual(credited);
+      await expectLedgerWhole(server, [a.accountId]);
+    });
+
+    it('the PSU of a live payment from a corporation’s account: neither the PSU nor the corporation is deleted', async () => {
+      const { client } = await freshTpp(server);
+      const corp = await dualControlCorporation(client, '0', 2);
+      const payment = await explicitPayment(client, NDCT, ndctBody(corp.account), corp.approvers[0]!.headers);
+      const owner = (await client.get<any>('/v1/sandbox/agreements')).body.agreements[0].owner as string;
+      const before = await sandboxState(server, client);
+
+      const forPsu = expectRefused(await deleteCustomer(client, await customerIdOf(client, corp.approvers[0]!)));
+      expect(forPsu).toContain(`${payment.paymentId} (RCVD)`);
+      const forOwner = expectRefused(await deleteCustomer(client, await customerIdOf(client, { customerNumber: owner })));
+      expect(forOwner).toContain(`${payment.paymentId} (RCVD)`);
+      // The other approver has nothing live: deleted.
+      expect(await sandboxState(server, client)).toEqual(before);
+      expect((await deleteCustomer(client, await customerIdOf(client, corp.approvers[1]!))).status).toBe(204);
+    });
+
+    it('an open signing basket: refused naming it; deleted basket and cancelled payments let the deletion through', async () => {
+      const { client } = await freshTpp(server);
+      const a = await fundedPsu(client, '1000.00');
+      const first = await explicitPayment(client, NDCT, ndctBody(a.account, nok('1.00')), a.headers);
+      const second = await explicitPayment(client, NDCT, ndctBody(a.account, nok('2.00')), a.headers);
+      const basket = await createBasket(client, [first.paymentId, second.paymentId], { ...a.headers, ...URIS });
+      const customerId = await customerIdOf(client, a);
+      const before = await sandboxState(server, client);
+
+      const text = expectRefused(await deleteCustomer(client, customerId));
+      expect(text).toContain(basket.basketId);
+      expect(text).toContain(`${first.paymentId} (RCVD)`);
+      expect(await sandboxState(server, client)).toEqual(before);
+
+      expect((await deleteBasket(client, basket.path)).status).toBe(204);
+      const afterBasket = expectRefused(await deleteCustomer(client, customerId));
+      expect(afterBasket).not.toContain(basket.basketId);
+      expect(afterBasket).toContain(`${second.paymentId} (RCVD)`);
+
+      for (const payment of [first, second]) expect((await client.delete<any>(payment.path)).status).toBe(204);
+      expect((await deleteCustomer(client, customerId)).status).toBe(204);
+      await expectLedgerWhole(server, [a.accountId]);
+    });
+
+    it('names two payments and counts the rest, so the whole reason fits in the message', async () => {
+      const { client } = await freshTpp(server);
+      const a = await fundedPsu(client, '1000.00');
+      const payments = [];
+      for (const amount of ['1.00', '2.00', '3.00', '4.00']) {
+        payments.push(await explicitPayment(client, NDCT, ndctBody(a.account, nok(amount)), a.headers));
+      }
+      const basket = await createBasket(client, [payments[0]!.paymentId], { ...a.headers, ...URIS });
+      for (const language of ['en', 'nb']) {
+        const response = await client.delete<any>(`/v1/sandbox/customers/${await customerIdOf(client, a)}`, {
+          headers: { 'accept-language': language },
+        });
+        const text = expectRefused(response);
+        expect(response.body.message).toBe(text);
+        expect(text).toContain(`${payments[0]!.paymentId} (RCVD), ${payments[1]!.paymentId} (RCVD) (+2)`);
+        expect(text).not.toContain(payments[2]!.paymentId);
+        expect(text).toContain(basket.basketId);
+        // Not cut off at the 500-character cap: the last words are there.
+        expect(text.length).toBeLessThan(500);
+        expect(text).toMatch(language === 'en' ? /delete them first$/ : /slett dem først$/);
+      }
+    });
+
+    it('answers in Norwegian when asked', async () => {
+      const { client } = await freshTpp(server);
+      const a = await fundedPsu(client, '1000.00');
+      await explicitPayment(client, NDCT, ndctBody(a.account), a.headers);
+      const response = await client.delete<any>(`/v1/sandbox/customers/${await customerIdOf(client, a)}`, {
+        headers: { 'accept-language': 'nb' },
+      });
+      expect(expectRefused(response)).toMatch(/kanseller eller utfør dem først/);
+    });
+
+    it('a customer with only an account and no payments is still deleted (nothing to refuse)', async () => {
+      const { client } = await freshTpp(server);
+      const customer = await createCustomer(client);
+      const account = await createAccount(client, customer.customerNumber);
+      expect((await deleteCustomer(client, customer.customerId)).status).toBe(204);
+      await expectLedgerWhole(server, [account.resourceId]);
     });
   });
 });

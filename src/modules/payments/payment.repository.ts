@@ -278,6 +278,32 @@ export const paymentRepository = {
   },
 
   /**
+   * The live payments of this TPP that a party is in (a sandbox deletion asks): debited from one
+   * of its accounts, or created by it as the PSU. Oldest first.
+   */
+  async listLiveOf(
+    db: DbOrTx,
+    tppId: string,
+    party: { readonly debtorAccountIds: readonly string[]; readonly psuId: string },
+  ): Promise<{ id: string; status: TransactionStatus }[]> {
+    const rows = await db
+      .selectFrom('payment')
+      .select(['id', 'status'])
+      .where('tpp_id', '=', tppId)
+      .where('status', 'in', LIVE_STATUSES)
+      .where((eb) =>
+        eb.or([
+          eb('psu_id', '=', party.psuId),
+          ...(party.debtorAccountIds.length > 0 ? [eb('debtor_account_id', 'in', party.debtorAccountIds)] : []),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.filter((row) => isTransactionStatus(row.status)).map((row) => ({ id: row.id, status: row.status as TransactionStatus }));
+  },
+
+  /**
    * Serialises creations of logically equal payments on PostgreSQL (a transaction-scoped advisory
    * lock on the fingerprint), so two concurrent equal payments cannot both pass the duplicate
    * check. SQLite runs one write transaction at a time and needs nothing.

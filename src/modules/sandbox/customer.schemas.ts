@@ -58,6 +58,8 @@ export const deleteCustomerSchema = {
   operationId: 'deleteSandboxCustomer',
   tags: TAGS,
   summary: 'Delete a test customer with its accounts, card accounts, agreement and engagements',
+  description:
+    "Never changes another customer's balance or history: the customer's own mock data goes with all its postings; a payment between it and another account of the bank stays on that account, the deleted side moved to your sandbox's clearing account. 409 REFERENCE_STATUS_INVALID, changing nothing, while the customer is the debtor or PSU of a live payment (not ACSC, ACCC, PART, RJCT or CANC) or the PSU of an open signing basket: cancel or execute the payments, delete the baskets, then delete the customer.",
   headers: SignedRequestHeaders,
   params: CustomerParams,
   response: { 204: Type.Null(), ...signedErrorResponses() },

@@ -56,6 +56,20 @@ export const signingBasketRepository = {
     return row && toBasket(row);
   },
 
+  /** The baskets of this TPP a PSU created and nobody deleted, oldest first (a sandbox deletion asks). */
+  async listUndeletedOfPsu(db: DbOrTx, tppId: string, psuId: string): Promise<SigningBasket[]> {
+    const rows = await db
+      .selectFrom('signing_basket')
+      .selectAll()
+      .where('tpp_id', '=', tppId)
+      .where('psu_id', '=', psuId)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toBasket);
+  },
+
   /**
    * Takes the basket's row lock for the caller's transaction if the basket is not deleted (an
    * approval, after it locked its authorisation). False when deleted.
