@@ -2,9 +2,10 @@
  * The sample bodies the bank's developer portal publishes (research/seed-system.md §4), sent as
  * published and then corrected one fault at a time. None of them can be sent as it stands: they
  * carry an invalid KID next to a free-text message, a misspelt field, a 6-character "BIC", IBANs
- * with spaces or too short, the cross-border address names on a domestic product, dates in 2018
- * and an account of another bank as debtor. Each step asserts the exact refusal (status, wire code,
- * path) the fault causes, so a TPP copying the sample learns what to fix; the last step is a 201.
+ * with spaces or too short, dates in 2018 and an account of another bank as debtor (their
+ * addresses, in `street`, `postalCode` and `city`, are accepted as published on every product).
+ * Each step asserts the exact refusal (status, wire code, path) the fault causes, so a TPP copying
+ * the sample learns what to fix; the last step is a 201.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -115,9 +116,6 @@ const PERIODIC_SAMPLE: Body = {
   frequency: 'Monthly',
   dayOfExecution: '12',
 };
-
-/** The domestic (Berlin Group 1.3.12) names for the sample's Trondheim address. */
-const DOMESTIC_ADDRESS = { streetName: 'Street', buildingNumber: '56', postCode: '7014', townName: 'Trondheim', country: 'NO' };
 
 /** The published debtor 95360573002 is a valid account number, but of another bank: never of this sandbox. */
 const NOT_OUR_ACCOUNT: Refusal = [400, 'PAYMENT_FAILED', 'debtorAccount'];
@@ -261,23 +259,18 @@ describe.each(DIALECTS)('the published sample bodies (%s)', (dialect) => {
     );
   });
 
-  // 4.6: the bulk's payment uses the cross-border address names (street, postalCode, city), which
-  // the domestic product does not have; its 2018 date is past; it sends the KID and a message
-  // together, and the KID is invalid. Corrected like 4.1 and 4.7.
-  it('4.6 bulk NDCT: refused for the address names, the date, the KID/message conflict and the KID; corrected, 201', async () => {
+  // 4.6: the bulk's payment address (street, postalCode, city) is accepted as published; its 2018
+  // date is past; it sends the KID and a message together, and the KID is invalid. Corrected like
+  // 4.1 and 4.7.
+  it('4.6 bulk NDCT: refused for the date, the KID/message conflict and the KID; corrected, 201', async () => {
     const item = (b: Body) => (b['payments'] as Body[])[0]!;
     const withItem = (b: Body, change: Body) => ({ ...b, payments: [{ ...item(b), ...change }] });
     await walk(
       'bulk-payments',
       NDCT,
       BULK_SAMPLE,
-      [400, 'FORMAT_ERROR', 'payments[0].creditorAddress.street'],
+      [400, 'EXECUTION_DATE_INVALID', 'requestedExecutionDate'],
       [
-        [
-          'the domestic address names streetName, postCode, townName',
-          (b) => withItem(b, { creditorAddress: DOMESTIC_ADDRESS }),
-          [400, 'EXECUTION_DATE_INVALID', 'requestedExecutionDate'],
-        ],
         [
           'the 2018 date moved a week ahead',
           (b) => ({ ...b, requestedExecutionDate: osloDay(7) }),
@@ -298,21 +291,17 @@ describe.each(DIALECTS)('the published sample bodies (%s)', (dialect) => {
     );
   });
 
-  // 4.7: the periodic sample uses the cross-border address names on a domestic product; its
-  // schedule (2018-06-07 to 2020-06-07) lies in the past; "preceeding" is accepted as documented
-  // and read back as "preceding". The debtor (bban and its IBAN) is replaced by a sandbox account.
-  it('4.7 periodic NDCT: refused for the address names, then the past startDate and endDate; corrected, 201', async () => {
+  // 4.7: the periodic sample's address (street, postalCode, city) is accepted as published and
+  // read back in those names; its schedule (2018-06-07 to 2020-06-07) lies in the past;
+  // "preceeding" is accepted as documented and read back as "preceding". The debtor (bban and its
+  // IBAN) is replaced by a sandbox account.
+  it('4.7 periodic NDCT: refused for the past startDate and endDate; corrected, 201', async () => {
     const path = await walk(
       'periodic-payments',
       NDCT,
       PERIODIC_SAMPLE,
-      [400, 'FORMAT_ERROR', 'creditorAddress.street'],
+      [400, 'EXECUTION_DATE_INVALID', 'startDate'],
       [
-        [
-          'the domestic address names streetName, postCode, townName',
-          (b) => ({ ...b, creditorAddress: DOMESTIC_ADDRESS }),
-          [400, 'EXECUTION_DATE_INVALID', 'startDate'],
-        ],
         ['startDate moved a week ahead', (b) => ({ ...b, startDate: osloDay(7) }), [400, 'FORMAT_ERROR', 'endDate']],
         ['endDate moved two years after it', (b) => ({ ...b, endDate: osloDay(7 + 730) }), NOT_OUR_ACCOUNT],
         [
@@ -325,5 +314,6 @@ describe.each(DIALECTS)('the published sample bodies (%s)', (dialect) => {
     const read = await server.client.get<any>(path);
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ executionRule: 'preceding', dayOfExecution: '12', frequency: 'Monthly', transactionStatus: 'RCVD' });
+    expect(read.body.creditorAddress).toEqual(PERIODIC_SAMPLE['creditorAddress']);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The rules of a payment body (DESIGN §2, issue 4 §2): amounts as strings within the currency's
  * minor units, ISO currencies and countries, Norwegian account numbers (MOD11, IBAN mod-97), the
- * product's currency and creditor fields, BICs, addresses per product, KID (MOD10 or MOD11) and
- * the one-of-two remittance rule, field lengths, currency-register reporting for NCBCT, and
- * execution dates. Each refusal is a 400 naming the field in tppMessages[0].path and creates
- * nothing; each rule also has an acceptance next to it.
+ * product's currency and creditor fields, BICs, addresses in either spelling, KID (MOD10 or
+ * MOD11) and the one-of-two remittance rule, field lengths, currency-register reporting for
+ * NCBCT, and execution dates. Each refusal is a 400 naming the field in tppMessages[0].path and
+ * creates nothing; each rule also has an acceptance next to it.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,12 +116,12 @@ const REFUSALS: [string, Product, Build, number, string, string][] = [
     'creditorAddress.city',
   ],
   [
-    'an NDCT address with city instead of townName',
+    'an NDCT address with city and townName naming different towns',
     NDCT,
-    (d) => ndctBody(d, { creditorAddress: { city: 'Oslo', country: 'NO' } }),
+    (d) => ndctBody(d, { creditorAddress: { city: 'Oslo', townName: 'Bergen', country: 'NO' } }),
     400,
     'FORMAT_ERROR',
-    'creditorAddress.city',
+    'creditorAddress.townName',
   ],
   [
     'a country code not in ISO 3166',
@@ -335,6 +335,11 @@ const ACCEPTANCES: [string, Product, Build][] = [
     NDCT,
     (d) =>
       ndctBody(d, { creditorAddress: { streetName: 'Storgata', buildingNumber: '1', postCode: '0155', townName: 'Oslo', country: 'NO' } }),
+  ],
+  [
+    'a domestic address with street, postalCode and city',
+    NDCT,
+    (d) => ndctBody(d, { creditorAddress: { street: 'Storgata', buildingNumber: '1', postalCode: '0155', city: 'Oslo', country: 'NO' } }),
   ],
   ['a creditorName of 70 characters', NDCT, (d) => ndctBody(d, { creditorName: 'N'.repeat(70) })],
   [

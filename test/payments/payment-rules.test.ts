@@ -4,7 +4,8 @@
  * - accounts: BBAN MOD11, IBAN mod-97, bban and iban naming different accounts, neither given, a
  *   foreign IBAN where a Norwegian account is needed, SCT's required creditor IBAN;
  * - currencies (NOK-only domestic, EUR-only SCT, creditorAccount.currency) and amounts;
- * - creditor address country, BIC, the cross-border creditorAgent needed only without an IBAN;
+ * - creditor address country, either spelling with a part given twice only with the same value,
+ *   the town NCBCT and CBCT need, BIC, the cross-border creditorAgent needed only without an IBAN;
  * - KID (MOD10 / MOD11, blank SCOR, other reference types) and remittance exclusivity;
  * - currency-register reporting: required for NCBCT from NOK 100 000.00 (other currencies by the
  *   rate table, unknown rates count as required), optional but validated for SCT and CBCT;
@@ -309,6 +310,32 @@ describe('checkSinglePayment', () => {
       ),
       row('SCT', 'creditorAddress.country XX', { creditorAddress: { country: 'XX' } }, format('creditorAddress.country')),
       row('SCT', 'creditorAddress.country DE', { creditorAddress: { country: 'DE' } }, ACCEPTED),
+      row(
+        'NDCT',
+        'creditorAddress postalCode 0155 and postCode 0150',
+        { creditorAddress: { postalCode: '0155', postCode: '0150', country: 'NO' } },
+        format('creditorAddress.postCode'),
+      ),
+      row(
+        'NDCT',
+        'creditorAddress street, postalCode, townName',
+        { creditorAddress: { street: 'Storgata', postalCode: '0155', townName: 'Oslo', country: 'NO' } },
+        ACCEPTED,
+      ),
+      row(
+        'NCBCT',
+        'creditorAddress without a town',
+        { creditorAddress: { street: 'Kungsgatan', country: 'SE' } },
+        format('creditorAddress.city'),
+      ),
+      row(
+        'CBCT',
+        'creditorAddress in Berlin Group names without a town',
+        { creditorAddress: { streetName: 'Kungsgatan', country: 'SE' } },
+        format('creditorAddress.townName'),
+      ),
+      row('CBCT', 'creditorAddress with townName only', { creditorAddress: { townName: 'Stockholm', country: 'SE' } }, ACCEPTED),
+      row('SCT', 'creditorAddress without a town', { creditorAddress: { streetName: 'Hauptstraße', country: 'DE' } }, ACCEPTED),
       row('NCBCT', 'creditorAgent of 7 characters', { creditorAgent: 'ESSESES' }, format('creditorAgent')),
       row('NCBCT', 'creditorAgent in lower case', { creditorAgent: 'essesess' }, format('creditorAgent')),
       row('NCBCT', 'creditorAgent with country XX', { creditorAgent: 'ESSEXXSS' }, format('creditorAgent')),

@@ -7,6 +7,7 @@ import { checkNorwegianBban } from '../../domain/bban.js';
 import { addDays, checkIsoDate, type IsoDate } from '../../domain/iso-date.js';
 import { checkKid } from '../../domain/kid.js';
 import { localized, type Check, type Localized } from '../../domain/localized.js';
+import { readPostalAddress, townFieldOf } from '../../domain/postal-address.js';
 import { addMoney, checkPositiveAmount, compareMoney, formatAmount, type Money } from '../../domain/money.js';
 import { checkDayOfExecution, checkMonthsOfExecution, executionDates, type PeriodicSchedule } from '../../domain/periodic-schedule.js';
 import { isRegulatoryReportingCode, requiresRegulatoryReporting, type NokRates } from '../../domain/regulatory-reporting.js';
@@ -19,6 +20,7 @@ import type {
   BulkItem,
   BulkNdctBody,
   PeriodicNdctBody,
+  PostalAddress,
   SinglePaymentBody,
   StructuredRemittance,
 } from './payment.schemas.js';
@@ -48,7 +50,7 @@ export interface PaymentOrder {
   readonly requestedExecutionDate: IsoDate | undefined;
   /** Fingerprint for the logical-duplicate rule (DESIGN §2). */
   readonly logicalKey: string;
-  /** The body to store and answer on GET (the submitted one, with spellings normalised). */
+  /** The body to store and answer on GET: the submitted one, address names as sent (only `preceeding` is normalised). */
   readonly body: Record<string, unknown>;
 }
 
@@ -189,8 +191,30 @@ function checkRemittance(body: Remittance, prefix: string): void {
   );
 }
 
-function checkAddressCountry(address: { country: string } | undefined, prefix: string): void {
-  if (address) must(checkCountryCode(address.country), `${prefix}creditorAddress.country`);
+/**
+ * An address in either spelling (DESIGN §2), read once into what it means: a part given twice
+ * with different values is refused at its Berlin Group name, the country must be ISO 3166, and
+ * where the product needs the town, one of `city` and `townName` must be given. The body keeps the
+ * names the TPP sent; only these checks read the canonical form.
+ */
+function checkAddress(address: PostalAddress, path: string, townRequired: boolean): void {
+  const reading = readPostalAddress(address);
+  if (!reading.ok) refuse(`${path}.${reading.field}`, reading.reason);
+  const canonical = reading.value;
+  must(checkCountryCode(canonical.country), `${path}.country`);
+  if (townRequired && canonical.town === undefined) {
+    refuse(
+      `${path}.${townFieldOf(address)}`,
+      localized(
+        "is required: a cross-border payment names the creditor's town (city or townName)",
+        'er påkrevd: en utenlandsbetaling oppgir mottakerens by (city eller townName)',
+      ),
+    );
+  }
+}
+
+function checkCreditorAddress(address: PostalAddress | undefined, prefix: string, townRequired = false): void {
+  if (address) checkAddress(address, `${prefix}creditorAddress`, townRequired);
 }
 
 /** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
@@ -205,7 +229,7 @@ function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; cred
       localized('must be NOK for a Norwegian domestic payment', 'må være NOK for en innenlandsk betaling'),
     );
   }
-  checkAddressCountry(item.creditorAddress, prefix);
+  checkCreditorAddress(item.creditorAddress, prefix);
   checkRemittance(item, prefix);
   return { amount, creditor };
 }
@@ -272,7 +296,7 @@ export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentB
         refuse('creditorAccount.iban', localized('is required for a SEPA credit transfer', 'er påkrevd for en SEPA-betaling'));
       }
       creditor = must(checkIban(body.creditorAccount.iban), 'creditorAccount.iban');
-      checkCreditorSide(body, amount, context, false);
+      checkCreditorSide(body, amount, context, { reportingRequired: false, townRequired: false });
       break;
     }
     case 'norwegian-cross-border-credit-transfers':
@@ -282,7 +306,10 @@ export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentB
       if (body.creditorAgent === undefined && body.creditorAccount.iban === undefined) {
         refuse('creditorAgent', localized('is required when creditorAccount has no iban', 'er påkrevd når creditorAccount ikke har iban'));
       }
-      checkCreditorSide(body, amount, context, product === 'norwegian-cross-border-credit-transfers');
+      checkCreditorSide(body, amount, context, {
+        reportingRequired: product === 'norwegian-cross-border-credit-transfers',
+        townRequired: true,
+      });
       break;
     }
   }
@@ -318,7 +345,12 @@ export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentB
 }
 
 /** Creditor currency, agent, address and reporting of the cross-border and SEPA products. */
-function checkCreditorSide(body: SinglePaymentBody, amount: Money, context: RuleContext, reportingRequired: boolean): void {
+function checkCreditorSide(
+  body: SinglePaymentBody,
+  amount: Money,
+  context: RuleContext,
+  { reportingRequired, townRequired }: { reportingRequired: boolean; townRequired: boolean },
+): void {
   const creditorCurrency = accountCurrency(body.creditorAccount, 'creditorAccount');
   if (creditorCurrency !== undefined && creditorCurrency !== amount.currency) {
     refuse(
@@ -327,7 +359,7 @@ function checkCreditorSide(body: SinglePaymentBody, amount: Money, context: Rule
     );
   }
   if (body.creditorAgent !== undefined) must(checkBic(body.creditorAgent), 'creditorAgent');
-  checkAddressCountry(body.creditorAddress, '');
+  checkCreditorAddress(body.creditorAddress, '', townRequired);
   checkRemittance(body, '');
   checkRegulatoryReporting(body, amount, context, reportingRequired);
 }

@@ -43,29 +43,34 @@ export const Amount = Type.Object(
 );
 export type Amount = Static<typeof Amount>;
 
-/** Berlin Group 1.3.12 address, used by the Norwegian domestic products. */
-export const DomesticAddress = Type.Object(
+/**
+ * The address of every product (`creditorAddress`), in either spelling: the Berlin Group 1.3.12
+ * names (`streetName`, `postCode`, `townName`) or those of the bank's documentation (`street`,
+ * `postalCode`, `city`), mixed as the TPP likes. A part given under both names must have the same
+ * value (payment-rules.ts, domain/postal-address.ts); the payment is stored and answered with the
+ * names the TPP sent.
+ */
+export const PostalAddress = Type.Object(
   {
-    streetName: Type.Optional(text(70)),
+    streetName: Type.Optional(text(70, 'Berlin Group name of the street; the same part as `street`')),
+    street: Type.Optional(text(70, "The bank documentation's name of the street; the same part as `streetName`")),
     buildingNumber: Type.Optional(text(16)),
-    townName: Type.Optional(text(35)),
-    postCode: Type.Optional(text(16)),
+    postCode: Type.Optional(text(16, 'Berlin Group name of the postal code; the same part as `postalCode`')),
+    postalCode: Type.Optional(text(16, "The bank documentation's name of the postal code; the same part as `postCode`")),
+    townName: Type.Optional(
+      text(35, 'Berlin Group name of the town; the same part as `city`. NCBCT and CBCT need the town: `townName` or `city`'),
+    ),
+    city: Type.Optional(text(35, "The bank documentation's name of the town; the same part as `townName`")),
     country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
   },
-  strict,
-);
-
-/** The address of the bank's cross-border products, as its documentation publishes it (`city`, `street`, `postalCode`). */
-export const CrossBorderAddress = Type.Object(
   {
-    street: Type.Optional(text(70)),
-    buildingNumber: Type.Optional(text(16)),
-    postalCode: Type.Optional(text(16)),
-    city: text(35),
-    country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+    ...strict,
+    description:
+      "Berlin Group names (streetName, postCode, townName) or the bank documentation's (street, postalCode, city), in any mix. " +
+      'A part sent under both names must have the same value, else 400 FORMAT_ERROR naming the field. Answers use the names sent.',
   },
-  strict,
 );
+export type PostalAddress = Static<typeof PostalAddress>;
 
 export const StructuredRemittance = Type.Object(
   {
@@ -109,14 +114,14 @@ function body<T extends TProperties>(properties: T, title: string): TObject<T> {
   return Type.Object(properties, { ...strict, title });
 }
 
-export const NdctBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(DomesticAddress) }, 'NDCT payment');
-export const IndctsBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(DomesticAddress) }, 'INDCTS payment');
+export const NdctBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(PostalAddress) }, 'NDCT payment');
+export const IndctsBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(PostalAddress) }, 'INDCTS payment');
 export const NcbctBody = body(
   {
     ...singleFields,
     ...transferFields,
     creditorAgent: Type.String({ description: 'BIC of the creditor bank' }),
-    creditorAddress: CrossBorderAddress,
+    creditorAddress: PostalAddress,
     chargeBearer: Type.Optional(Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')])),
     ...regulatoryReportingFields,
   },
@@ -127,7 +132,7 @@ export const CbctBody = body(
     ...singleFields,
     ...transferFields,
     creditorAgent: Type.Optional(Type.String({ description: 'BIC of the creditor bank; required unless creditorAccount has an IBAN' })),
-    creditorAddress: CrossBorderAddress,
+    creditorAddress: PostalAddress,
     chargeBearer: Type.Optional(Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')])),
     ...regulatoryReportingFields,
   },
@@ -138,14 +143,14 @@ export const SctBody = body(
     ...singleFields,
     ...transferFields,
     creditorAgent: Type.Optional(Type.String({ description: 'BIC of the creditor bank' })),
-    creditorAddress: Type.Optional(DomesticAddress),
+    creditorAddress: Type.Optional(PostalAddress),
     ...regulatoryReportingFields,
   },
   'SCT payment',
 );
 
 /** One payment of a bulk: an NDCT without debtor account and date, which the bulk gives once. */
-export const BulkItem = Type.Object({ ...transferFields, creditorAddress: Type.Optional(DomesticAddress) }, strict);
+export const BulkItem = Type.Object({ ...transferFields, creditorAddress: Type.Optional(PostalAddress) }, strict);
 
 export const MAX_BULK_PAYMENTS = 1000;
 
@@ -164,7 +169,7 @@ export const PeriodicNdctBody = body(
   {
     debtorAccount: AccountReference,
     ...transferFields,
-    creditorAddress: Type.Optional(DomesticAddress),
+    creditorAddress: Type.Optional(PostalAddress),
     startDate: IsoDateText,
     endDate: Type.Optional(IsoDateText),
     executionRule: Type.Optional(
