@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.schema.js';
 import type { Database } from './database.js';
 import { beforeCommit, committed } from './transaction-scope.js';
+import { guardedDialect, insideTransaction } from './transaction-guard.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -36,7 +37,7 @@ export function createDatabase(target: DatabaseTarget, options: { poolSize?: num
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({ dialect: guardedDialect(new SqliteDialect({ database: withStatementCache(sqlite) })) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -44,7 +45,7 @@ export function createDatabase(target: DatabaseTarget, options: { poolSize?: num
     max: options.poolSize ?? 20,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
@@ -85,11 +86,13 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  */
 export async function withTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
   let scope: Awaited<ReturnType<typeof beforeCommit>> = undefined;
-  const result = await db.transaction().execute(async (trx) => {
-    const value = await work(trx);
-    scope = await beforeCommit(trx);
-    return value;
-  });
+  const result = await db.transaction().execute((trx) =>
+    insideTransaction(async () => {
+      const value = await work(trx);
+      scope = await beforeCommit(trx);
+      return value;
+    }),
+  );
   committed(scope);
   return result;
 }

@@ -1,0 +1,60 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DatabaseConnection, Dialect, Driver, Kysely, TransactionSettings } from 'kysely';
+
+interface OpenTransaction {
+  open: boolean;
+}
+
+const transactions = new AsyncLocalStorage<OpenTransaction>();
+
+/**
+ * Runs `work` marked as inside a transaction, until it settles. A query on the outer database
+ * handle from there is a bug: on SQLite's single connection it waits for the transaction that
+ * waits for it (a hang), on PostgreSQL it reads past the transaction's own writes and locks.
+ */
+export async function insideTransaction<T>(work: () => Promise<T>): Promise<T> {
+  const marker = { open: true };
+  try {
+    return await transactions.run(marker, work);
+  } finally {
+    // Work that outlives the transaction (a promise it did not await) may use the handle again.
+    marker.open = false;
+  }
+}
+
+/**
+ * A dialect whose driver refuses, at once, a connection asked for by code that runs inside a
+ * transaction: the transaction's own queries use the connection it holds, so a request for
+ * another one can only come from the outer handle (DESIGN §8: services pass the `trx` down).
+ */
+export function guardedDialect(inner: Dialect): Dialect {
+  return {
+    createAdapter: () => inner.createAdapter(),
+    createDriver: () => guardedDriver(inner.createDriver()),
+    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+  };
+}
+
+function guardedDriver(inner: Driver): Driver {
+  const driver: Driver = {
+    init: () => inner.init(),
+    acquireConnection: () => {
+      if (transactions.getStore()?.open) {
+        return Promise.reject(
+          new Error('the outer database handle was used inside a transaction: pass the transaction (trx) down instead'),
+        );
+      }
+      return inner.acquireConnection();
+    },
+    beginTransaction: (connection: DatabaseConnection, settings: TransactionSettings) => inner.beginTransaction(connection, settings),
+    commitTransaction: (connection: DatabaseConnection) => inner.commitTransaction(connection),
+    rollbackTransaction: (connection: DatabaseConnection) => inner.rollbackTransaction(connection),
+    releaseConnection: (connection: DatabaseConnection) => inner.releaseConnection(connection),
+    destroy: () => inner.destroy(),
+  };
+  if (inner.savepoint) driver.savepoint = inner.savepoint.bind(inner);
+  if (inner.rollbackToSavepoint) driver.rollbackToSavepoint = inner.rollbackToSavepoint.bind(inner);
+  if (inner.releaseSavepoint) driver.releaseSavepoint = inner.releaseSavepoint.bind(inner);
+  return driver;
+}
