@@ -10,7 +10,7 @@ import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
 import { parseRequestHeaders, type RequestHeaders } from './headers/request-headers.js';
 import { checkNorwegianIdentityNumber } from '../domain/norwegian-identity-number.js';
-import { parseJsonBody } from './json-body.js';
+import { parseJsonBody, readBodyOfBodilessMethod } from './json-body.js';
 
 export interface FrontDoorOptions {
   /** `/v1` routes are signed; the sandbox certificate desk is not (its caller has no certificate yet). */
@@ -58,6 +58,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
   });
 
   scope.addHook('preValidation', async (request) => {
+    await readBodyOfBodilessMethod(request);
     if (options.signed || (options.verifiesSignatureWhenSent && request.headers.signature !== undefined)) {
       request.ctx.tpp = await identify(request, options);
     }

@@ -18,6 +18,27 @@ export function installRawJsonParser(app: FastifyInstance): void {
   });
 }
 
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
+
+/**
+ * Reads the body of a GET or HEAD, which Fastify leaves unread: a TPP (or its tooling: Postman
+ * keeps a body on a GET) may send one and sign its Digest, and the Digest is checked against the
+ * bytes sent. Such a body has no meaning and is never parsed. The same size limit applies.
+ */
+export async function readBodyOfBodilessMethod(request: FastifyRequest): Promise<void> {
+  if (!METHODS_WITHOUT_BODY.has(request.method) || request.ctx.rawBody !== undefined) return;
+  const length = request.headers['content-length'];
+  if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) return;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
+    chunks.push(chunk as Buffer);
+  }
+  request.ctx.rawBody = Buffer.concat(chunks);
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -28,7 +49,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function parseJsonBody(request: FastifyRequest): void {
   const raw = request.ctx.rawBody;
-  if (!raw || raw.length === 0) {
+  if (!raw || raw.length === 0 || METHODS_WITHOUT_BODY.has(request.method)) {
     return;
   }
   let text: string;

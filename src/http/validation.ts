@@ -1,6 +1,7 @@
 import AjvModule, { type Ajv as AjvInstance, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { adoptDefinedNames, memberNamesOf } from './member-names.js';
 
 // ajv and ajv-formats are CommonJS modules with a `default` export.
 const Ajv = AjvModule.default;
@@ -30,11 +31,24 @@ export function installValidators(app: FastifyInstance): void {
     const key = `${httpPart === 'body' ? 'body' : 'text'} ${JSON.stringify(schema)}`;
     let validate = compiled.get(key);
     if (!validate) {
-      validate = (httpPart === 'body' ? body : text).compile(schema);
+      validate = httpPart === 'body' ? bodyValidator(body, schema as Record<string, unknown>) : text.compile(schema);
       compiled.set(key, validate);
     }
     return validate;
   });
+}
+
+function bodyValidator(ajv: AjvInstance, schema: Record<string, unknown>): ValidateFunction {
+  const validate = ajv.compile(schema);
+  const names = memberNamesOf(schema, (ref) => ajv.getSchema(ref)?.schema as Record<string, unknown> | undefined);
+  if (!names) return validate;
+  const withDefinedNames = ((data: unknown) => {
+    adoptDefinedNames(data, names);
+    const valid = validate(data);
+    withDefinedNames.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return withDefinedNames;
 }
 
 function newAjv(coerceTypes: false | 'array'): AjvInstance {

@@ -261,8 +261,21 @@ describe.each(DIALECTS)('payment addresses in both spellings (%s)', (dialect) =>
     );
   });
 
-  it('refuses a misspelt address field (postcode) instead of ignoring it', async () => {
-    await expectRefused('payments', NDCT, bodyWith('payments', NDCT, { postcode: '0155', country: 'NO' }), 'creditorAddress.postcode');
+  it('refuses a misspelt address field (postNumber) instead of ignoring it', async () => {
+    await expectRefused('payments', NDCT, bodyWith('payments', NDCT, { postNumber: '0155', country: 'NO' }), 'creditorAddress.postNumber');
+  });
+
+  it('reads a name in another letter case (PostCode, TOWNNAME) as the defined one', async () => {
+    const response = await initiate(
+      server.client,
+      'payments',
+      NDCT,
+      bodyWith('payments', NDCT, { PostCode: '0155', TOWNNAME: 'Oslo', country: 'NO' }),
+      {
+        headers: psu.headers,
+      },
+    );
+    expect(response.status, response.text).toBe(201);
   });
 
   // The Berlin Group 1.3.12 payment bodies have no debtorAddress (only creditorAddress), so none

@@ -87,6 +87,8 @@ const IsoDateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 /** Fields every credit transfer has. */
 const transferFields = {
   endToEndIdentification: Type.Optional(text(35)),
+  /** Berlin Group's optional instruction id (a bulk item's own reference, as TPPs send it); kept and echoed. */
+  instructionIdentification: Type.Optional(text(35)),
   instructedAmount: Amount,
   creditorAccount: AccountReference,
   creditorName: text(70),
