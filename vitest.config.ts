@@ -1,13 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four tiers, each runnable alone (`npm run test:unit`, `test:api`, `test:browser`,
+ * `test:process`); `vitest run` runs them all. Unit is the fast one: pure rules and the store
+ * tests (`*.db.test.ts`, on SQLite, and on PostgreSQL when TEST_POSTGRES_URL is set). API tests
+ * start the real server in-process and sign every request; browser tests drive Chromium;
+ * process tests start the built CLI as child processes (servers killed mid-run included).
+ */
+const API = 'test/**/*.api.test.ts';
+const BROWSER = 'test/**/*.browser.test.ts';
+const PROCESS = ['test/**/*.process.test.ts', 'test/cli/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
     allowOnly: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [API, BROWSER, ...PROCESS] } },
+      { extends: true, test: { name: 'api', include: [API] } },
+      { extends: true, test: { name: 'browser', include: [BROWSER] } },
+      { extends: true, test: { name: 'process', include: PROCESS } },
+    ],
   },
 });
