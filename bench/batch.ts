@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createSandboxCoreBanking } from '../src/bank/sandbox-core-banking.js';
+import { createSandboxCoreBanking } from '../src/modules/sandbox/sandbox-core-banking.js';
 import { createDatabase, withTransaction, type DatabaseHandle, type Db } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { checkBatchTimes, DEFAULT_BATCH_TIMES } from '../src/domain/batch-schedule.js';

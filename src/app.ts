@@ -4,7 +4,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { CoreBanking } from './bank/core-banking.port.js';
-import { createSandboxCoreBanking } from './bank/sandbox-core-banking.js';
 import type { Config } from './config/config.schema.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
@@ -44,6 +43,7 @@ import { createPaymentExecutor } from './modules/execution/payment-executor.js';
 import { sandboxExecutionRoutes } from './modules/execution/sandbox-execution.routes.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
+import { createSandboxCoreBanking, type SandboxCoreBanking } from './modules/sandbox/sandbox-core-banking.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
 import { createTppCertificateDesk } from './modules/sandbox/tpp-certificate.service.js';
@@ -62,10 +62,12 @@ export interface AppDependencies {
   /** The clock; tests move it. */
   readonly now?: (() => Date) | undefined;
   /**
-   * The bank behind the API (DESIGN §1: a port a bank implements). Absent: the sandbox bank, its
-   * mock data and ledger in this database.
+   * The bank behind the API (DESIGN §1: the port in src/bank/core-banking.port.ts). Absent: the
+   * sandbox bank, its mock data and ledger in this database. Payments still execute in the
+   * server's own transaction (SandboxLedgerExecution), so for now only the sandbox adapter, or a
+   * wrapper of it, can be given here.
    */
-  readonly coreBanking?: CoreBanking | undefined;
+  readonly coreBanking?: SandboxCoreBanking | undefined;
   /** The bank's authenticator behind the SCA pages. Absent: the sandbox's (one documented code). */
   readonly psuAuthenticator?: PsuAuthenticator | undefined;
   /** Whether this process runs the scheduled batch runs (default true; off in tests and in all but one worker). */

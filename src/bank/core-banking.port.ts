@@ -1,29 +1,46 @@
-import type { DbOrTx } from '../db/create-db.js';
 import type { Money } from '../domain/money.js';
-import type { LedgerPosting } from '../modules/ledger/ledger-posting.js';
 
 /**
- * The core-banking port (DESIGN §1, §8): everything payments, SCA and batch runs need from the
- * bank behind the API. The sandbox bank (its ledger and mock data) is the first implementation;
- * a bank deploying nordic-xs2a implements this interface against its own core system.
+ * The core-banking port (DESIGN §1, §8): everything payments, SCA, batch runs and account
+ * information need from the bank behind the API, in the bank's words. No database handle and no
+ * sandbox type appears here: a bank puts nordic-xs2a in front of its core system by writing one
+ * adapter of this interface, and proves it with the contract suite in
+ * test/bank/core-banking.contract.ts. The sandbox bank is one such adapter
+ * (src/modules/sandbox/sandbox-core-banking.ts).
  *
- * `scope` separates sandbox tenants: in the sandbox every TPP has its own customers and accounts,
- * so one TPP can never see or wipe another's data. A production adapter ignores it.
+ * Failures on the bank's side are thrown as {@link BankError} (./bank-error.ts); the HTTP layer
+ * maps them once. Amounts are {@link Money} (exact integer minor units).
  */
-export interface BankScope {
-  /** The TPP whose sandbox data is meant (its organizationIdentifier). */
+
+/**
+ * The TPP on whose behalf the server asks (its organizationIdentifier), passed to every call. A
+ * bank logs it (which TPP read which account); the sandbox keeps each TPP's mock data apart with
+ * it, so one TPP never sees another's customers. It grants nothing: what a PSU may see or do is
+ * the bank's answer to {@link CoreBanking.permission}.
+ */
+export interface RequestingTpp {
   readonly tppId: string;
 }
 
-/** An account as a payment names it: by Norwegian BBAN or by IBAN. */
+/** The former name of {@link RequestingTpp}, kept for the ports and callers that use it. */
+export type BankScope = RequestingTpp;
+
+/** An account as a payment or a consent names it: by Norwegian BBAN or by IBAN. */
 export type AccountReference = { readonly bban: string } | { readonly iban: string };
 
 export interface BankAccount {
+  /** The bank's own stable id of the account; never shown to a TPP as is. */
   readonly id: string;
   readonly bban: string;
   readonly iban: string;
   readonly currency: string;
   readonly name: string;
+  /** The bank's product name (BRUKSKONTO, SPAREKONTO…). */
+  readonly product: string;
+  /** ISO 20022 ExternalCashAccountType1Code (CACC, SVGS…). */
+  readonly cashAccountType: string;
+  /** The owner's name, as Berlin Group `ownerName` shows it. */
+  readonly ownerName: string;
   /** The owner's customer number (national identity number for persons). */
   readonly ownerCustomerNumber: string;
   readonly ownerType: 'PRIVATE' | 'CORPORATE';
@@ -34,6 +51,7 @@ export interface BankAccount {
 /** What a PSU may do with an account (engagement roles REGISTER / VIEW and their limits). */
 export interface AccountPermission {
   readonly canView: boolean;
+  /** Register (initiate) payments from it; approving is registering within the approval limit. */
   readonly canRegister: boolean;
   /** Largest amount the PSU may register; undefined when unlimited. */
   readonly registerLimit?: Money | undefined;
@@ -43,58 +61,168 @@ export interface AccountPermission {
 
 /** Berlin Group balance types of an account, in its currency. */
 export interface AccountBalances {
+  /** Booked entries only. */
   readonly closingBooked: Money;
+  /** Booked and pending entries (authorised, not yet executed payments included). */
   readonly expected: Money;
+  /** What may be spent now: expected plus any credit line. */
   readonly interimAvailable: Money;
 }
 
-/** The outcome of a posting: applied now, or already applied earlier under the same key. */
-export interface PostingResult {
-  readonly applied: boolean;
+export type BookingStatus = 'booked' | 'pending';
+
+/**
+ * A page of an account's (or card account's) transactions, newest first: by booking date
+ * (transaction date for card transactions), then the bank's own order. `after` is the `next` of
+ * the previous page: pages continue after the last entry seen, so a transaction arriving while a
+ * TPP pages neither repeats an entry nor makes one be skipped.
+ */
+export interface TransactionQuery {
+  readonly bookingStatus: BookingStatus | 'both';
+  /** YYYY-MM-DD, inclusive. */
+  readonly dateFrom?: string | undefined;
+  /** YYYY-MM-DD, inclusive. */
+  readonly dateTo?: string | undefined;
+  /** Opaque: the `next` of the page before. */
+  readonly after?: string | undefined;
+  /** At most this many entries (at least 1). */
+  readonly limit: number;
+}
+
+export interface TransactionPage<T> {
+  readonly transactions: readonly T[];
+  /** Present when more entries follow: pass it as `after`. */
+  readonly next?: string | undefined;
+}
+
+export interface BankTransaction {
+  /** Stable and never reused: a pending transaction keeps it when it is booked. */
+  readonly id: string;
+  readonly status: BookingStatus;
+  /** YYYY-MM-DD; for a pending transaction the day it is expected to be booked. */
+  readonly bookingDate: string;
+  readonly valueDate: string;
+  /** Signed, as seen from the account: negative is a debit. */
+  readonly amount: Money;
+  readonly counterpartyName?: string | undefined;
+  readonly counterpartyAccount?: AccountReference | undefined;
+  readonly remittanceUnstructured?: string | undefined;
+  /** A structured reference (KID). */
+  readonly remittanceReference?: string | undefined;
+  /** The payment this transaction executed, when it was one of this server's payments. */
+  readonly paymentId?: string | undefined;
+  /** What the bank's statement says. */
+  readonly description: string;
+}
+
+export interface BankCardAccount {
+  readonly id: string;
+  /** e.g. 525412******3241 */
+  readonly maskedPan: string;
+  readonly name: string;
+  readonly product: string;
+  readonly currency: string;
+  readonly creditLimit: Money;
+  readonly ownerName: string;
+  readonly ownerCustomerNumber: string;
+}
+
+export interface BankCardTransaction {
+  /** Stable and never reused: a pending transaction keeps it when it is booked. */
+  readonly id: string;
+  readonly maskedPan: string;
+  readonly status: BookingStatus;
+  /** YYYY-MM-DD: the day of the purchase. */
+  readonly transactionDate: string;
+  /** Absent while pending. */
+  readonly bookingDate?: string | undefined;
+  /** Signed, in the card account's currency: a purchase is negative. */
+  readonly amount: Money;
+  /** The amount in the currency the merchant charged, when it was another. */
+  readonly originalAmount?: Money | undefined;
+  /** The merchant and place, as the card network reports them. */
+  readonly merchant?: string | undefined;
+  readonly merchantCategoryCode?: string | undefined;
 }
 
 /**
- * One outgoing payment (or one payment of a bulk) to execute: the creditor receives `amount`;
- * the debtor account is debited its value in the account's currency, at the bank's own rate.
+ * An authorised payment handed to the bank for execution. The bank executes each
+ * (paymentId, item) at most once, however often it is submitted.
  */
-export interface OutgoingTransfer {
-  /** Executing the same key twice moves the money once (e.g. `payment:<id>`, `payment:<id>:3`). */
-  readonly idempotencyKey: string;
+export interface PaymentInstruction {
+  readonly paymentId: string;
+  /** A bulk's payment, from 1; absent for a single payment. */
+  readonly item?: number | undefined;
+  /** The debtor account's {@link BankAccount.id}. */
   readonly debtorAccountId: string;
+  /** What the creditor receives; the debtor is debited its value in the account's currency. */
   readonly amount: Money;
-  /** The creditor's account as the payment names it; credited when it is an account of this bank. */
+  /** Credited when it is an account of this bank. */
   readonly creditorAccount?: AccountReference | undefined;
-  /** The bank date it is booked and valued on. */
-  readonly bookingDate: string;
+  readonly creditorName: string;
+  /** YYYY-MM-DD: the bank day it is executed on. */
+  readonly executionDate: string;
+  /** The statement text: to whom, and the KID or message. */
   readonly description: string;
 }
 
 /**
- * What executing a transfer did: booked now, booked by an earlier attempt under the same key,
- * nothing for lack of funds (interimAvailable below the debit), or nothing because the bank
- * cannot make it (e.g. no rate for the currency), with the reason in words a TPP may read.
+ * The bank's answer to a submission: executed (now, or by an earlier submission of the same
+ * payment), not executed for lack of funds (submit again to retry), rejected with a reason a TPP
+ * may read, or accepted, its outcome to follow in {@link CoreBanking.outcomesSince}.
  */
-export type TransferResult =
-  | { readonly kind: 'booked'; readonly creditedInBank: boolean }
-  | { readonly kind: 'already-booked' }
-  | { readonly kind: 'insufficient-funds' }
-  | { readonly kind: 'refused'; readonly reason: string };
+export type SubmissionOutcome =
+  | { readonly kind: 'executed' }
+  | { readonly kind: 'pending-funds' }
+  | { readonly kind: 'rejected'; readonly reason: string }
+  | { readonly kind: 'accepted' };
+
+/** An outcome the bank reports after the submission: each executed or rejected payment once. */
+export interface ReportedOutcome {
+  readonly paymentId: string;
+  readonly item?: number | undefined;
+  readonly outcome: { readonly kind: 'executed' } | { readonly kind: 'rejected'; readonly reason: string };
+}
+
+export interface OutcomeFeedPage {
+  readonly outcomes: readonly ReportedOutcome[];
+  /** Where the next poll continues; the same cursor again gives nothing already given. */
+  readonly cursor: string;
+}
 
 export interface CoreBanking {
-  findAccount(scope: BankScope, reference: AccountReference): Promise<BankAccount | undefined>;
+  findAccount(tpp: RequestingTpp, reference: AccountReference): Promise<BankAccount | undefined>;
+  /** One account by its id; undefined when there is none (or none the TPP may ask about). */
+  account(tpp: RequestingTpp, accountId: string): Promise<BankAccount | undefined>;
   /** The accounts a PSU may use: its own (private), or through the agreement of `organisationNumber`. */
-  accountsOf(scope: BankScope, psuId: string, organisationNumber?: string): Promise<readonly BankAccount[]>;
-  permission(scope: BankScope, psuId: string, accountId: string, organisationNumber?: string): Promise<AccountPermission>;
-  balances(scope: BankScope, accountId: string): Promise<AccountBalances>;
+  accountsOf(tpp: RequestingTpp, psuId: string, organisationNumber?: string): Promise<readonly BankAccount[]>;
+  permission(tpp: RequestingTpp, psuId: string, accountId: string, organisationNumber?: string): Promise<AccountPermission>;
+  /** An account's or card account's balances; BankError `unknown-account` when there is none. */
+  balances(tpp: RequestingTpp, accountId: string): Promise<AccountBalances>;
+  /** A page of an account's transactions; BankError `unknown-account` when there is none. */
+  transactions(tpp: RequestingTpp, accountId: string, query: TransactionQuery): Promise<TransactionPage<BankTransaction>>;
+  /** One transaction of an account; undefined when the account has no such transaction. */
+  transaction(tpp: RequestingTpp, accountId: string, transactionId: string): Promise<BankTransaction | undefined>;
+  /** The card accounts a PSU holds. */
+  cardAccountsOf(tpp: RequestingTpp, psuId: string): Promise<readonly BankCardAccount[]>;
+  cardAccount(tpp: RequestingTpp, cardAccountId: string): Promise<BankCardAccount | undefined>;
+  /** A page of a card account's transactions; BankError `unknown-account` when there is none. */
+  cardTransactions(tpp: RequestingTpp, cardAccountId: string, query: TransactionQuery): Promise<TransactionPage<BankCardTransaction>>;
   /**
-   * Posts a debit or credit exactly once under its idempotency key. `trx` is the caller's
-   * transaction, so the posting commits with the status change that causes it.
+   * The funds check: whether `amount` can be debited from the account now (its interimAvailable,
+   * in the account's currency at the bank's rate). BankError `unknown-account` for an unknown
+   * account, `refused` when the bank has no rate for the currency.
    */
-  post(trx: DbOrTx, scope: BankScope, posting: LedgerPosting): Promise<PostingResult>;
+  fundsAvailable(tpp: RequestingTpp, account: AccountReference, amount: Money): Promise<boolean>;
   /**
-   * Executes a transfer exactly once under its idempotency key, in the caller's transaction: the
-   * funds check and the posting happen under the bank's lock on the debtor account, so two
-   * transfers from one account (in two processes) cannot both spend the same money.
+   * Hands an authorised payment (or one payment of a bulk) to the bank for execution, idempotent
+   * by (paymentId, item): submitting it again never moves money twice and answers its outcome.
    */
-  transfer(trx: DbOrTx, scope: BankScope, transfer: OutgoingTransfer): Promise<TransferResult>;
+  submitPayment(tpp: RequestingTpp, instruction: PaymentInstruction): Promise<SubmissionOutcome>;
+  /**
+   * The outcomes the bank reports after the submission, in order, from `cursor` on (undefined:
+   * from the start): each executed payment once, and, for a bank that decides later, each
+   * rejection. Polled by the server; at most `limit` at a time.
+   */
+  outcomesSince(cursor: string | undefined, limit?: number): Promise<OutcomeFeedPage>;
 }

@@ -156,6 +156,14 @@ export const ERROR_CATALOGUE = {
       nb: 'Sertifikatet har ikke PSD2-rollen denne tjenesten krever',
     },
   },
+  BANK_REFUSED: {
+    status: 403,
+    tppCode: 'SERVICE_BLOCKED',
+    text: {
+      en: 'The bank refuses this service for this account or PSU',
+      nb: 'Banken avviser denne tjenesten for denne kontoen eller brukeren',
+    },
+  },
   RESOURCE_UNKNOWN: {
     status: 404,
     tppCode: 'RESOURCE_UNKNOWN',
@@ -261,6 +269,14 @@ export const ERROR_CATALOGUE = {
     status: 500,
     tppCode: 'SYSTEM_ERROR',
     text: { en: 'Internal error', nb: 'Intern feil' },
+  },
+  BANK_UNAVAILABLE: {
+    status: 503,
+    tppCode: 'SERVICE_UNAVAILABLE',
+    text: {
+      en: 'The bank behind this service cannot be reached; try again later',
+      nb: 'Banken bak tjenesten svarer ikke; prøv igjen senere',
+    },
   },
 } as const satisfies Record<string, { status: number; tppCode: string; text: Localized }>;
 

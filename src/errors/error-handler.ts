@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { BankError } from '../bank/bank-error.js';
 import { AppError } from './app-error.js';
 import { errorBody } from './error-body.js';
 import { ERROR_CATALOGUE } from './error-catalogue.js';
@@ -7,7 +8,7 @@ import { languageOf } from '../http/request-context.js';
 
 /**
  * The one place that turns a thrown error into an HTTP answer. Services throw {@link AppError};
- * Fastify's own errors (schema validation, body limits, content types) are translated here; any
+ * the core-banking adapter's {@link BankError}s are mapped here, once; Fastify's own errors (schema validation, body limits, content types) are translated here; any
  * other error is a bug: it is logged with an occurrence id and answered as a bare 500.
  */
 export function installErrorHandler(app: FastifyInstance, system: string): void {
@@ -17,7 +18,10 @@ export function installErrorHandler(app: FastifyInstance, system: string): void 
 /** Answers any thrown error; also used for the router's own errors (`frameworkErrors`). */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, system: string): FastifyReply {
   const appError = toAppError(error);
-  return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), system, appError ? undefined : error);
+  // A bank that is down or answered without data it must have: the cause goes to the log.
+  const logged =
+    appError === undefined || (error instanceof BankError && appError.code !== 'BANK_REFUSED' && appError.code !== 'RESOURCE_UNKNOWN');
+  return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), system, logged ? error : undefined);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, system: string, cause?: unknown): FastifyReply {
@@ -54,6 +58,9 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) {
     return error;
   }
+  if (error instanceof BankError) {
+    return fromBankError(error);
+  }
   if (!isFastifyError(error)) {
     return undefined;
   }
@@ -85,6 +92,24 @@ export function toAppError(error: unknown): AppError | undefined {
     return new AppError('FORMAT_ERROR', { detail: error.message });
   }
   return undefined;
+}
+
+/**
+ * The core-banking port's errors in the catalogue's terms: the bank's refusal and an unknown
+ * account carry the bank's words; an unavailable bank is 503; missing data is a bare 500 (DESIGN
+ * §2b: never an empty answer).
+ */
+function fromBankError(error: BankError): AppError {
+  switch (error.kind) {
+    case 'unavailable':
+      return new AppError('BANK_UNAVAILABLE');
+    case 'missing-data':
+      return new AppError('SYSTEM_ERROR');
+    case 'refused':
+      return new AppError('BANK_REFUSED', { detail: error.message });
+    case 'unknown-account':
+      return new AppError('RESOURCE_UNKNOWN', { detail: error.message });
+  }
 }
 
 interface ValidationIssue {

@@ -21,7 +21,7 @@
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { sandboxClearingAccount } from '../../src/bank/sandbox-core-banking.js';
+import { sandboxClearingAccount } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { createBasket, deleteBasket, explicitPayment } from '../support/baskets.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';

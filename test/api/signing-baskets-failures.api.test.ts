@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CoreBanking } from '../../src/bank/core-banking.port.js';
+import type { SandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import { createBasket, explicitPayment, postBasket } from '../support/baskets.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectError, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
@@ -28,7 +28,7 @@ describe.each(DIALECTS)('signing baskets when things fail (%s)', (dialect) => {
   beforeAll(async () => {
     server = await startTestServer({
       dialect,
-      coreBanking: (sandbox): CoreBanking => ({
+      coreBanking: (sandbox): SandboxCoreBanking => ({
         ...sandbox,
         findAccount: async (scope, reference) => {
           if (bankDown) throw new Error('core banking timed out');

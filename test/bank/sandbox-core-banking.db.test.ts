@@ -6,8 +6,12 @@ import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
  * limits); balances from the ledger; postings applied once and only on the scope's own accounts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BankScope, CoreBanking } from '../../src/bank/core-banking.port.js';
-import { createSandboxCoreBanking, sandboxClearingAccount } from '../../src/bank/sandbox-core-banking.js';
+import type { BankScope } from '../../src/bank/core-banking.port.js';
+import {
+  createSandboxCoreBanking,
+  sandboxClearingAccount,
+  type SandboxCoreBanking,
+} from '../../src/modules/sandbox/sandbox-core-banking.js';
 import { withTransaction } from '../../src/db/create-db.js';
 import { transferLegs, type LedgerPosting } from '../../src/modules/ledger/ledger-posting.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
@@ -26,7 +30,7 @@ const NORDLYS = '998877660';
 describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
   let database: TestDatabase;
   let bank: SandboxBank;
-  let core: CoreBanking;
+  let core: SandboxCoreBanking;
   const now = () => new Date();
 
   beforeAll(async () => {
@@ -51,6 +55,9 @@ describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
         iban: 'NO9512343100017',
         currency: 'NOK',
         name: 'Driftskonto',
+        product: expect.any(String),
+        cashAccountType: 'CACC',
+        ownerName: expect.any(String),
         ownerCustomerNumber: '18129215603',
         ownerType: 'CORPORATE',
         organisationNumber: FJORDBRIS,
@@ -182,8 +189,8 @@ describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
     });
 
     it("refuses an unknown account or another TPP's", async () => {
-      await expect(core.balances(A, 'no-such-account')).rejects.toMatchObject({ code: 'RESOURCE_UNKNOWN' });
-      await expect(core.balances(EMPTY, await id(A, '12341100028'))).rejects.toMatchObject({ code: 'RESOURCE_UNKNOWN' });
+      await expect(core.balances(A, 'no-such-account')).rejects.toMatchObject({ name: 'BankError', kind: 'unknown-account' });
+      await expect(core.balances(EMPTY, await id(A, '12341100028'))).rejects.toMatchObject({ name: 'BankError', kind: 'unknown-account' });
     });
   });
 

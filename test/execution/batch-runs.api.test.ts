@@ -19,8 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sandboxClearingAccount } from '../../src/bank/sandbox-core-banking.js';
-import type { CoreBanking } from '../../src/bank/core-banking.port.js';
+import { sandboxClearingAccount, type SandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { addDays } from '../../src/domain/iso-date.js';
 import { convertMinor } from '../../src/domain/regulatory-reporting.js';
@@ -57,7 +56,7 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
 
   const server = useTestServer({
     dialect,
-    coreBanking: (sandbox): CoreBanking => ({
+    coreBanking: (sandbox): SandboxCoreBanking => ({
       ...sandbox,
       async transfer(trx, scope, transfer) {
         if (failing.has(transfer.debtorAccountId)) throw new Error('core banking unavailable');

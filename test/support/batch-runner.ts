@@ -11,7 +11,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { createSandboxCoreBanking } from '../../src/bank/sandbox-core-banking.js';
+import { createSandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import type { Database } from '../../src/db/database.js';
 import type { Db } from '../../src/db/create-db.js';
 import type { BatchTime } from '../../src/domain/batch-schedule.js';

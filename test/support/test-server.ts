@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../src/app.js';
-import type { CoreBanking } from '../../src/bank/core-banking.port.js';
-import { createSandboxCoreBanking } from '../../src/bank/sandbox-core-banking.js';
+import { createSandboxCoreBanking, type SandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
 import type { SigningCredentials } from '../../src/client/request-signer.js';
@@ -41,7 +40,7 @@ export interface TestServerOptions {
   readonly trustStore?: (ca: SandboxCa) => TrustStore;
   readonly extraV1Routes?: AppDependencies['extraV1Routes'];
   /** Wraps the sandbox's core-banking port (e.g. to make it fail on demand). */
-  readonly coreBanking?: (sandbox: CoreBanking) => CoreBanking;
+  readonly coreBanking?: (sandbox: SandboxCoreBanking) => SandboxCoreBanking;
 }
 
 /** `env` of a server in production mode (XS2A_MODE=production). */

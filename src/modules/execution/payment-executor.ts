@@ -1,9 +1,9 @@
-import type { CoreBanking, TransferResult } from '../../bank/core-banking.port.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import { bankDayOf } from '../../domain/batch-schedule.js';
 import type { ActorType } from '../audit/audit.repository.js';
 import { transitionPayment } from '../payments/payment-transition.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
+import type { SandboxLedgerExecution, TransferResult } from '../sandbox/sandbox-core-banking.js';
 import type { BatchOutcome } from './batch-run-report.js';
 import { decideExecution, statusPath, type ExecutionDecision, type TransferOutcome } from './execution-decision.js';
 import { transfersOf } from './payment-transfers.js';
@@ -25,16 +25,17 @@ const OUTCOME_OF: Readonly<Record<ExecutionDecision['kind'], BatchOutcome>> = {
 };
 
 /**
- * Moves a payment's money through the core-banking port and its status by the result, in the
- * caller's transaction (DESIGN §3): the postings and the status change commit together or not at
- * all, and the postings' idempotency keys make a second execution move nothing.
+ * Moves a payment's money and its status by the result, in the caller's transaction (DESIGN §3):
+ * the postings and the status change commit together or not at all, and the postings' idempotency
+ * keys make a second execution move nothing. The money moves through the sandbox's in-transaction
+ * execution ({@link SandboxLedgerExecution}), not yet through the port's submitPayment.
  */
-export function createPaymentExecutor(coreBanking: CoreBanking) {
+export function createPaymentExecutor(execution: SandboxLedgerExecution) {
   async function transferAll(trx: DbOrTx, payment: Payment, today: string): Promise<TransferOutcome[]> {
     const outcomes: TransferOutcome[] = [];
     // A bulk's payments in order, each funded or not by what the ones before it left.
     for (const transfer of transfersOf(payment, today)) {
-      outcomes.push(outcomeOf(await coreBanking.transfer(trx, { tppId: payment.tppId }, transfer)));
+      outcomes.push(outcomeOf(await execution.transfer(trx, { tppId: payment.tppId }, transfer)));
     }
     return outcomes;
   }

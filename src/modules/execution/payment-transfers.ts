@@ -1,4 +1,5 @@
-import type { AccountReference, OutgoingTransfer } from '../../bank/core-banking.port.js';
+import type { AccountReference } from '../../bank/core-banking.port.js';
+import type { OutgoingTransfer } from '../sandbox/sandbox-core-banking.js';
 import { parseAmount } from '../../domain/money.js';
 import type { Payment } from '../payments/payment.repository.js';
 import type { BulkItem } from '../payments/payment.schemas.js';

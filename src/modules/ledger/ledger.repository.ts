@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
-import { legsAfterForgetting, legsProblem, type LedgerPosting } from './ledger-posting.js';
+import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingStatus } from './ledger-posting.js';
 
 export interface RecordedPosting {
   readonly transactionId: number;
@@ -28,6 +28,31 @@ export interface AccountSums {
   readonly booked: bigint;
   /** Sum of booked and pending entries. */
   readonly expected: bigint;
+}
+
+/** Which of an account's postings {@link ledgerRepository.statement} reads. */
+export interface StatementFilter {
+  readonly status?: PostingStatus | undefined;
+  readonly dateFrom?: string | undefined;
+  readonly dateTo?: string | undefined;
+  /** Only the posting of this key. */
+  readonly key?: string | undefined;
+  /** Only lines after this one in the statement's order (booking date, then id, both descending). */
+  readonly before?: { readonly bookingDate: string; readonly id: number } | undefined;
+  readonly excludedKeyPrefixes?: readonly string[] | undefined;
+  readonly limit?: number | undefined;
+}
+
+/** One account's leg of a posting, with the posting's own fields. */
+export interface StatementLine {
+  readonly id: number;
+  readonly idempotencyKey: string;
+  readonly status: PostingStatus;
+  readonly bookingDate: string;
+  readonly valueDate: string;
+  readonly description: string;
+  /** The account's leg: positive credits it. */
+  readonly amountMinor: bigint;
 }
 
 const REMOVE_SLICE = 500;
@@ -280,6 +305,69 @@ export const ledgerRepository = {
         .execute();
     }
     return { removed, kept };
+  },
+
+  /**
+   * One account's postings, newest first (booking date, then id), as statement lines: the
+   * account's leg and its posting. `before` continues after the last line of a page; postings
+   * whose key starts with one of `excludedKeyPrefixes` are left out.
+   */
+  async statement(db: DbOrTx, accountId: string, currency: string, filter: StatementFilter): Promise<StatementLine[]> {
+    let query = db
+      .selectFrom('ledger_entry as e')
+      .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
+      .select([
+        't.id',
+        't.idempotency_key',
+        't.status',
+        't.booking_date',
+        't.value_date',
+        't.description',
+        sql<string>`cast(e.amount_minor as text)`.as('amount'),
+      ])
+      .where('e.account_id', '=', accountId)
+      .where('e.currency', '=', currency);
+    for (const prefix of filter.excludedKeyPrefixes ?? []) query = query.where('t.idempotency_key', 'not like', `${prefix}%`);
+    if (filter.key !== undefined) query = query.where('t.idempotency_key', '=', filter.key);
+    if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
+    if (filter.dateFrom !== undefined) query = query.where('t.booking_date', '>=', filter.dateFrom);
+    if (filter.dateTo !== undefined) query = query.where('t.booking_date', '<=', filter.dateTo);
+    const before = filter.before;
+    if (before !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('t.booking_date', '<', before.bookingDate),
+          eb.and([eb('t.booking_date', '=', before.bookingDate), eb('t.id', '<', before.id)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy('t.booking_date', 'desc')
+      .orderBy('t.id', 'desc')
+      .$if(filter.limit !== undefined, (qb) => qb.limit(filter.limit!))
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      idempotencyKey: row.idempotency_key,
+      status: row.status as PostingStatus,
+      bookingDate: row.booking_date,
+      valueDate: row.value_date,
+      description: row.description,
+      amountMinor: BigInt(row.amount),
+    }));
+  },
+
+  /** Postings whose key starts with `prefix`, after the id `afterId`, in id order. */
+  async keysSince(db: DbOrTx, prefix: string, afterId: number, limit: number): Promise<{ id: number; idempotencyKey: string }[]> {
+    const rows = await db
+      .selectFrom('ledger_transaction')
+      .select(['id', 'idempotency_key'])
+      .where('idempotency_key', 'like', `${prefix}%`)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), idempotencyKey: row.idempotency_key }));
   },
 
   /** Moves a pending posting to booked (e.g. when a reserved amount settles); its legs join the booked sums. */

@@ -1,0 +1,31 @@
+/**
+ * What can go wrong on the bank's side of the core-banking port, in the bank's words. An adapter
+ * throws it; the HTTP layer maps it once to the error catalogue (src/errors/error-handler.ts):
+ *
+ * - `unavailable`: the core system cannot be reached or timed out; trying later may work (503).
+ * - `missing-data`: the core system answered, but without data it must have (a transaction
+ *   without an amount, an account without a currency): never an empty answer (500).
+ * - `refused`: the bank will not do this for this PSU or account (blocked, closed), with a
+ *   reason a TPP may read (403 SERVICE_BLOCKED).
+ * - `unknown-account`: the account (or card account) named is not the bank's, or not visible to
+ *   the TPP asking (404 RESOURCE_UNKNOWN).
+ *
+ * Any other error an adapter throws is a bug and answers a bare 500.
+ */
+export const BANK_ERROR_KINDS = ['unavailable', 'missing-data', 'refused', 'unknown-account'] as const;
+export type BankErrorKind = (typeof BANK_ERROR_KINDS)[number];
+
+export class BankError extends Error {
+  readonly kind: BankErrorKind;
+
+  /** `message` is shown to the TPP for `refused` and `unknown-account`, only logged otherwise. */
+  constructor(kind: BankErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BankError';
+    this.kind = kind;
+  }
+}
+
+export function isBankError(error: unknown): error is BankError {
+  return error instanceof BankError;
+}

@@ -1,0 +1,453 @@
+import type { Db, DbOrTx } from '../../db/create-db.js';
+import { withTransaction } from '../../db/create-db.js';
+import type { Money } from '../../domain/money.js';
+import { convertMinor, type NokRates } from '../../domain/regulatory-reporting.js';
+import { BankError } from '../../bank/bank-error.js';
+import type {
+  AccountPermission,
+  AccountReference,
+  BankAccount,
+  BankCardAccount,
+  BankCardTransaction,
+  BankTransaction,
+  CoreBanking,
+  PaymentInstruction,
+  ReportedOutcome,
+  RequestingTpp,
+  SubmissionOutcome,
+} from '../../bank/core-banking.port.js';
+import { decodeCursor, encodeCursor, matches, pageOf } from '../../bank/transaction-paging.js';
+import { transferLegs, type LedgerLeg, type LedgerPosting } from '../ledger/ledger-posting.js';
+import { ledgerRepository, type StatementLine } from '../ledger/ledger.repository.js';
+import type { Ledger } from '../ledger/ledger.service.js';
+import { accountRepository } from './account.repository.js';
+import { agreementRepository } from './agreement.repository.js';
+import { cardAccountRepository } from './card-account.repository.js';
+import { customerRepository } from './customer.repository.js';
+import { sandboxBankRepository } from './sandbox-bank.repository.js';
+import {
+  sandboxSystemAccount,
+  type SandboxAccount,
+  type SandboxCardAccount,
+  type SandboxCardTransaction,
+  type SandboxTransaction,
+} from './sandbox-bank.model.js';
+import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
+import { transactionRepository } from './transaction.repository.js';
+
+/**
+ * One outgoing payment (or one payment of a bulk) to execute in the server's own transaction: the
+ * creditor receives `amount`; the debtor account is debited its value in the account's currency,
+ * at the bank's own rate.
+ */
+export interface OutgoingTransfer {
+  /** Executing the same key twice moves the money once (`payment:<id>`, `payment:<id>:3`). */
+  readonly idempotencyKey: string;
+  readonly debtorAccountId: string;
+  readonly amount: Money;
+  /** The creditor's account as the payment names it; credited when it is an account of this bank. */
+  readonly creditorAccount?: AccountReference | undefined;
+  /** The bank date it is booked and valued on. */
+  readonly bookingDate: string;
+  readonly description: string;
+}
+
+/**
+ * What executing a transfer did: booked now, booked by an earlier attempt under the same key,
+ * nothing for lack of funds (interimAvailable below the debit), or nothing because the bank
+ * cannot make it (e.g. no rate for the currency), with the reason in words a TPP may read.
+ */
+export type TransferResult =
+  | { readonly kind: 'booked'; readonly creditedInBank: boolean }
+  | { readonly kind: 'already-booked' }
+  | { readonly kind: 'insufficient-funds' }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * How the server executes payments today: inside its own database transaction, against the
+ * sandbox ledger in the same database, so a payment's postings and its status change commit
+ * together (the batch runner's exactly-once guarantee, proven by test/execution). Only the
+ * sandbox can offer this; a bank's adapter implements {@link CoreBanking.submitPayment} and
+ * {@link CoreBanking.outcomesSince} instead, which the executor does not use yet.
+ */
+export interface SandboxLedgerExecution {
+  /**
+   * Executes a transfer exactly once under its idempotency key, in the caller's transaction: the
+   * funds check and the posting happen under the sandbox's lock on the TPP's data, so two
+   * transfers from one account (in two processes) cannot both spend the same money.
+   */
+  transfer(trx: DbOrTx, tpp: RequestingTpp, transfer: OutgoingTransfer): Promise<TransferResult>;
+  /**
+   * Posts a debit or credit exactly once under its idempotency key, in the caller's transaction,
+   * on the TPP's own accounts only.
+   */
+  post(trx: DbOrTx, tpp: RequestingTpp, posting: LedgerPosting): Promise<{ readonly applied: boolean }>;
+}
+
+/** The sandbox bank as the app uses it: the port, and execution in the server's transaction. */
+export type SandboxCoreBanking = CoreBanking & SandboxLedgerExecution;
+
+const NO_PERMISSION: AccountPermission = { canView: false, canRegister: false };
+
+/** A private account's owner may do everything with it, without limits. */
+const OWNER_PERMISSION: AccountPermission = { canView: true, canRegister: true };
+
+/** Ledger postings that set balances (opening balances, balance updates): not statement lines. */
+const NOT_ON_STATEMENTS = ['sandbox:opening:', 'sandbox:balance:'];
+const MOCK_TRANSACTION = 'sandbox:transaction:';
+const PAYMENT = 'payment:';
+
+function toBankAccount(account: SandboxAccount): BankAccount {
+  return {
+    id: account.id,
+    bban: account.bban,
+    iban: account.iban,
+    currency: account.currency,
+    name: account.name,
+    product: account.product,
+    cashAccountType: account.cashAccountType,
+    ownerName: account.owner.name,
+    ownerCustomerNumber: account.owner.customerNumber,
+    ownerType: account.owner.customerType,
+    organisationNumber: account.organisationNumber,
+  };
+}
+
+function toBankCardAccount(card: SandboxCardAccount): BankCardAccount {
+  return {
+    id: card.id,
+    maskedPan: card.maskedPan,
+    name: card.name,
+    product: card.product,
+    currency: card.currency,
+    creditLimit: card.creditLimit,
+    ownerName: card.owner.name,
+    ownerCustomerNumber: card.owner.customerNumber,
+  };
+}
+
+function toBankCardTransaction(item: SandboxCardTransaction): BankCardTransaction {
+  return {
+    id: item.id,
+    maskedPan: item.maskedPan,
+    status: item.status,
+    transactionDate: item.transactionDate,
+    bookingDate: item.bookingDate,
+    amount: item.amount,
+    originalAmount: item.originalAmount,
+    merchant: item.transactionDetails,
+    merchantCategoryCode: item.merchantCategoryCode,
+  };
+}
+
+/** The idempotency key of a payment (or of a bulk's `item`-th payment). */
+export function paymentKey(paymentId: string, item?: number): string {
+  return item === undefined ? `${PAYMENT}${paymentId}` : `${PAYMENT}${paymentId}:${item}`;
+}
+
+/** The payment and bulk item a `payment:` key names. */
+function paymentOfKey(key: string): { paymentId: string; item?: number } {
+  const [paymentId, item] = key.slice(PAYMENT.length).split(':');
+  return item === undefined ? { paymentId: paymentId! } : { paymentId: paymentId!, item: Number(item) };
+}
+
+/**
+ * A statement line's transaction id: a mock transaction's own id, a payment's id (with `-<n>` for
+ * a bulk's n-th payment). Both stay when the posting is booked, and neither is ever reused.
+ */
+function transactionIdOf(key: string): string {
+  if (key.startsWith(MOCK_TRANSACTION)) return key.slice(MOCK_TRANSACTION.length);
+  if (key.startsWith(PAYMENT)) {
+    const { paymentId, item } = paymentOfKey(key);
+    return item === undefined ? paymentId : `${paymentId}-${item}`;
+  }
+  return Buffer.from(key).toString('base64url');
+}
+
+/** The ledger keys a transaction id may stand for (the inverse of {@link transactionIdOf}). */
+function keysOf(transactionId: string): string[] {
+  const bulk = /^(.+)-([1-9][0-9]*)$/.exec(transactionId);
+  return [
+    `${MOCK_TRANSACTION}${transactionId}`,
+    paymentKey(transactionId),
+    ...(bulk ? [paymentKey(bulk[1]!, Number(bulk[2]))] : []),
+    Buffer.from(transactionId, 'base64url').toString(),
+  ];
+}
+
+function toBankTransaction(line: StatementLine, currency: string, mock: SandboxTransaction | undefined): BankTransaction {
+  return {
+    id: transactionIdOf(line.idempotencyKey),
+    status: line.status,
+    bookingDate: line.bookingDate,
+    valueDate: line.valueDate,
+    amount: { minor: line.amountMinor, currency },
+    counterpartyName: mock?.counterpartyName,
+    counterpartyAccount: mock?.counterpartyAccount,
+    remittanceUnstructured: mock?.remittanceUnstructured,
+    remittanceReference: mock?.remittanceReference,
+    paymentId: line.idempotencyKey.startsWith(PAYMENT) ? paymentOfKey(line.idempotencyKey).paymentId : undefined,
+    description: line.description,
+  };
+}
+
+/**
+ * The ledger account a sandbox payment's other leg goes to (the TPP's clearing account), for
+ * callers that build postings for {@link SandboxLedgerExecution.post}.
+ */
+export function sandboxClearingAccount(tpp: RequestingTpp): string {
+  return sandboxSystemAccount(tpp.tppId, 'clearing');
+}
+
+/**
+ * The core-banking port over the sandbox bank: the mock data of the calling TPP and the
+ * double-entry ledger. Private customers use their own accounts with no limit; a corporate
+ * context (PSU-Corporate-ID = the agreement's organisation number) gives a PSU the accounts its
+ * engagements name, with their roles and limits. Another TPP's data is never found.
+ *
+ * An account's transactions are its ledger postings (mock transactions, executed payments; not
+ * the postings that set balances), described by the mock transaction where there is one.
+ * Payments execute synchronously: {@link CoreBanking.submitPayment} answers every outcome at
+ * once, and the outcome feed lists the payments the ledger holds (executed ones) in posting order.
+ */
+export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date, rates: NokRates): SandboxCoreBanking {
+  const bookkeeping = sandboxBookkeeping(ledger);
+
+  async function engagementOf(tpp: RequestingTpp, psuId: string, accountId: string, organisationNumber: string) {
+    const agreement = await agreementRepository.findByOrganisationNumber(db, tpp.tppId, organisationNumber);
+    if (!agreement) return undefined;
+    const engagements = await agreementRepository.listEngagementsOfPsu(db, tpp.tppId, agreement.id, psuId);
+    return engagements.find((engagement) => engagement.account.id === accountId);
+  }
+
+  /** Legs may touch only this TPP's accounts, card accounts and system accounts, in their currency. */
+  async function assertInScope(trx: DbOrTx, tpp: RequestingTpp, accountId: string, currency: string): Promise<void> {
+    if (accountId.startsWith(`sandbox-system:${tpp.tppId}:`)) return;
+    const account =
+      (await accountRepository.findById(trx, tpp.tppId, accountId)) ?? (await cardAccountRepository.findById(trx, tpp.tppId, accountId));
+    if (!account || account.currency !== currency) {
+      throw new Error(`posting leg on ${accountId} (${currency}) is not an account of the sandbox of ${tpp.tppId}`);
+    }
+  }
+
+  async function existingAccount(tpp: RequestingTpp, accountId: string): Promise<SandboxAccount> {
+    const account = await accountRepository.findById(db, tpp.tppId, accountId);
+    if (!account) throw new BankError('unknown-account', `no account ${accountId}`);
+    return account;
+  }
+
+  async function describe(tpp: RequestingTpp, lines: readonly StatementLine[], currency: string): Promise<BankTransaction[]> {
+    const mockIds = lines
+      .filter((line) => line.idempotencyKey.startsWith(MOCK_TRANSACTION))
+      .map((line) => transactionIdOf(line.idempotencyKey));
+    const mocks = new Map((await transactionRepository.findMany(db, tpp.tppId, mockIds)).map((mock) => [mock.id, mock]));
+    return lines.map((line) => toBankTransaction(line, currency, mocks.get(transactionIdOf(line.idempotencyKey))));
+  }
+
+  const execution: SandboxLedgerExecution = {
+    async transfer(trx, tpp, transfer) {
+      await sandboxBankRepository.lockTenant(trx, tpp.tppId, now().toISOString());
+      if (await ledger.isRecorded(trx, transfer.idempotencyKey)) return { kind: 'already-booked' };
+      const debtor = await accountRepository.ledgerKeyOf(trx, tpp.tppId, { id: transfer.debtorAccountId });
+      if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
+      const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
+      if (debitMinor === undefined) {
+        return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
+      }
+      const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency)).interimAvailable;
+      if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
+      const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, tpp.tppId, transfer.creditorAccount));
+      // Credited here only in the instructed currency; anything else leaves the bank.
+      const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
+      const clearing = sandboxClearingAccount(tpp);
+      const legs: LedgerLeg[] =
+        creditor && creditor.currency === debtor.currency
+          ? transferLegs(debtor.id, creditor.id, debtor.currency, debitMinor)
+          : [
+              ...transferLegs(debtor.id, clearing, debtor.currency, debitMinor),
+              // A currency exchange into an account of this bank goes through the clearing account.
+              ...(creditor ? transferLegs(clearing, creditor.id, creditor.currency, transfer.amount.minor) : []),
+            ];
+      const recorded = await ledger.post(trx, {
+        idempotencyKey: transfer.idempotencyKey,
+        status: 'booked',
+        bookingDate: transfer.bookingDate,
+        valueDate: transfer.bookingDate,
+        description: transfer.description,
+        legs,
+      });
+      if (!recorded.applied) return { kind: 'already-booked' };
+      return { kind: 'booked', creditedInBank: creditor !== undefined };
+    },
+
+    async post(trx, tpp, posting) {
+      // The sandbox's lock, as every mock-data write takes it: an initialize cannot wipe the
+      // accounts between the check below and the posting.
+      await sandboxBankRepository.lockTenant(trx, tpp.tppId, now().toISOString());
+      for (const leg of posting.legs) {
+        await assertInScope(trx, tpp, leg.accountId, leg.currency);
+      }
+      const recorded = await ledger.post(trx, posting);
+      return { applied: recorded.applied };
+    },
+  };
+
+  return {
+    ...execution,
+
+    async findAccount(tpp, reference) {
+      const account = await accountRepository.findByReference(db, tpp.tppId, reference);
+      return account && toBankAccount(account);
+    },
+
+    async account(tpp, accountId) {
+      const account = await accountRepository.findById(db, tpp.tppId, accountId);
+      return account && toBankAccount(account);
+    },
+
+    async accountsOf(tpp, psuId, organisationNumber) {
+      if (organisationNumber === undefined) {
+        const customer = await customerRepository.findByNumber(db, tpp.tppId, psuId);
+        if (!customer || customer.customerType !== 'PRIVATE') return [];
+        return (await accountRepository.listOwnedBy(db, tpp.tppId, customer.id)).map(toBankAccount);
+      }
+      const agreement = await agreementRepository.findByOrganisationNumber(db, tpp.tppId, organisationNumber);
+      if (!agreement) return [];
+      const engagements = await agreementRepository.listEngagementsOfPsu(db, tpp.tppId, agreement.id, psuId);
+      const accounts = await accountRepository.listOwnedBy(db, tpp.tppId, agreement.owner.id);
+      const engaged = new Set(engagements.filter((engagement) => engagement.roles.length > 0).map((engagement) => engagement.account.id));
+      return accounts.filter((account) => engaged.has(account.id)).map(toBankAccount);
+    },
+
+    async permission(tpp, psuId, accountId, organisationNumber) {
+      const account = await accountRepository.findById(db, tpp.tppId, accountId);
+      if (!account) return NO_PERMISSION;
+      if (organisationNumber === undefined) {
+        return account.owner.customerType === 'PRIVATE' && account.owner.customerNumber === psuId ? OWNER_PERMISSION : NO_PERMISSION;
+      }
+      if (account.organisationNumber !== organisationNumber) return NO_PERMISSION;
+      const engagement = await engagementOf(tpp, psuId, accountId, organisationNumber);
+      if (!engagement) return NO_PERMISSION;
+      // A register limit of 0 is the documented way to withhold the right to register.
+      const canRegister =
+        engagement.roles.includes('REGISTER') && (engagement.registerLimit === undefined || engagement.registerLimit.minor > 0n);
+      return {
+        canView: engagement.roles.includes('VIEW'),
+        canRegister,
+        registerLimit: canRegister ? engagement.registerLimit : undefined,
+        approvalLimit: canRegister ? engagement.approvalLimit : undefined,
+      };
+    },
+
+    async balances(tpp, accountId) {
+      const account = await accountRepository.findById(db, tpp.tppId, accountId);
+      if (account) return bookkeeping.balances(db, account.id, account.currency);
+      const card = await cardAccountRepository.findById(db, tpp.tppId, accountId);
+      if (card) return bookkeeping.balances(db, card.id, card.currency, card.creditLimit);
+      throw new BankError('unknown-account', `no account ${accountId}`);
+    },
+
+    async transactions(tpp, accountId, query) {
+      const account = await existingAccount(tpp, accountId);
+      const after = query.after === undefined ? undefined : decodeCursor(query.after);
+      const limit = Math.max(1, query.limit);
+      const lines = await ledgerRepository.statement(db, account.id, account.currency, {
+        status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+        before: after && { bookingDate: after.date, id: Number(after.id) },
+        excludedKeyPrefixes: NOT_ON_STATEMENTS,
+        limit: limit + 1,
+      });
+      const page = lines.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        transactions: await describe(tpp, page, account.currency),
+        next: lines.length > limit && last ? encodeCursor({ date: last.bookingDate, id: String(last.id) }) : undefined,
+      };
+    },
+
+    async transaction(tpp, accountId, transactionId) {
+      const account = await accountRepository.findById(db, tpp.tppId, accountId);
+      if (!account) return undefined;
+      for (const key of keysOf(transactionId)) {
+        if (NOT_ON_STATEMENTS.some((prefix) => key.startsWith(prefix))) continue;
+        const [line] = await ledgerRepository.statement(db, account.id, account.currency, { key, limit: 1 });
+        if (line) return (await describe(tpp, [line], account.currency))[0];
+      }
+      return undefined;
+    },
+
+    async cardAccountsOf(tpp, psuId) {
+      const cards = await cardAccountRepository.list(db, tpp.tppId);
+      return cards.filter((card) => card.owner.customerNumber === psuId).map(toBankCardAccount);
+    },
+
+    async cardAccount(tpp, cardAccountId) {
+      const card = await cardAccountRepository.findById(db, tpp.tppId, cardAccountId);
+      return card && toBankCardAccount(card);
+    },
+
+    async cardTransactions(tpp, cardAccountId, query) {
+      const card = await cardAccountRepository.findById(db, tpp.tppId, cardAccountId);
+      if (!card) throw new BankError('unknown-account', `no card account ${cardAccountId}`);
+      const all = await cardAccountRepository.listTransactions(db, tpp.tppId, card.id, {
+        status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+        offset: 0,
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      const wanted = all.filter((item) => matches(query, item.status, item.transactionDate));
+      const page = pageOf(wanted, (item) => ({ date: item.transactionDate, id: item.id }), query);
+      return { transactions: page.transactions.map(toBankCardTransaction), next: page.next };
+    },
+
+    async fundsAvailable(tpp, reference, amount) {
+      const account = await accountRepository.findByReference(db, tpp.tppId, reference);
+      if (!account) throw new BankError('unknown-account', 'no such account');
+      const debitMinor = convertMinor(amount, account.currency, rates);
+      if (debitMinor === undefined) {
+        throw new BankError('refused', `The bank has no exchange rate from ${amount.currency} to ${account.currency}`);
+      }
+      return (await bookkeeping.balances(db, account.id, account.currency)).interimAvailable.minor >= debitMinor;
+    },
+
+    async submitPayment(tpp, instruction) {
+      const result = await withTransaction(db, (trx) => execution.transfer(trx, tpp, transferOf(instruction)));
+      return submissionOutcomeOf(result);
+    },
+
+    async outcomesSince(cursor, limit = 100) {
+      const afterId = cursor === undefined ? 0 : Number(cursor);
+      if (!Number.isSafeInteger(afterId) || afterId < 0) throw new Error(`not an outcome cursor of this bank: ${cursor}`);
+      const rows = await ledgerRepository.keysSince(db, PAYMENT, afterId, Math.max(1, limit));
+      const outcomes = rows.map((row): ReportedOutcome => ({ ...paymentOfKey(row.idempotencyKey), outcome: { kind: 'executed' } }));
+      return { outcomes, cursor: String(rows.at(-1)?.id ?? afterId) };
+    },
+  };
+}
+
+/** The in-transaction transfer of a submitted payment, under the key the batch runner uses too. */
+function transferOf(instruction: PaymentInstruction): OutgoingTransfer {
+  return {
+    idempotencyKey: paymentKey(instruction.paymentId, instruction.item),
+    debtorAccountId: instruction.debtorAccountId,
+    amount: instruction.amount,
+    creditorAccount: instruction.creditorAccount,
+    bookingDate: instruction.executionDate,
+    description: instruction.description,
+  };
+}
+
+function submissionOutcomeOf(result: TransferResult): SubmissionOutcome {
+  switch (result.kind) {
+    case 'booked':
+    case 'already-booked':
+      return { kind: 'executed' };
+    case 'insufficient-funds':
+      return { kind: 'pending-funds' };
+    case 'refused':
+      return { kind: 'rejected', reason: result.reason };
+  }
+}
