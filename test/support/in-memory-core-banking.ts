@@ -1,0 +1,310 @@
+/**
+ * A deliberately small core-banking adapter with no database: plain maps per TPP, one currency
+ * per payment (no exchange rates), synchronous execution. It exists to prove the port can be
+ * implemented without this project's database, and runs the same contract suite as the sandbox
+ * adapter (test/bank/core-banking.contract.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { BankError } from '../../src/bank/bank-error.js';
+import type {
+  AccountBalances,
+  AccountPermission,
+  AccountReference,
+  BankAccount,
+  BankCardAccount,
+  BankCardTransaction,
+  BankTransaction,
+  CoreBanking,
+  ReportedOutcome,
+  RequestingTpp,
+} from '../../src/bank/core-banking.port.js';
+import { matches, pageOf } from '../../src/bank/transaction-paging.js';
+import type { Money } from '../../src/domain/money.js';
+import type { ContractSeed, SeedEngagement } from '../bank/core-banking.contract.js';
+
+interface Customer {
+  readonly name: string;
+  readonly type: 'PRIVATE' | 'CORPORATE';
+}
+
+interface Ledger {
+  booked: bigint;
+  pending: bigint;
+}
+
+interface Tenant {
+  readonly customers: Map<string, Customer>;
+  readonly accounts: Map<string, BankAccount>;
+  readonly money: Map<string, Ledger>;
+  readonly transactions: Map<string, BankTransaction[]>;
+  /** Per organisation number: the owner and its engagements. */
+  readonly agreements: Map<string, { owner: string; engagements: readonly SeedEngagement[] }>;
+  readonly cards: Map<string, BankCardAccount>;
+  readonly cardTransactions: Map<string, BankCardTransaction[]>;
+}
+
+export interface InMemoryCoreBanking {
+  readonly bank: CoreBanking;
+  seed(tpp: RequestingTpp): ContractSeed;
+}
+
+export function createInMemoryCoreBanking(): InMemoryCoreBanking {
+  const tenants = new Map<string, Tenant>();
+  /** Executed payments by `paymentId:item`, and the feed in execution order. */
+  const executed = new Set<string>();
+  const feed: ReportedOutcome[] = [];
+  let numbers = 10_000;
+
+  const tenant = (tpp: RequestingTpp): Tenant => {
+    let found = tenants.get(tpp.tppId);
+    if (!found) {
+      found = {
+        customers: new Map(),
+        accounts: new Map(),
+        money: new Map(),
+        transactions: new Map(),
+        agreements: new Map(),
+        cards: new Map(),
+        cardTransactions: new Map(),
+      };
+      tenants.set(tpp.tppId, found);
+    }
+    return found;
+  };
+
+  const accountOrThrow = (tpp: RequestingTpp, id: string): BankAccount => {
+    const account = tenant(tpp).accounts.get(id);
+    if (!account) throw new BankError('unknown-account', `no account ${id}`);
+    return account;
+  };
+
+  const byReference = (tpp: RequestingTpp, reference: AccountReference) =>
+    [...tenant(tpp).accounts.values()].find((account) =>
+      'iban' in reference ? account.iban === reference.iban : account.bban === reference.bban,
+    );
+
+  const balancesOf = (tpp: RequestingTpp, id: string, currency: string, credit = 0n): AccountBalances => {
+    const money = tenant(tpp).money.get(id) ?? { booked: 0n, pending: 0n };
+    const of = (minor: bigint): Money => ({ minor, currency });
+    return {
+      closingBooked: of(money.booked),
+      expected: of(money.booked + money.pending),
+      interimAvailable: of(money.booked + money.pending + credit),
+    };
+  };
+
+  const record = (tpp: RequestingTpp, accountId: string, transaction: BankTransaction) => {
+    const data = tenant(tpp);
+    const money = data.money.get(accountId) ?? { booked: 0n, pending: 0n };
+    if (transaction.status === 'booked') money.booked += transaction.amount.minor;
+    else money.pending += transaction.amount.minor;
+    data.money.set(accountId, money);
+    data.transactions.set(accountId, [...(data.transactions.get(accountId) ?? []), transaction]);
+  };
+
+  const engagementOf = (tpp: RequestingTpp, psuId: string, accountId: string, organisationNumber: string) =>
+    tenant(tpp)
+      .agreements.get(organisationNumber)
+      ?.engagements.find((engagement) => engagement.psu === psuId && engagement.accountId === accountId);
+
+  const bank: CoreBanking = {
+    async findAccount(tpp, reference) {
+      return byReference(tpp, reference);
+    },
+    async account(tpp, accountId) {
+      return tenant(tpp).accounts.get(accountId);
+    },
+    async accountsOf(tpp, psuId, organisationNumber) {
+      const accounts = [...tenant(tpp).accounts.values()];
+      if (organisationNumber === undefined) {
+        return tenant(tpp).customers.get(psuId)?.type === 'PRIVATE'
+          ? accounts.filter((account) => account.ownerCustomerNumber === psuId)
+          : [];
+      }
+      return accounts.filter((account) => engagementOf(tpp, psuId, account.id, organisationNumber) !== undefined);
+    },
+    async permission(tpp, psuId, accountId, organisationNumber): Promise<AccountPermission> {
+      const account = tenant(tpp).accounts.get(accountId);
+      if (!account) return { canView: false, canRegister: false };
+      if (organisationNumber === undefined) {
+        const owner = account.ownerType === 'PRIVATE' && account.ownerCustomerNumber === psuId;
+        return { canView: owner, canRegister: owner };
+      }
+      const engagement = engagementOf(tpp, psuId, accountId, organisationNumber);
+      if (!engagement) return { canView: false, canRegister: false };
+      const canRegister = engagement.roles.includes('REGISTER');
+      return {
+        canView: engagement.roles.includes('VIEW'),
+        canRegister,
+        registerLimit: canRegister ? engagement.registerLimit : undefined,
+        approvalLimit: canRegister ? engagement.approvalLimit : undefined,
+      };
+    },
+    async balances(tpp, accountId) {
+      const card = tenant(tpp).cards.get(accountId);
+      if (card) return balancesOf(tpp, card.id, card.currency, card.creditLimit.minor);
+      const account = accountOrThrow(tpp, accountId);
+      return balancesOf(tpp, account.id, account.currency);
+    },
+    async transactions(tpp, accountId, query) {
+      accountOrThrow(tpp, accountId);
+      const wanted = (tenant(tpp).transactions.get(accountId) ?? []).filter((item) => matches(query, item.status, item.bookingDate));
+      return pageOf(wanted, (item) => ({ date: item.bookingDate, id: item.id }), query);
+    },
+    async transaction(tpp, accountId, transactionId) {
+      return tenant(tpp)
+        .transactions.get(accountId)
+        ?.find((item) => item.id === transactionId);
+    },
+    async cardAccountsOf(tpp, psuId) {
+      return [...tenant(tpp).cards.values()].filter((card) => card.ownerCustomerNumber === psuId);
+    },
+    async cardAccount(tpp, cardAccountId) {
+      return tenant(tpp).cards.get(cardAccountId);
+    },
+    async cardTransactions(tpp, cardAccountId, query) {
+      if (!tenant(tpp).cards.has(cardAccountId)) throw new BankError('unknown-account', `no card account ${cardAccountId}`);
+      const wanted = (tenant(tpp).cardTransactions.get(cardAccountId) ?? []).filter((item) =>
+        matches(query, item.status, item.transactionDate),
+      );
+      return pageOf(wanted, (item) => ({ date: item.transactionDate, id: item.id }), query);
+    },
+    async fundsAvailable(tpp, reference, amount) {
+      const account = byReference(tpp, reference);
+      if (!account) throw new BankError('unknown-account', 'no such account');
+      if (amount.currency !== account.currency) throw new BankError('refused', `This bank does not exchange ${amount.currency}`);
+      return balancesOf(tpp, account.id, account.currency).interimAvailable.minor >= amount.minor;
+    },
+    async submitPayment(tpp, instruction) {
+      const key = `${instruction.paymentId}:${instruction.item ?? ''}`;
+      if (executed.has(key)) return { kind: 'executed' };
+      const debtor = tenant(tpp).accounts.get(instruction.debtorAccountId);
+      if (!debtor) return { kind: 'rejected', reason: 'The debtor account no longer exists' };
+      if (instruction.amount.currency !== debtor.currency) {
+        return { kind: 'rejected', reason: `This bank does not exchange ${instruction.amount.currency}` };
+      }
+      if (balancesOf(tpp, debtor.id, debtor.currency).interimAvailable.minor < instruction.amount.minor) return { kind: 'pending-funds' };
+      const id = instruction.item === undefined ? instruction.paymentId : `${instruction.paymentId}-${instruction.item}`;
+      const leg = (minor: bigint): BankTransaction => ({
+        id,
+        status: 'booked',
+        bookingDate: instruction.executionDate,
+        valueDate: instruction.executionDate,
+        amount: { minor, currency: debtor.currency },
+        counterpartyName: instruction.creditorName,
+        paymentId: instruction.paymentId,
+        description: instruction.description,
+      });
+      record(tpp, debtor.id, leg(-instruction.amount.minor));
+      const creditor = instruction.creditorAccount && byReference(tpp, instruction.creditorAccount);
+      if (creditor && creditor.currency === debtor.currency) record(tpp, creditor.id, leg(instruction.amount.minor));
+      executed.add(key);
+      feed.push({ paymentId: instruction.paymentId, item: instruction.item, outcome: { kind: 'executed' } });
+      return { kind: 'executed' };
+    },
+    async outcomesSince(cursor, limit = 100) {
+      const from = cursor === undefined ? 0 : Number(cursor);
+      const outcomes = feed.slice(from, from + Math.max(1, limit));
+      return { outcomes, cursor: String(from + outcomes.length) };
+    },
+  };
+
+  const seed = (tpp: RequestingTpp): ContractSeed => ({
+    async customer(customer) {
+      tenant(tpp).customers.set(customer.customerNumber, { name: customer.name, type: customer.type });
+    },
+    async account({ owner, currency, closingBooked }) {
+      const customer = tenant(tpp).customers.get(owner);
+      if (!customer) throw new Error(`no customer ${owner}`);
+      const number = String(numbers++);
+      const account: BankAccount = {
+        id: randomUUID(),
+        bban: `9999${number}0`,
+        iban: `NO99${number}`,
+        currency,
+        name: 'Konto',
+        product: 'BRUKSKONTO',
+        cashAccountType: 'CACC',
+        ownerName: customer.name,
+        ownerCustomerNumber: owner,
+        ownerType: customer.type,
+      };
+      tenant(tpp).accounts.set(account.id, account);
+      if (closingBooked) tenant(tpp).money.set(account.id, { booked: closingBooked.minor, pending: 0n });
+      return account;
+    },
+    async agreement({ owner, engagements }) {
+      const organisationNumber = String(900_000_000 + numbers++);
+      tenant(tpp).agreements.set(organisationNumber, { owner, engagements });
+      for (const [id, account] of tenant(tpp).accounts) {
+        if (account.ownerCustomerNumber === owner) tenant(tpp).accounts.set(id, { ...account, organisationNumber });
+      }
+      return { organisationNumber };
+    },
+    async transaction(accountId, item) {
+      const account = accountOrThrow(tpp, accountId);
+      const id = randomUUID();
+      record(tpp, account.id, {
+        id,
+        status: item.status,
+        bookingDate: item.bookingDate,
+        valueDate: item.bookingDate,
+        amount: item.amount,
+        counterpartyName: item.counterpartyName,
+        remittanceUnstructured: item.remittance,
+        description: [item.counterpartyName, item.remittance].filter(Boolean).join(': '),
+      });
+      return id;
+    },
+    async book(accountId, transactionId) {
+      const list = tenant(tpp).transactions.get(accountId) ?? [];
+      const index = list.findIndex((item) => item.id === transactionId && item.status === 'pending');
+      if (index < 0) throw new Error(`no pending transaction ${transactionId}`);
+      const item = list[index]!;
+      const money = tenant(tpp).money.get(accountId)!;
+      money.pending -= item.amount.minor;
+      money.booked += item.amount.minor;
+      list[index] = { ...item, status: 'booked' };
+    },
+    async cardAccount({ owner, currency, creditLimit }) {
+      const customer = tenant(tpp).customers.get(owner);
+      if (!customer) throw new Error(`no customer ${owner}`);
+      const card: BankCardAccount = {
+        id: randomUUID(),
+        maskedPan: `525412******${String(numbers++).slice(-4)}`,
+        name: 'Kredittkort',
+        product: 'KREDITTKORT',
+        currency,
+        creditLimit,
+        ownerName: customer.name,
+        ownerCustomerNumber: owner,
+      };
+      tenant(tpp).cards.set(card.id, card);
+      return card;
+    },
+    async cardTransaction(cardAccountId, item) {
+      const card = tenant(tpp).cards.get(cardAccountId);
+      if (!card) throw new Error(`no card account ${cardAccountId}`);
+      const id = randomUUID();
+      const money = tenant(tpp).money.get(card.id) ?? { booked: 0n, pending: 0n };
+      if (item.bookingDate === undefined) money.pending += item.amount.minor;
+      else money.booked += item.amount.minor;
+      tenant(tpp).money.set(card.id, money);
+      const list = tenant(tpp).cardTransactions.get(card.id) ?? [];
+      list.push({
+        id,
+        maskedPan: card.maskedPan,
+        status: item.bookingDate === undefined ? 'pending' : 'booked',
+        transactionDate: item.transactionDate,
+        bookingDate: item.bookingDate,
+        amount: item.amount,
+        originalAmount: item.originalAmount,
+        merchant: item.merchant,
+      });
+      tenant(tpp).cardTransactions.set(card.id, list);
+      return id;
+    },
+  });
+
+  return { bank, seed };
+}
