@@ -136,3 +136,15 @@ export function checkNorwegianIdentityNumber(value: string): Check<NorwegianIden
   const kind = checkBirthDate(value);
   return kind.ok ? pass({ number: value, kind: kind.value }) : kind;
 }
+
+/** The dots that stand for the hidden digits of a masked PSU-ID. */
+const MASK = '\u2022';
+
+/**
+ * A PSU-ID as the PSU's pages show it: only its last four characters, the rest as dots
+ * (`•••••••9955`); an id of four characters or fewer is all dots.
+ */
+export function maskPsuId(psuId: string): string {
+  const visible = psuId.length > 4 ? psuId.slice(-4) : '';
+  return `${MASK.repeat(psuId.length - visible.length)}${visible}`;
+}

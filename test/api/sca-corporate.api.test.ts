@@ -16,6 +16,7 @@ import {
   identify,
   idOfLink,
   inputOf,
+  maskedPsuId,
   NOK_URI,
   OK_URI,
   openPage,
@@ -87,7 +88,9 @@ describe.each(DIALECTS)('SCA of corporate payments (%s)', (dialect) => {
         'tpp-explicit-authorisation-preferred': 'true',
       });
       const started = await startAuthorisation(server.client, payment.path);
-      expect(inputOf((await openPage(started.scaRedirect)).text, 'psuId')).toContain(`value="${company.registrar.customerNumber}"`);
+      const page = (await openPage(started.scaRedirect)).text;
+      expect(inputOf(page, 'psuId')).toContain(`value="${maskedPsuId(company.registrar.customerNumber)}"`);
+      expect(page).not.toContain(company.registrar.customerNumber);
       const answer = await identify(started.scaRedirect, company.viewer.customerNumber);
       expect(alertOf(answer.text)).toBe('Someone other than the customer the app named tried to approve it');
       expect(await statusOf(payment.path)).toBe('RJCT');

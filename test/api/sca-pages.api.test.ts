@@ -1,6 +1,6 @@
 /**
  * The PSU's pages of SCA by redirect (issue 5), walked with plain form posts as a browser would:
- * - identify (psuId, hidden csrf, button method=code; PSU-ID prefilled and readonly when the TPP
+ * - identify (psuId, hidden csrf, button method=code; PSU-ID prefilled masked and readonly when the TPP
  *   named one; a button method=app on a mobile user agent when Biometric-Authentication is true),
  *   code (field code; a wrong code: 400 with the attempts left; the third fails), confirmation
  *   (decision approve | reject); the app confirmation skips the code;
@@ -31,6 +31,7 @@ import {
   idOfLink,
   inputOf,
   IPHONE_UA,
+  maskedPsuId,
   NOK_URI,
   OK_URI,
   openPage,
@@ -107,7 +108,7 @@ describe.each(DIALECTS)('SCA redirect pages (%s)', (dialect) => {
     it('shows the PSU-ID the TPP named prefilled and readonly', async () => {
       const { link } = await payment();
       const field = inputOf((await openPage(link)).text, 'psuId') ?? '';
-      expect(field).toContain(`value="${psu.customerNumber}"`);
+      expect(field).toContain(`value="${maskedPsuId(psu.customerNumber)}"`);
       expect(field).toContain(' readonly');
     });
 

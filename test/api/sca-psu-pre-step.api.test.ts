@@ -22,6 +22,7 @@ import {
   idOfLink,
   inputOf,
   IPHONE_UA,
+  maskedPsuId,
   OK_URI,
   openPage,
   storedScaStatus,
@@ -190,7 +191,7 @@ describe.each(DIALECTS)('PSU pre-step and PSU access tokens (%s)', (dialect) => 
       });
       const link = payment.links['scaRedirect']!.href;
       const field = inputOf((await openPage(link)).text, 'psuId') ?? '';
-      expect(field).toContain(`value="${company.registrar.customerNumber}"`);
+      expect(field).toContain(`value="${maskedPsuId(company.registrar.customerNumber)}"`);
       expect(field).toContain('readonly');
       expect((await walk(link)).redirectedTo).toBe(OK_URI);
       expect((await server.client.get<any>(`${payment.path}/status`)).body.transactionStatus).toBe('ACTC');

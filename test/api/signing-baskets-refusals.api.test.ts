@@ -58,6 +58,7 @@ import {
   identify,
   idOfLink,
   inputOf,
+  maskedPsuId,
   OK_URI,
   openPage,
   paymentStatusOf,
@@ -376,7 +377,7 @@ describe.each(DIALECTS)('signing basket creation and its refusals (%s)', (dialec
       expect(stored.psu_id).toBe(alice.customerNumber);
       const link = basket.links['scaRedirect']!.href;
       const field = inputOf((await openPage(link)).text, 'psuId') ?? '';
-      expect(field).toContain(`value="${alice.customerNumber}"`);
+      expect(field).toContain(`value="${maskedPsuId(alice.customerNumber)}"`);
       expect(field).toContain('readonly');
       await walk(link);
       for (const created of payments) expect(await paymentStatusOf(server.client, created.path)).toEqual({ transactionStatus: 'ACTC' });

@@ -45,7 +45,7 @@ import {
   type FundedPsu,
 } from '../support/execution.js';
 import { INDCTS, NDCT, ndctBody, type Body } from '../support/payments.js';
-import { createPayment, scaStatusOf, type CreatedPayment } from '../support/sca.js';
+import { createPayment, maskedPsuId, scaStatusOf, type CreatedPayment } from '../support/sca.js';
 import type { TestServer } from '../support/test-server.js';
 
 type Language = 'en' | 'nb';
@@ -134,7 +134,7 @@ describe('payments approved in headless Chromium, then executed', () => {
     await shows(page, t.identifyHeading);
     expect(await page.locator('html').getAttribute('lang')).toBe(language);
     const psuId = page.getByLabel(t.psuId, { exact: true });
-    expect(await psuId.inputValue()).toBe(psu.customerNumber);
+    expect(await psuId.inputValue()).toBe(maskedPsuId(psu.customerNumber));
     expect(await psuId.isEditable()).toBe(false);
     await button(page, t.next).click();
     await shows(page, t.codeHeading);

@@ -8,6 +8,7 @@
  * - a cancellation approved → CANC; the PSU pre-step (login) → redirect with ?code=, which
  *   POST /v1/token exchanges for an access token;
  * - the bank-app shortcut appears on a phone only, and not with Biometric-Authentication: false;
+ * - the PSU-ID the TPP named shows masked, never whole;
  * - the pages work without JavaScript, load nothing from other origins, and break no CSP rule.
  * Fields and buttons are found by their labels and roles, so the labels are tested too.
  */
@@ -28,6 +29,7 @@ import {
 } from '../support/browser.js';
 import { corporation, crossBorderBody, NCBCT, NDCT, ndctBody, pathOf, privatePsu, type Body, type Psu } from '../support/payments.js';
 import { identityNumber } from '../support/sandbox.js';
+import { maskedPsuId } from '../support/sca.js';
 import type { TestServer } from '../support/test-server.js';
 
 type Language = 'en' | 'nb';
@@ -193,10 +195,11 @@ describe('SCA redirect pages in headless Chromium', () => {
       expect(await page.title()).toBe(`${t.title} – Nordic Sandbox Bank`);
       expect(await page.getByText(t.stepsOf3[0], { exact: true }).count()).toBe(1);
       const psuId = page.getByLabel(t.psuId, { exact: true });
-      expect(await psuId.inputValue()).toBe(psu.customerNumber);
+      expect(await psuId.inputValue()).toBe(maskedPsuId(psu.customerNumber));
       expect(await psuId.isEditable()).toBe(false);
       expect(await psuId.getAttribute('aria-describedby')).toBe('psu-id-locked');
       expect(await page.locator('#psu-id-locked').textContent()).toBe(t.locked);
+      expect(await page.content()).not.toContain(psu.customerNumber);
       // The stylesheet is inline and allowed by its hash: it applies.
       expect(await page.evaluate("getComputedStyle(document.querySelector('header')).backgroundColor")).toBe('rgb(11, 61, 92)');
       // A desktop browser is not offered the bank app.
@@ -286,7 +289,7 @@ describe('SCA redirect pages in headless Chromium', () => {
       await page.goto(payment.scaRedirect);
       await shows(page, t.identifyHeading);
       const psuId = page.getByLabel(t.psuId, { exact: true });
-      expect(await psuId.inputValue()).toBe(psu.customerNumber);
+      expect(await psuId.inputValue()).toBe(maskedPsuId(psu.customerNumber));
       expect(await psuId.getAttribute('readonly')).toBe('');
       // Simulates a tampered form: the locked field unlocked and another valid number typed.
       await psuId.evaluate((input) => input.removeAttribute('readonly'));
@@ -387,7 +390,7 @@ describe('SCA redirect pages in headless Chromium', () => {
       expect(payment.status, payment.text).toBe(201);
       await page.goto(payment.body._links.scaRedirect.href);
       await shows(page, t.identifyHeading);
-      expect(await page.getByLabel(t.psuId, { exact: true }).inputValue()).toBe(company.registrar.customerNumber);
+      expect(await page.getByLabel(t.psuId, { exact: true }).inputValue()).toBe(maskedPsuId(company.registrar.customerNumber));
     });
 
     it('the bank-app shortcut on a phone skips the code step; ACTC', async () => {

@@ -26,7 +26,7 @@ import {
   type StandInTpp,
 } from '../support/browser.js';
 import { crossBorderBody, NCBCT, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
-import { paymentStatusOf, type CreatedPayment } from '../support/sca.js';
+import { maskedPsuId, paymentStatusOf, type CreatedPayment } from '../support/sca.js';
 import type { TestServer } from '../support/test-server.js';
 
 type Language = 'en' | 'nb';
@@ -152,7 +152,7 @@ describe('a signing basket approved in headless Chromium', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe(language);
     expect(await page.title()).toBe(t.title);
     const psuId = page.getByLabel(t.psuId, { exact: true });
-    expect(await psuId.inputValue()).toBe(psu.customerNumber);
+    expect(await psuId.inputValue()).toBe(maskedPsuId(psu.customerNumber));
     expect(await psuId.isEditable()).toBe(false);
     await button(page, t.next).click();
     await shows(page, t.codeHeading);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNorwegianIdentityNumber, makeNorwegianIdentityNumber } from '../../src/domain/norwegian-identity-number.js';
+import { checkNorwegianIdentityNumber, makeNorwegianIdentityNumber, maskPsuId } from '../../src/domain/norwegian-identity-number.js';
 
 /** Builds a number with correct check digits, so only the date or century can be wrong. */
 function withCheckDigits(first9: string): string {
@@ -93,5 +93,17 @@ describe('makeNorwegianIdentityNumber', () => {
     ['31129956x', 'a letter'],
   ])('gives undefined for %s (%s)', (first9) => {
     expect(makeNorwegianIdentityNumber(first9)).toBeUndefined();
+  });
+});
+
+describe('maskPsuId', () => {
+  it.each([
+    ['13039319955', '•••••••9955'],
+    ['12345', '•2345'],
+    ['1234', '••••'],
+    ['', ''],
+  ])('shows %j as %j: the last four characters only, and nothing of an id of four or fewer', (psuId, masked) => {
+    expect(maskPsuId(psuId)).toBe(masked);
+    expect(maskPsuId(psuId)).toHaveLength(psuId.length);
   });
 });

@@ -2,7 +2,8 @@
  * The PSU's redirect pages as pure HTML (issue 5):
  * - every interpolated value is escaped, in text and in attribute values;
  * - every field has a label tied to it (label for= matches the input id);
- * - a PSU-ID the TPP named is shown read-only; the app shortcut appears only when offered;
+ * - a PSU-ID the TPP named is shown masked (its last four digits) and read-only; a typed national
+ *   identity number is not shown again; the app shortcut appears only when offered;
  * - an error is announced (role="alert") and tied to its field (aria-describedby, aria-invalid);
  * - the page language (html lang) and all texts follow the frame's language;
  * - no scripts and no external resources; the inline stylesheet is exactly what PAGE_STYLE_HASH allows.
@@ -217,7 +218,7 @@ describe('labels and fields', () => {
 });
 
 describe('identify page', () => {
-  it('shows a PSU-ID the TPP named prefilled, read-only and explained', () => {
+  it('shows a PSU-ID the TPP named prefilled but masked, read-only and explained; never the whole number', () => {
     const html = identifyPage(frame(), {
       action: '/a',
       csrf: 'c',
@@ -227,7 +228,9 @@ describe('identify page', () => {
       offerApp: false,
     });
     const field = visibleInputs(html)[0]!;
-    expect(field['value']).toBe('13039319955');
+    expect(field['value']).toBe('\u2022\u2022\u2022\u2022\u2022\u2022\u20229955');
+    expect(html).not.toContain('13039319955');
+    expect(html).not.toContain('1303931');
     expect(field).toHaveProperty('readonly');
     expect(field['aria-describedby']).toBe('psu-id-locked');
     expect(html).toContain('<p class="hint" id="psu-id-locked">The app you came from named this customer.</p>');
@@ -241,6 +244,12 @@ describe('identify page', () => {
     const typed = visibleInputs(identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', typed: '1303931995', offerApp: false }))[0]!;
     expect(typed['value']).toBe('1303931995');
     expect(typed).not.toHaveProperty('readonly');
+  });
+
+  it('does not show a typed number again when it is a valid national identity number (it names someone)', () => {
+    const html = identifyPage(frame(), { action: '/a', csrf: 'c', tppName: 'T', typed: ' 13039319955 ', offerApp: false });
+    expect(visibleInputs(html)[0]!['value']).toBe('');
+    expect(html).not.toContain('13039319955');
   });
 
   it('offers the app shortcut button only when offerApp', () => {

@@ -75,6 +75,11 @@ function unescapeHtml(text: string): string {
   return text.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code)));
 }
 
+/** An 11-digit PSU-ID as the pages show it: seven dots and its last four digits. */
+export function maskedPsuId(psuId: string): string {
+  return `${'\u2022'.repeat(psuId.length - 4)}${psuId.slice(-4)}`;
+}
+
 /** The CSRF token of a page's form. */
 export function csrfOf(html: string): string {
   const match = /<input type="hidden" name="csrf" value="([^"]*)">/.exec(html);

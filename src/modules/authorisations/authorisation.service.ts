@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
-import { checkNorwegianIdentityNumber } from '../../domain/norwegian-identity-number.js';
+import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
@@ -296,7 +296,10 @@ export function createAuthorisationService(
       const target = await formTarget(id, csrf, 'received');
       if ('kind' in target) return target;
       const { authorisation } = target;
-      const checked = checkNorwegianIdentityNumber(psuIdText.trim());
+      const typed = psuIdText.trim();
+      // The page shows the PSU the TPP named masked: left as shown (or empty), it stands for that PSU.
+      const named = authorisation.expectedPsuId;
+      const checked = checkNorwegianIdentityNumber(named !== undefined && (typed === '' || typed === maskPsuId(named)) ? named : typed);
       if (!checked.ok) return { kind: 'retry', authorisation, message: checked.reason };
       const psuId = checked.value.number;
       if (authorisation.expectedPsuId !== undefined && psuId !== authorisation.expectedPsuId) {

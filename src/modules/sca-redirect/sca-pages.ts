@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Language, Localized } from '../../domain/localized.js';
+import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
 import type { AuthorisationPurpose } from '../authorisations/authorisation.repository.js';
 import { PURPOSE_TITLES, SCA_TEXTS } from './sca-texts.js';
@@ -92,18 +93,23 @@ export interface IdentifyPage {
   readonly action: string;
   readonly csrf: string;
   readonly tppName: string;
-  /** The PSU-ID the TPP sent: shown, prefilled and locked. */
+  /** The PSU-ID the TPP sent: shown masked (its last four digits), prefilled and locked. */
   readonly lockedPsuId?: string | undefined;
-  /** What the PSU typed, shown again after a refusal. */
+  /** What the PSU typed, shown again after a refusal unless it is a national identity number. */
   readonly typed?: string | undefined;
   readonly message?: Localized | undefined;
   /** Offer the app (biometric) confirmation: Biometric-Authentication and a mobile user agent. */
   readonly offerApp: boolean;
 }
 
+/**
+ * The identify page. No page shows a PSU's whole national identity number (anyone who saw the
+ * link could read it): the TPP's is masked, and a typed number that names someone is not echoed.
+ */
 export function identifyPage(frame: PageFrame, view: IdentifyPage): string {
   const t = (text: Localized) => escapeHtml(text[frame.language]);
-  const value = view.lockedPsuId ?? view.typed ?? '';
+  const typed = view.typed !== undefined && !checkNorwegianIdentityNumber(view.typed.trim()).ok ? view.typed : '';
+  const value = view.lockedPsuId === undefined ? typed : maskPsuId(view.lockedPsuId);
   const described = [view.lockedPsuId ? 'psu-id-locked' : '', view.message ? 'psu-id-error' : ''].filter(Boolean).join(' ');
   return page(
     frame,
