@@ -34,6 +34,35 @@ export default tseslint.config(
     },
   },
   {
+    // The error catalogue and the signature and certificate checks are the platform's core: they
+    // know no route, no module and no web framework (the HTTP layer maps their results).
+    files: ['src/errors/**/*.ts', 'src/security/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*', '**/http/**', '**/modules/**', '**/app.js'] }],
+    },
+  },
+  {
+    // The bank's ports speak the bank's words: no database, no module, no web framework. A
+    // bank implements them without knowing our storage; the sandbox adapters live in its module.
+    files: ['src/bank/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['fastify', '@fastify/*', 'kysely', '**/db/**', '**/http/**', '**/modules/**', 'better-sqlite3', 'pg'] },
+      ],
+    },
+  },
+  {
+    // Routes call services, never repositories or the database handle directly.
+    files: ['src/modules/**/*.routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/*.repository.js', '**/db/**'], allowTypeImports: true, message: 'routes call services' }] },
+      ],
+    },
+  },
+  {
     // Services never import Fastify; only repositories and db/ build queries.
     files: ['src/modules/**/*.service.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*'] }] },

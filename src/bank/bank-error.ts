@@ -1,6 +1,6 @@
 /**
  * What can go wrong on the bank's side of the core-banking port, in the bank's words. An adapter
- * throws it; the HTTP layer maps it once to the error catalogue (src/errors/error-handler.ts):
+ * throws it; the HTTP layer maps it once to the error catalogue (src/http/error-handler.ts):
  *
  * - `unavailable`: the core system cannot be reached or timed out; trying later may work (503).
  * - `missing-data`: the core system answered, but without data it must have (a transaction

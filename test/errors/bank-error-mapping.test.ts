@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BankError } from '../../src/bank/bank-error.js';
 import { ERROR_CATALOGUE } from '../../src/errors/error-catalogue.js';
-import { toAppError } from '../../src/errors/error-handler.js';
+import { toAppError } from '../../src/http/error-handler.js';
 
 describe('BankError in the catalogue', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/create-db.js';
-import { customerRepository } from '../modules/sandbox/customer.repository.js';
-import type { PsuAuthenticator } from './psu-authenticator.port.js';
+import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
+import type { Db } from '../../db/create-db.js';
+import { customerRepository } from './customer.repository.js';
 
 /** The sandbox's one-time code (DESIGN §6): any other code is wrong. */
 export const SANDBOX_ONE_TIME_CODE = '123456';

@@ -1,15 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { BankError } from '../bank/bank-error.js';
-import { AppError } from './app-error.js';
-import { errorBody } from './error-body.js';
-import { ERROR_CATALOGUE } from './error-catalogue.js';
-import { languageOf } from '../http/request-context.js';
+import { AppError } from '../errors/app-error.js';
+import { errorBody } from '../errors/error-body.js';
+import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
+import { languageOf } from './request-context.js';
 
 /**
  * The one place that turns a thrown error into an HTTP answer. Services throw {@link AppError};
- * the core-banking adapter's {@link BankError}s are mapped here, once; Fastify's own errors (schema validation, body limits, content types) are translated here; any
- * other error is a bug: it is logged with an occurrence id and answered as a bare 500.
+ * the core-banking adapter's {@link BankError}s are mapped here, once; Fastify's own errors
+ * (schema validation, body limits, content types) are translated here; any other error is a
+ * bug: it is logged with an occurrence id and answered as a bare 500.
  */
 export function installErrorHandler(app: FastifyInstance, system: string): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => handleError(error, request, reply, system));
