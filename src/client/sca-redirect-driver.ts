@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'undici';
+import { CookieJar } from './cookie-jar.js';
 
 /** What the PSU does on the redirect pages. */
 export interface PsuActions {
@@ -12,6 +13,12 @@ export interface PsuActions {
   /** Accept-Language of the PSU's browser: `en` or `nb`. */
   readonly language?: string | undefined;
   readonly userAgent?: string | undefined;
+  /**
+   * The browser's cookies. The pages belong to the browser that opened the link first (a session
+   * cookie), so a walk that goes on from pages already opened needs that browser's jar; without
+   * one, the walk is a fresh browser.
+   */
+  readonly cookies?: CookieJar | undefined;
 }
 
 /** Where the flow ended. */
@@ -31,17 +38,21 @@ const MAX_STEPS = 12;
 /**
  * Walks the SCA redirect pages with plain HTTP form posts, as a PSU's browser would (issue 5):
  * for TPPs' own CI, where a browser is too heavy. Give it the `scaRedirect` link and what the PSU
- * does; it answers where the PSU ended up (normally the TPP's redirect URI).
+ * does; it answers where the PSU ended up (normally the TPP's redirect URI). Like a browser it
+ * keeps the pages' session cookie from step to step.
  */
 export async function walkScaRedirect(scaRedirect: string, actions: PsuActions = {}): Promise<PsuJourney> {
-  const headers = {
-    'accept-language': actions.language ?? 'en',
-    'user-agent': actions.userAgent ?? 'nordic-xs2a-sca-driver',
+  const browser: Browser = {
+    headers: {
+      'accept-language': actions.language ?? 'en',
+      'user-agent': actions.userAgent ?? 'nordic-xs2a-sca-driver',
+    },
+    cookies: actions.cookies ?? new CookieJar(),
   };
   const steps: string[] = [];
   const codes = [...(actions.codes ?? [SANDBOX_CODE])];
   let url = new URL(scaRedirect);
-  let page = await get(url, headers);
+  let page = await get(url, browser);
   for (let i = 0; i < MAX_STEPS; i++) {
     const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(page.text);
     if (page.location !== undefined) {
@@ -50,7 +61,7 @@ export async function walkScaRedirect(scaRedirect: string, actions: PsuActions =
         return { redirectedTo: next.toString(), lastPage: page.text, lastStatus: page.status, steps };
       }
       url = next;
-      page = await get(url, headers);
+      page = await get(url, browser);
       continue;
     }
     if (!form) return { redirectedTo: undefined, lastPage: page.text, lastStatus: page.status, steps };
@@ -70,7 +81,7 @@ export async function walkScaRedirect(scaRedirect: string, actions: PsuActions =
     } else {
       fields.set('decision', actions.decision ?? 'approve');
     }
-    page = await post(action, fields, headers);
+    page = await post(action, fields, browser);
   }
   throw new Error(`the SCA pages did not finish within ${MAX_STEPS} steps`);
 }
@@ -81,17 +92,30 @@ interface Page {
   readonly text: string;
 }
 
-async function get(url: URL, headers: Record<string, string>): Promise<Page> {
-  const response = await httpRequest(url, { method: 'GET', headers: { ...headers, accept: 'text/html' } });
+/** What the walk sends as the PSU's browser: its headers and its cookies. */
+interface Browser {
+  readonly headers: Record<string, string>;
+  readonly cookies: CookieJar;
+}
+
+function headersFor(url: URL, browser: Browser): Record<string, string> {
+  const cookie = browser.cookies.header(url);
+  return { ...browser.headers, accept: 'text/html', ...(cookie === undefined ? {} : { cookie }) };
+}
+
+async function get(url: URL, browser: Browser): Promise<Page> {
+  const response = await httpRequest(url, { method: 'GET', headers: headersFor(url, browser) });
+  browser.cookies.store(url, response.headers['set-cookie']);
   return { status: response.statusCode, location: locationOf(response.headers['location']), text: await response.body.text() };
 }
 
-async function post(url: URL, fields: URLSearchParams, headers: Record<string, string>): Promise<Page> {
+async function post(url: URL, fields: URLSearchParams, browser: Browser): Promise<Page> {
   const response = await httpRequest(url, {
     method: 'POST',
-    headers: { ...headers, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headersFor(url, browser), 'content-type': 'application/x-www-form-urlencoded' },
     body: fields.toString(),
   });
+  browser.cookies.store(url, response.headers['set-cookie']);
   return { status: response.statusCode, location: locationOf(response.headers['location']), text: await response.body.text() };
 }
 

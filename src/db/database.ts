@@ -4,6 +4,7 @@ import type { AuditEventTable } from '../modules/audit/audit.table.js';
 import type { PaymentTable } from '../modules/payments/payment.table.js';
 import type { AuthorisationTable } from '../modules/authorisations/authorisation.table.js';
 import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
+import type { ScaBrowserSessionTable } from '../modules/authorisations/sca-browser-session.table.js';
 import type { BatchRunTable } from '../modules/execution/batch-run.table.js';
 import type { SandboxClockTable } from '../modules/clock/sandbox-clock.table.js';
 import type { SandboxKeyBindingTable } from '../modules/sandbox/tpp-key-binding.table.js';
@@ -40,6 +41,7 @@ export interface Database {
   payment: PaymentTable;
   authorisation: AuthorisationTable;
   psu_token: PsuTokenTable;
+  sca_browser_session: ScaBrowserSessionTable;
   signing_basket: SigningBasketTable;
   batch_run: BatchRunTable;
   sandbox_clock: SandboxClockTable;

@@ -9,6 +9,7 @@ import * as signingBaskets from './migrations/2026_11_24_0006_signing_baskets.js
 import * as ledgerBalances from './migrations/2026_11_25_0007_ledger_balances.js';
 import * as execution from './migrations/2026_11_26_0008_execution.js';
 import * as requestRecords from './migrations/2026_11_27_0009_request_records.js';
+import * as scaBrowserSessions from './migrations/2026_11_28_0010_sca_browser_sessions.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_0007_ledger_balances': ledgerBalances,
   '2026_11_26_0008_execution': execution,
   '2026_11_27_0009_request_records': requestRecords,
+  '2026_11_28_0010_sca_browser_sessions': scaBrowserSessions,
 };
 
 /** The versions, oldest first. */

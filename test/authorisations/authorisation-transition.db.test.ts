@@ -38,7 +38,6 @@ function newAuthorisation(purpose: AuthorisationPurpose = 'payment'): NewAuthori
     resourceId: purpose === 'psu-login' ? undefined : randomUUID(),
     expectedPsuId: undefined,
     psuCorporateId: undefined,
-    csrfToken: 'csrf-token',
     redirectUri: 'https://tpp.example/ok',
     nokRedirectUri: undefined,
     biometric: false,

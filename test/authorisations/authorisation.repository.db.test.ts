@@ -30,7 +30,6 @@ function newAuthorisation(overrides: Partial<NewAuthorisation> = {}): NewAuthori
     resourceId: randomUUID(),
     expectedPsuId: undefined,
     psuCorporateId: undefined,
-    csrfToken: 'csrf-token',
     redirectUri: undefined,
     nokRedirectUri: undefined,
     biometric: false,
@@ -65,7 +64,6 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
         redirectUri: 'https://tpp.example/ok?x=1',
         nokRedirectUri: 'https://tpp.example/nok',
         biometric: true,
-        csrfToken: 'Zm9vYmFyYmF6cXV4cXV1eA',
         expiresAt: '2026-11-20T08:10:00.250Z',
       });
       const inserted = await authorisationRepository.insert(database.db, full);

@@ -8,6 +8,8 @@
  * - the decision: a rejection fails it; an approval the subject accepts is applied in the
  *   finalising transaction; one it refuses fails it, rejecting the resource or not;
  * - a wrong CSRF token is refused 403 and a post for another step 409, changing nothing;
+ * - the pages belong to the first browser that visits them: another browser's visits and posts
+ *   are `elsewhere`, changing nothing; the masked PSU-ID stands for the PSU the TPP named;
  * - expired links fail on open, find, a form post and the sweep, by a movable clock;
  * - a PSU login ends finalised with a one-time code that works once, for the same TPP, for 60 s.
  */
@@ -34,6 +36,7 @@ import {
   sha256,
   type AuthorisationRequest,
   type AuthorisationService,
+  type FormAccess,
   type PageOutcome,
 } from '../../src/modules/authorisations/authorisation.service.js';
 import type { ScaStatus } from '../../src/modules/authorisations/sca-status.js';
@@ -188,9 +191,13 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     };
   }
 
-  function create(h: Harness, overrides: Partial<AuthorisationRequest> = {}): Promise<Authorisation> {
+  /** The PSU's browser of each authorisation: its session and CSRF token, from the first visit. */
+  const browsers = new Map<string, FormAccess>();
+
+  /** A new authorisation whose link the PSU's browser has opened. */
+  async function create(h: Harness, overrides: Partial<AuthorisationRequest> = {}): Promise<Authorisation> {
     const purpose: AuthorisationPurpose = overrides.purpose ?? 'payment';
-    return h.service.create(database.db, {
+    const authorisation = await h.service.create(database.db, {
       tpp: TPP,
       purpose,
       resourceId: purpose === 'psu-login' ? undefined : randomUUID(),
@@ -198,6 +205,17 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       biometric: false,
       ...overrides,
     });
+    const visit = await h.service.visit(authorisation.id, { session: undefined });
+    if (visit.kind !== 'page' || visit.newSession === undefined) throw new Error(`the first visit was not bound: ${visit.kind}`);
+    browsers.set(authorisation.id, { session: visit.newSession, csrf: visit.csrf });
+    return authorisation;
+  }
+
+  /** What the PSU's browser posts with a form of this authorisation's pages. */
+  function pass(authorisation: Pick<Authorisation, 'id'>): FormAccess {
+    const access = browsers.get(authorisation.id);
+    if (!access) throw new Error(`no browser opened ${authorisation.id}`);
+    return access;
   }
 
   const stored = async (authorisation: Pick<Authorisation, 'id'>) => {
@@ -217,13 +235,13 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
 
   /** Walks an authorisation to psuIdentified or scaMethodSelected through the pages. */
   async function walk(h: Harness, authorisation: Authorisation, to: 'psuIdentified' | 'scaMethodSelected'): Promise<Authorisation> {
-    const identified = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'code'), 'next');
+    const identified = expectKind(await h.service.identify(authorisation.id, pass(authorisation), PSU, 'code'), 'next');
     if (to === 'psuIdentified') return identified.authorisation;
-    return expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, RIGHT_CODE), 'next').authorisation;
+    return expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), RIGHT_CODE), 'next').authorisation;
   }
 
   describe('create', () => {
-    it('starts received, with a fresh CSRF token, expiring expirySeconds later, linked under the public URL', async () => {
+    it('starts received, expiring expirySeconds later, linked under the public URL; its first browser gets a fresh CSRF token', async () => {
       const h = harness();
       const first = await create(h, { expectedPsuId: PSU, biometric: true, nokRedirectUri: 'https://tpp.example/nok' });
       const second = await create(h);
@@ -241,8 +259,9 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
         expiresAt: '2026-11-20T08:10:00.000Z',
       });
       expect(await stored(first)).toEqual(first);
-      expect(first.csrfToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
-      expect(second.csrfToken).not.toBe(first.csrfToken);
+      expect(pass(first).csrf).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(pass(second).csrf).not.toBe(pass(first).csrf);
+      expect(pass(first).session).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(second.id).not.toBe(first.id);
       expect(h.service.redirectLink(first)).toBe(`${PUBLIC_URL}/sca/${first.id}`);
     });
@@ -264,7 +283,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const authorisation = await create(h);
       const checked = checkNorwegianIdentityNumber(typed);
       expect(checked.ok).toBe(false);
-      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, typed, 'code'), 'retry');
+      const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), typed, 'code'), 'retry');
       expect(outcome.message).toEqual(!checked.ok && checked.reason);
       expect(outcome.authorisation).toEqual(authorisation);
       expect(await stored(authorisation)).toEqual(authorisation);
@@ -275,7 +294,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('asks again for a well-formed number that is no customer of the bank, changing nothing', async () => {
       const h = harness();
       const authorisation = await create(h);
-      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, NOT_A_CUSTOMER, 'code'), 'retry');
+      const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), NOT_A_CUSTOMER, 'code'), 'retry');
       expect(outcome.message).toEqual(
         localized('No customer of this bank has that national identity number', 'Ingen kunde i banken har dette fødselsnummeret'),
       );
@@ -288,7 +307,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await create(h);
       h.advance(5);
-      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, ` ${PSU} `, 'code'), 'next');
+      const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), ` ${PSU} `, 'code'), 'next');
       expect(outcome.authorisation).toMatchObject({ scaStatus: 'psuIdentified', psuId: PSU, statusChangedAt: '2026-11-20T08:00:05.000Z' });
       expect(await stored(authorisation)).toEqual(outcome.authorisation);
       expect(await moves(authorisation)).toEqual(['received→psuIdentified']);
@@ -298,14 +317,14 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('goes on when the PSU is the one the TPP named', async () => {
       const h = harness();
       const authorisation = await create(h, { expectedPsuId: PSU });
-      expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'code'), 'next');
+      expectKind(await h.service.identify(authorisation.id, pass(authorisation), PSU, 'code'), 'next');
       expect((await stored(authorisation)).scaStatus).toBe('psuIdentified');
     });
 
     it('fails it when another PSU than the one the TPP named identifies, and the subject rejects the resource', async () => {
       const h = harness();
       const authorisation = await create(h, { expectedPsuId: PSU });
-      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, OTHER_PSU, 'code'), 'finished');
+      const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), OTHER_PSU, 'code'), 'finished');
       expect(outcome.authorisation.scaStatus).toBe('failed');
       expect(outcome.rejectedByPsu).toBeUndefined();
       const after = await stored(authorisation);
@@ -328,7 +347,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('confirms in the app instead of the code when the TPP asked for biometrics and the bank offers it', async () => {
       const h = harness({ offersApp: true });
       const authorisation = await create(h, { biometric: true });
-      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'app'), 'next');
+      const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), PSU, 'app'), 'next');
       expect(outcome.authorisation).toMatchObject({ scaStatus: 'scaMethodSelected', psuId: PSU });
       expect(await stored(authorisation)).toEqual(outcome.authorisation);
       expect(await moves(authorisation)).toEqual([
@@ -343,7 +362,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness({ offersApp: true });
       h.authenticator.appConfirms = false;
       const authorisation = await create(h, { biometric: true });
-      const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'app'), 'retry');
+      const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), PSU, 'app'), 'retry');
       expect(outcome.message.en).toContain('Enter the one-time code');
       expect(await stored(authorisation)).toMatchObject({ scaStatus: 'psuIdentified', psuId: PSU });
       expect(await moves(authorisation)).toEqual(['received→psuIdentified']);
@@ -358,7 +377,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       async ({ biometric, offersApp }) => {
         const h = harness({ offersApp });
         const authorisation = await create(h, { biometric });
-        const outcome = expectKind(await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'app'), 'refused');
+        const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), PSU, 'app'), 'refused');
         expect(outcome.status).toBe(409);
         expect(outcome.message).toEqual(localized('Confirmation in the app is not offered here.', 'Bekreftelse i appen tilbys ikke her.'));
         expect(await stored(authorisation)).toEqual(authorisation);
@@ -372,12 +391,12 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'psuIdentified');
 
-      const first = expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000000'), 'retry');
+      const first = expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), '000000'), 'retry');
       expect(first.message).toEqual(localized('Wrong code. 2 attempts left.', 'Feil kode. 2 forsøk igjen.'));
       expect(first.authorisation.codeAttempts).toBe(1);
       expect(await stored(authorisation)).toMatchObject({ scaStatus: 'psuIdentified', codeAttempts: 1 });
 
-      const second = expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, '111111'), 'retry');
+      const second = expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), '111111'), 'retry');
       expect(second.message).toEqual(localized('Wrong code. 1 attempt left.', 'Feil kode. 1 forsøk igjen.'));
       expect(await stored(authorisation)).toMatchObject({ scaStatus: 'psuIdentified', codeAttempts: 2 });
 
@@ -394,9 +413,9 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'psuIdentified');
       for (let i = 1; i < MAX_WRONG_CODES; i += 1) {
-        expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000000'), 'retry');
+        expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), '000000'), 'retry');
       }
-      const last = expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000000'), 'finished');
+      const last = expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), '000000'), 'finished');
       expect(last.authorisation.scaStatus).toBe('failed');
       const after = await stored(authorisation);
       expect(after.scaStatus).toBe('failed');
@@ -409,9 +428,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'psuIdentified');
       await Promise.allSettled(
-        ['000001', '000002', '000003', '000004', '000005'].map((code) =>
-          h.service.enterCode(authorisation.id, authorisation.csrfToken, code),
-        ),
+        ['000001', '000002', '000003', '000004', '000005'].map((code) => h.service.enterCode(authorisation.id, pass(authorisation), code)),
       );
       // A fix may count the parallel posts or refuse them; it may not check a code it does not count.
       const after = await stored(authorisation);
@@ -420,7 +437,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       // Going on one code at a time, the authorisation fails after MAX_WRONG_CODES checked codes in all.
       let outcome: PageOutcome | undefined;
       while ((await stored(authorisation)).scaStatus === 'psuIdentified' && h.authenticator.codeCalls.length < 10) {
-        outcome = await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000009');
+        outcome = await h.service.enterCode(authorisation.id, pass(authorisation), '000009');
       }
       expect((await stored(authorisation)).scaStatus).toBe('failed');
       expect(h.authenticator.codeCalls).toHaveLength(MAX_WRONG_CODES);
@@ -430,9 +447,9 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('takes the right code (surrounding spaces ignored) after wrong ones and selects the method', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'psuIdentified');
-      expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000000'), 'retry');
-      expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000000'), 'retry');
-      const outcome = expectKind(await h.service.enterCode(authorisation.id, authorisation.csrfToken, ` ${RIGHT_CODE} `), 'next');
+      expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), '000000'), 'retry');
+      expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), '000000'), 'retry');
+      const outcome = expectKind(await h.service.enterCode(authorisation.id, pass(authorisation), ` ${RIGHT_CODE} `), 'next');
       expect(outcome.authorisation.scaStatus).toBe('scaMethodSelected');
       expect(await stored(authorisation)).toMatchObject({ scaStatus: 'scaMethodSelected', psuId: PSU });
       expect(await moves(authorisation)).toEqual([
@@ -448,7 +465,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('fails it when the PSU rejects, says so, and rejects the resource without asking the subject to approve', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'scaMethodSelected');
-      const outcome = expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'reject'), 'finished');
+      const outcome = expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'reject'), 'finished');
       expect(outcome.rejectedByPsu).toBe(true);
       expect(outcome.authorisation.scaStatus).toBe('failed');
       expect(failureReasonOf(await stored(authorisation))).toEqual(FAILURE_REASONS.rejected);
@@ -463,7 +480,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'scaMethodSelected');
       h.advance(30);
-      const outcome = expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      const outcome = expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       expect(outcome.authorisation.scaStatus).toBe('finalised');
       expect(outcome.rejectedByPsu).toBeUndefined();
       expect(await stored(authorisation)).toMatchObject({ scaStatus: 'finalised', statusChangedAt: h.nowIso() });
@@ -488,7 +505,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
         'Du har ikke rett til å godkjenne betalinger fra denne kontoen',
       );
       h.payments.answer = { ok: false, reason, rejectsResource: true };
-      const outcome = expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      const outcome = expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       expect(outcome.authorisation.scaStatus).toBe('failed');
       expect(outcome.rejectedByPsu).toBeUndefined();
       expect(failureReasonOf(await stored(authorisation))).toEqual(reason);
@@ -501,7 +518,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const authorisation = await walk(h, await create(h), 'scaMethodSelected');
       const reason = localized('You have already approved this payment');
       h.payments.answer = { ok: false, reason, rejectsResource: false };
-      const outcome = expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      const outcome = expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       expect(outcome.authorisation.scaStatus).toBe('failed');
       expect(failureReasonOf(await stored(authorisation))).toEqual(reason);
       expect(h.payments.failures).toEqual([]);
@@ -511,7 +528,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'scaMethodSelected');
       h.payments.answer = { ok: true, fails: true };
-      const outcome = expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      const outcome = expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       expect(outcome.authorisation.scaStatus).toBe('failed');
       const after = await stored(authorisation);
       expect(failureReasonOf(after)).toEqual(
@@ -526,7 +543,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('asks the subject of the authorisation’s purpose: a cancellation goes to the cancellation subject', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h, { purpose: 'payment-cancellation' }), 'scaMethodSelected');
-      expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       expect(h.cancellations.prepared).toHaveLength(1);
       expect(h.cancellations.applied).toHaveLength(1);
       expect(h.payments.prepared).toEqual([]);
@@ -545,17 +562,17 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const calls = [h.authenticator.isCustomerCalls.length, h.authenticator.codeCalls.length];
 
       const outcomes = [
-        await h.service.identify(received.id, 'not-the-token', PSU, 'code'),
-        await h.service.identify(received.id, received.csrfToken.slice(0, -1), PSU, 'code'),
-        await h.service.identify(received.id, identified.csrfToken, PSU, 'code'),
+        await h.service.identify(received.id, { ...pass(received), csrf: 'not-the-token' }, PSU, 'code'),
+        await h.service.identify(received.id, { ...pass(received), csrf: pass(received).csrf.slice(0, -1) }, PSU, 'code'),
+        await h.service.identify(received.id, { ...pass(received), csrf: pass(identified).csrf }, PSU, 'code'),
         await h.service.enterCode(
           identified.id,
-          `${identified.csrfToken.slice(0, -1)}${identified.csrfToken.endsWith('A') ? 'B' : 'A'}`,
+          { ...pass(identified), csrf: `${pass(identified).csrf.slice(0, -1)}${pass(identified).csrf.endsWith('A') ? 'B' : 'A'}` },
           RIGHT_CODE,
         ),
-        await h.service.enterCode(identified.id, '', '000000'),
-        await h.service.decide(selected.id, received.csrfToken, 'approve'),
-        await h.service.decide(selected.id, 'x', 'reject'),
+        await h.service.enterCode(identified.id, { ...pass(identified), csrf: '' }, '000000'),
+        await h.service.decide(selected.id, { ...pass(selected), csrf: pass(received).csrf }, 'approve'),
+        await h.service.decide(selected.id, { ...pass(selected), csrf: 'x' }, 'reject'),
       ];
       for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'refused', status: 403 });
       expect(await Promise.all([received, identified, selected].map((entry) => stored(entry)))).toEqual(before);
@@ -572,12 +589,12 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const before = await Promise.all([received, identified, selected].map((entry) => stored(entry)));
 
       const outcomes = [
-        await h.service.enterCode(received.id, received.csrfToken, RIGHT_CODE),
-        await h.service.decide(received.id, received.csrfToken, 'approve'),
-        await h.service.identify(identified.id, identified.csrfToken, PSU, 'code'),
-        await h.service.decide(identified.id, identified.csrfToken, 'reject'),
-        await h.service.identify(selected.id, selected.csrfToken, PSU, 'code'),
-        await h.service.enterCode(selected.id, selected.csrfToken, '000000'),
+        await h.service.enterCode(received.id, pass(received), RIGHT_CODE),
+        await h.service.decide(received.id, pass(received), 'approve'),
+        await h.service.identify(identified.id, pass(identified), PSU, 'code'),
+        await h.service.decide(identified.id, pass(identified), 'reject'),
+        await h.service.identify(selected.id, pass(selected), PSU, 'code'),
+        await h.service.enterCode(selected.id, pass(selected), '000000'),
       ];
       for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'refused', status: 409 });
       expect(await Promise.all([received, identified, selected].map((entry) => stored(entry)))).toEqual(before);
@@ -587,10 +604,10 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('answers a decision posted again to a finalised authorisation with its outcome, asking nobody', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'scaMethodSelected');
-      expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       const before = await stored(authorisation);
       for (const decision of ['reject', 'approve'] as const) {
-        const again = await h.service.decide(authorisation.id, authorisation.csrfToken, decision).catch((error: unknown) => error);
+        const again = await h.service.decide(authorisation.id, pass(authorisation), decision).catch((error: unknown) => error);
         expect(again).toEqual({ kind: 'finished', authorisation: before });
       }
       expect(await stored(authorisation)).toEqual(before);
@@ -601,11 +618,11 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('answers a code posted to an authorisation the wrong codes failed with its outcome, without checking the code', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'psuIdentified');
-      for (let i = 0; i < MAX_WRONG_CODES; i += 1) await h.service.enterCode(authorisation.id, authorisation.csrfToken, '000000');
+      for (let i = 0; i < MAX_WRONG_CODES; i += 1) await h.service.enterCode(authorisation.id, pass(authorisation), '000000');
       const before = await stored(authorisation);
       expect(before.scaStatus).toBe('failed');
       for (const code of [RIGHT_CODE, '000000']) {
-        const again = await h.service.enterCode(authorisation.id, authorisation.csrfToken, code).catch((error: unknown) => error);
+        const again = await h.service.enterCode(authorisation.id, pass(authorisation), code).catch((error: unknown) => error);
         expect(again).toEqual({ kind: 'finished', authorisation: before });
       }
       expect(h.authenticator.codeCalls).toHaveLength(MAX_WRONG_CODES);
@@ -614,9 +631,57 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
 
     it('refuses a post to an unknown authorisation with 404', async () => {
       const h = harness();
-      expect(await h.service.identify(randomUUID(), 'x', PSU, 'code')).toMatchObject({ kind: 'refused', status: 404 });
-      expect(await h.service.enterCode(randomUUID(), 'x', RIGHT_CODE)).toMatchObject({ kind: 'refused', status: 404 });
-      expect(await h.service.decide(randomUUID(), 'x', 'approve')).toMatchObject({ kind: 'refused', status: 404 });
+      const access = { session: undefined, csrf: 'x' };
+      expect(await h.service.identify(randomUUID(), access, PSU, 'code')).toMatchObject({ kind: 'refused', status: 404 });
+      expect(await h.service.enterCode(randomUUID(), access, RIGHT_CODE)).toMatchObject({ kind: 'refused', status: 404 });
+      expect(await h.service.decide(randomUUID(), access, 'approve')).toMatchObject({ kind: 'refused', status: 404 });
+      expect(await h.service.visit(randomUUID(), access)).toEqual({ kind: 'unknown' });
+    });
+  });
+
+  describe('the browser the pages belong to', () => {
+    it('binds the first visit; the same session sees its page again, any other browser is elsewhere', async () => {
+      const h = harness();
+      const authorisation = await create(h);
+      const again = await h.service.visit(authorisation.id, { session: pass(authorisation).session });
+      expect(again).toEqual({ kind: 'page', authorisation, csrf: pass(authorisation).csrf });
+      expect(await h.service.visit(authorisation.id, { session: undefined })).toEqual({ kind: 'elsewhere' });
+      expect(await h.service.visit(authorisation.id, { session: `${pass(authorisation).session}x` })).toEqual({ kind: 'elsewhere' });
+    });
+
+    it('refuses every post of another browser as elsewhere, even with the right CSRF token, changing nothing and asking nobody', async () => {
+      const h = harness();
+      const received = await create(h);
+      const identified = await walk(h, await create(h), 'psuIdentified');
+      const selected = await walk(h, await create(h), 'scaMethodSelected');
+      const before = await Promise.all([received, identified, selected].map((entry) => stored(entry)));
+      const calls = [h.authenticator.isCustomerCalls.length, h.authenticator.codeCalls.length];
+      const stranger = (authorisation: Authorisation, session: string | undefined) => ({ session, csrf: pass(authorisation).csrf });
+      for (const session of [undefined, pass(received).session]) {
+        const outcomes = [
+          await h.service.identify(identified.id, stranger(identified, session), PSU, 'code'),
+          await h.service.enterCode(identified.id, stranger(identified, session), RIGHT_CODE),
+          await h.service.decide(selected.id, stranger(selected, session), 'approve'),
+          await h.service.decide(selected.id, stranger(selected, session), 'reject'),
+        ];
+        for (const outcome of outcomes) expect(outcome).toEqual({ kind: 'elsewhere' });
+      }
+      expect(await h.service.identify(received.id, stranger(received, undefined), PSU, 'code')).toEqual({ kind: 'elsewhere' });
+      expect(await Promise.all([received, identified, selected].map((entry) => stored(entry)))).toEqual(before);
+      expect([h.authenticator.isCustomerCalls.length, h.authenticator.codeCalls.length]).toEqual(calls);
+      expect(h.payments.prepared).toEqual([]);
+    });
+
+    it('takes the masked PSU-ID (or none) for the PSU the TPP named, and fails another number as before', async () => {
+      const h = harness();
+      for (const typed of ['\u2022\u2022\u2022\u2022\u2022\u2022\u20229955', '']) {
+        const authorisation = await create(h, { expectedPsuId: PSU });
+        const outcome = expectKind(await h.service.identify(authorisation.id, pass(authorisation), typed, 'code'), 'next');
+        expect(outcome.authorisation.psuId).toBe(PSU);
+      }
+      const tampered = await create(h, { expectedPsuId: PSU });
+      const outcome = expectKind(await h.service.identify(tampered.id, pass(tampered), OTHER_PSU, 'code'), 'finished');
+      expect(failureReasonOf(outcome.authorisation)).toEqual(FAILURE_REASONS.otherPsu);
     });
   });
 
@@ -665,7 +730,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const authorisation = await create(h);
       h.advance(EXPIRY_SECONDS + 1);
-      const outcome = await h.service.identify(authorisation.id, authorisation.csrfToken, PSU, 'code').catch((error: unknown) => error);
+      const outcome = await h.service.identify(authorisation.id, pass(authorisation), PSU, 'code').catch((error: unknown) => error);
       expect(outcome).toEqual({ kind: 'finished', authorisation: await stored(authorisation) });
       expect((await stored(authorisation)).scaStatus).toBe('failed');
       expect(h.authenticator.isCustomerCalls).toEqual([]);
@@ -676,7 +741,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
     it('does not expire a finished authorisation', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h), 'scaMethodSelected');
-      expectKind(await h.service.decide(authorisation.id, authorisation.csrfToken, 'approve'), 'finished');
+      expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
       h.advance(EXPIRY_SECONDS * 10);
       expect((await h.service.open(authorisation.id))?.scaStatus).toBe('finalised');
     });
@@ -713,7 +778,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
         const identified = await walk(h, await create(h), 'psuIdentified');
         const login = await create(h, { purpose: 'psu-login' });
         const done = await walk(h, await create(h), 'scaMethodSelected');
-        expectKind(await h.service.decide(done.id, done.csrfToken, 'approve'), 'finished');
+        expectKind(await h.service.decide(done.id, pass(done), 'approve'), 'finished');
         h.advance(60);
         const later = await create(h);
 
@@ -739,11 +804,11 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
   describe('PSU login', () => {
     async function loggedIn(h: Harness, tpp = TPP, method: 'code' | 'app' = 'code'): Promise<{ login: Authorisation; code: string }> {
       const login = await create(h, { purpose: 'psu-login', tpp, biometric: method === 'app' });
-      if (method === 'code') expectKind(await h.service.identify(login.id, login.csrfToken, PSU, 'code'), 'next');
+      if (method === 'code') expectKind(await h.service.identify(login.id, pass(login), PSU, 'code'), 'next');
       const outcome = expectKind(
         method === 'code'
-          ? await h.service.enterCode(login.id, login.csrfToken, RIGHT_CODE)
-          : await h.service.identify(login.id, login.csrfToken, PSU, 'app'),
+          ? await h.service.enterCode(login.id, pass(login), RIGHT_CODE)
+          : await h.service.identify(login.id, pass(login), PSU, 'app'),
         'finished',
       );
       expect(outcome.loginCode).toBeDefined();
@@ -814,7 +879,7 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const h = harness();
       const login = await walk(h, await create(h, { purpose: 'psu-login' }), 'psuIdentified');
       let outcome: PageOutcome | undefined;
-      for (let i = 0; i < MAX_WRONG_CODES; i += 1) outcome = await h.service.enterCode(login.id, login.csrfToken, '000000');
+      for (let i = 0; i < MAX_WRONG_CODES; i += 1) outcome = await h.service.enterCode(login.id, pass(login), '000000');
       const finished = expectKind(outcome!, 'finished');
       expect(finished.authorisation.scaStatus).toBe('failed');
       expect(finished.loginCode).toBeUndefined();

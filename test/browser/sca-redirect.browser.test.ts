@@ -9,6 +9,9 @@
  *   POST /v1/token exchanges for an access token;
  * - the bank-app shortcut appears on a phone only, and not with Biometric-Authentication: false;
  * - the PSU-ID the TPP named shows masked, never whole;
+ * - the pages belong to the browser that opened the link first (an HttpOnly, SameSite=Lax session
+ *   cookie for the authorisation's path): another browser sees the in-progress page and can
+ *   finish nothing, not even with the first browser's form;
  * - the pages work without JavaScript, load nothing from other origins, and break no CSP rule.
  * Fields and buttons are found by their labels and roles, so the labels are tested too.
  */
@@ -65,6 +68,9 @@ const TEXTS = {
     message: 'Message',
     nok100: 'NOK 100.33',
     title: 'Approve payment',
+    elsewhereHeading: 'In progress in another browser',
+    elsewhere:
+      'This link has already been opened in another browser, and it can only be finished there. Go back to that browser, or start again from the app you came from.',
   },
   nb: {
     ...LOGIN_TEXTS.nb,
@@ -95,6 +101,9 @@ const TEXTS = {
     message: 'Melding',
     nok100: '100,33 kr',
     title: 'Godkjenn betaling',
+    elsewhereHeading: 'I gang i en annen nettleser',
+    elsewhere:
+      'Denne lenken er allerede åpnet i en annen nettleser, og den kan bare fullføres der. Gå tilbake til den nettleseren, eller start på nytt fra appen du kom fra.',
   },
 } as const;
 
@@ -303,6 +312,51 @@ describe('SCA redirect pages in headless Chromium', () => {
         transactionStatus: 'RJCT',
         psuMessage: 'SCA failed: Someone other than the customer the app named tried to approve it',
       });
+    });
+
+    it('another browser opening the link after the PSU identified sees the in-progress page and finishes nothing; the first browser does', async () => {
+      const payment = await createPayment();
+      const id = new URL(payment.scaRedirect).pathname.split('/').pop() ?? '';
+      const page = await psuPage(language);
+      await page.goto(payment.scaRedirect);
+      await shows(page, t.identifyHeading);
+      const [cookie, ...more] = await page.context().cookies();
+      expect(more).toEqual([]);
+      expect(cookie).toMatchObject({ path: `/sca/${id}`, httpOnly: true, sameSite: 'Lax', secure: false, expires: -1 });
+      await button(page, t.next).click();
+      await shows(page, t.codeHeading);
+      const csrf = await page.locator('input[name="csrf"]').getAttribute('value');
+
+      const other = await psuPage(language);
+      const opened = await other.goto(payment.scaRedirect);
+      expect(opened?.status()).toBe(409);
+      await shows(other, t.elsewhereHeading);
+      expect(await other.getByRole('alert').textContent()).toBe(t.elsewhere);
+      expect(await other.getByLabel(t.code, { exact: true }).count()).toBe(0);
+      expect(await other.locator('form').count()).toBe(0);
+      expect(await other.context().cookies()).toEqual([]);
+      expect(await other.content()).not.toContain(psu.customerNumber);
+      // Not even the first browser's form, posted from the other browser, gets anywhere.
+      const posted = await other.request.post(`${payment.scaRedirect}/code`, {
+        form: { csrf: csrf ?? '', code: '123456' },
+        headers: { 'accept-language': t.locale },
+        maxRedirects: 0,
+      });
+      expect(posted.status()).toBe(409);
+      expect(await posted.text()).toContain(t.elsewhereHeading);
+      expect((await statusOf(payment)).transactionStatus).toBe('RCVD');
+      const authorisations = await server.client.get<any>(`${payment.path}/authorisations/${id}`);
+      expect(authorisations.body).toMatchObject({ scaStatus: 'psuIdentified' });
+
+      await page.getByLabel(t.code, { exact: true }).fill('123456');
+      await button(page, t.next).click();
+      await shows(page, t.confirmHeading);
+      await button(page, t.approve).click();
+      await page.waitForURL(tpp.ok);
+      expect((await statusOf(payment)).transactionStatus).toBe('ACTC');
+      // Afterwards the other browser still sees the in-progress page, not the outcome.
+      await other.reload();
+      await shows(other, t.elsewhereHeading);
     });
 
     it('an expired link: reloading after the expiry shows the failure page; RJCT', async () => {

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { expect } from 'vitest';
+import { CookieJar } from '../../src/client/cookie-jar.js';
 import type { TppClient, TppResponse } from '../../src/client/tpp-client.js';
 import { walkScaRedirect, type PsuActions, type PsuJourney } from '../../src/client/sca-redirect-driver.js';
 import { created, initiate, pathOf, type Account, type Psu, type Service } from './payments.js';
@@ -27,6 +28,19 @@ export const ANDROID_UA =
 export interface Browser {
   readonly language?: string;
   readonly userAgent?: string;
+  /**
+   * Its cookies: the pages belong to the browser that opened the link first. Absent: the PSU's
+   * one browser of the test file ({@link PSU_BROWSER}); a fresh jar is another browser.
+   */
+  readonly cookies?: CookieJar;
+}
+
+/** The PSU's browser every helper uses unless told otherwise: its cookies live as long as the test file. */
+export const PSU_BROWSER = new CookieJar();
+
+/** Another browser than the PSU's: no cookies of its own yet. */
+export function otherBrowser(browser: Omit<Browser, 'cookies'> = {}): Browser {
+  return { ...browser, cookies: new CookieJar() };
 }
 
 /** A page (or a 303) as the PSU's browser receives it. */
@@ -37,15 +51,18 @@ export interface PageAnswer {
   readonly location: string | undefined;
 }
 
-function browserHeaders(browser: Browser): Record<string, string> {
+function browserHeaders(url: string, browser: Browser): Record<string, string> {
+  const cookie = (browser.cookies ?? PSU_BROWSER).header(new URL(url));
   return {
     accept: 'text/html',
     'user-agent': browser.userAgent ?? DESKTOP_UA,
     ...(browser.language === undefined ? {} : { 'accept-language': browser.language }),
+    ...(cookie === undefined ? {} : { cookie }),
   };
 }
 
-async function pageOf(response: Awaited<ReturnType<typeof httpRequest>>): Promise<PageAnswer> {
+async function pageOf(url: string, browser: Browser, response: Awaited<ReturnType<typeof httpRequest>>): Promise<PageAnswer> {
+  (browser.cookies ?? PSU_BROWSER).store(new URL(url), response.headers['set-cookie']);
   const location = response.headers['location'];
   return {
     status: response.statusCode,
@@ -57,15 +74,17 @@ async function pageOf(response: Awaited<ReturnType<typeof httpRequest>>): Promis
 
 /** GET of a PSU page, as a browser opens the scaRedirect link. */
 export async function openPage(url: string, browser: Browser = {}): Promise<PageAnswer> {
-  return pageOf(await httpRequest(url, { method: 'GET', headers: browserHeaders(browser) }));
+  return pageOf(url, browser, await httpRequest(url, { method: 'GET', headers: browserHeaders(url, browser) }));
 }
 
 /** A form post of a PSU page (application/x-www-form-urlencoded). */
 export async function postPage(url: string, fields: Record<string, string>, browser: Browser = {}): Promise<PageAnswer> {
   return pageOf(
+    url,
+    browser,
     await httpRequest(url, {
       method: 'POST',
-      headers: { ...browserHeaders(browser), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...browserHeaders(url, browser), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(fields).toString(),
     }),
   );
@@ -129,9 +148,9 @@ export const enterCode = (link: string, code = SANDBOX_CODE, browser: Browser = 
 export const decide = (link: string, decision: 'approve' | 'reject', browser: Browser = {}) =>
   submit(link, 'decision', { decision }, browser);
 
-/** The whole walk with the project's driver (identify, code, decision). */
+/** The whole walk with the project's driver (identify, code, decision), in the PSU's browser unless `actions.cookies` names another. */
 export function walk(link: string, actions: PsuActions = {}): Promise<PsuJourney> {
-  return walkScaRedirect(link, { codes: [SANDBOX_CODE], decision: 'approve', ...actions });
+  return walkScaRedirect(link, { codes: [SANDBOX_CODE], decision: 'approve', cookies: PSU_BROWSER, ...actions });
 }
 
 /** Asserts a 303 after a form post and answers where it sends the browser. */

@@ -22,7 +22,6 @@ export interface Authorisation {
   readonly psuId: string | undefined;
   /** One-time codes checked so far (counted before each check); at most three are checked. */
   readonly codeAttempts: number;
-  readonly csrfToken: string;
   readonly redirectUri: string | undefined;
   readonly nokRedirectUri: string | undefined;
   readonly biometric: boolean;
@@ -55,7 +54,6 @@ function toAuthorisation(row: Row): Authorisation {
     psuCorporateId: row.psu_corporate_id ?? undefined,
     psuId: row.psu_id ?? undefined,
     codeAttempts: Number(row.code_attempts),
-    csrfToken: row.csrf_token,
     redirectUri: row.redirect_uri ?? undefined,
     nokRedirectUri: row.nok_redirect_uri ?? undefined,
     biometric: Boolean(row.biometric),
@@ -84,7 +82,6 @@ export const authorisationRepository = {
         psu_corporate_id: authorisation.psuCorporateId ?? null,
         psu_id: null,
         code_attempts: 0,
-        csrf_token: authorisation.csrfToken,
         redirect_uri: authorisation.redirectUri ?? null,
         nok_redirect_uri: authorisation.nokRedirectUri ?? null,
         // 1/0: better-sqlite3 binds no booleans.

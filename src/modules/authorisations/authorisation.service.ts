@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
@@ -7,7 +7,10 @@ import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
 import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
+import { createBrowserBinding, type BrowserAccess, type FormAccess } from './browser-binding.js';
 import { isFinalScaStatus } from './sca-status.js';
+
+export type { BrowserAccess, FormAccess } from './browser-binding.js';
 
 export interface AuthorisationSettings {
   readonly publicUrl: string;
@@ -40,7 +43,16 @@ export type PageOutcome =
    */
   | { readonly kind: 'finished'; readonly authorisation: Authorisation; readonly loginCode?: string; readonly rejectedByPsu?: boolean }
   /** The post does not fit: unknown link, wrong CSRF token, or a step already done. */
-  | { readonly kind: 'refused'; readonly status: 403 | 404 | 409; readonly message: Localized };
+  | { readonly kind: 'refused'; readonly status: 403 | 404 | 409; readonly message: Localized }
+  /** The authorisation's pages belong to another browser (or this one lost its session cookie): nothing changed. */
+  | { readonly kind: 'elsewhere' };
+
+/** A browser's GET of an authorisation's page. */
+export type PageVisit =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'elsewhere' }
+  /** The page to show, with this browser's CSRF token; `newSession`: the cookie to set (the first visit). */
+  | { readonly kind: 'page'; readonly authorisation: Authorisation; readonly csrf: string; readonly newSession?: string };
 
 /** Who fails an authorisation whose link expired: the server's clock, not the PSU. */
 const EXPIRY_ACTOR = { type: 'system', id: 'sca-link-expiry' } as const;
@@ -95,13 +107,18 @@ export interface AuthorisationService {
   ): Promise<void>;
   /** The authorisation behind a redirect link (expired ones are failed first). */
   open(id: string): Promise<Authorisation | undefined>;
+  /**
+   * A browser opens a redirect link: the first browser is bound to the authorisation (a new
+   * session), that browser sees its page again, any other is told it is in progress elsewhere.
+   */
+  visit(id: string, access: BrowserAccess): Promise<PageVisit>;
   confirmation(authorisation: Authorisation): Promise<Confirmation>;
   /** What the PSU reads after a finalised approval. */
   approvedMessage(authorisation: Authorisation): Promise<Localized>;
   /** The identify page's post: the PSU-ID, and whether the app confirmation stood in for the code. */
-  identify(id: string, csrf: string, psuId: string, method: 'code' | 'app'): Promise<PageOutcome>;
-  enterCode(id: string, csrf: string, code: string): Promise<PageOutcome>;
-  decide(id: string, csrf: string, decision: 'approve' | 'reject'): Promise<PageOutcome>;
+  identify(id: string, access: FormAccess, psuId: string, method: 'code' | 'app'): Promise<PageOutcome>;
+  enterCode(id: string, access: FormAccess, code: string): Promise<PageOutcome>;
+  decide(id: string, access: FormAccess, decision: 'approve' | 'reject'): Promise<PageOutcome>;
   /** Spends a PSU login's one-time code for this TPP: the PSU it identified, or undefined. */
   redeemLoginCode(tppId: string, code: string): Promise<{ psuId: string; loginId: string } | undefined>;
   /** The page link a PSU is sent to. */
@@ -122,6 +139,7 @@ export function createAuthorisationService(
   settings: AuthorisationSettings,
 ): AuthorisationService {
   const subjects: Partial<Record<keyof AuthorisationSubjects, AuthorisationSubject>> = {};
+  const browsers = createBrowserBinding(db, now);
 
   function subjectOf(authorisation: Authorisation): AuthorisationSubject | undefined {
     if (authorisation.purpose === 'psu-login') return undefined;
@@ -164,15 +182,20 @@ export function createAuthorisationService(
     }
   }
 
-  /** The open authorisation a form post addresses, after its CSRF token and step are checked. */
+  /**
+   * The open authorisation a form post addresses, after the browser (its session cookie), the
+   * form's CSRF token (that browser's) and the step are checked.
+   */
   async function formTarget(
     id: string,
-    csrf: string,
+    access: FormAccess,
     step: Authorisation['scaStatus'],
-  ): Promise<{ authorisation: Authorisation } | Extract<PageOutcome, { kind: 'refused' | 'finished' }>> {
+  ): Promise<{ authorisation: Authorisation } | Extract<PageOutcome, { kind: 'refused' | 'finished' | 'elsewhere' }>> {
     const found = await authorisationRepository.find(db, id);
     if (!found) return { kind: 'refused', status: 404, message: PAGE_REFUSALS.unknown };
-    if (!sameSecret(found.csrfToken, csrf)) return { kind: 'refused', status: 403, message: PAGE_REFUSALS.csrf };
+    const browser = await browsers.check(id, access);
+    if (browser === 'elsewhere') return { kind: 'elsewhere' };
+    if (browser === 'csrf') return { kind: 'refused', status: 403, message: PAGE_REFUSALS.csrf };
     const authorisation = await expireIfDue(found);
     if (isFinalScaStatus(authorisation.scaStatus)) return { kind: 'finished', authorisation };
     if (authorisation.scaStatus !== step) return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
@@ -217,7 +240,6 @@ export function createAuthorisationService(
         resourceId: request.resourceId,
         expectedPsuId: request.expectedPsuId,
         psuCorporateId: request.psuCorporateId,
-        csrfToken: randomBytes(24).toString('base64url'),
         redirectUri: request.redirectUri,
         nokRedirectUri: request.nokRedirectUri,
         biometric: request.biometric,
@@ -280,6 +302,19 @@ export function createAuthorisationService(
       return found && expireIfDue(found);
     },
 
+    async visit(id, access) {
+      const found = await authorisationRepository.find(db, id);
+      if (!found) return { kind: 'unknown' };
+      const entry = await browsers.enter(id, access);
+      if (!entry.bound) return { kind: 'elsewhere' };
+      return {
+        kind: 'page',
+        authorisation: await expireIfDue(found),
+        csrf: entry.csrf,
+        ...(entry.newSession === undefined ? {} : { newSession: entry.newSession }),
+      };
+    },
+
     async confirmation(authorisation) {
       const subject = subjectOf(authorisation);
       if (!subject) throw new Error('a PSU login has no confirmation page');
@@ -292,8 +327,8 @@ export function createAuthorisationService(
       return subject.approvedMessage(authorisation);
     },
 
-    async identify(id, csrf, psuIdText, method) {
-      const target = await formTarget(id, csrf, 'received');
+    async identify(id, access, psuIdText, method) {
+      const target = await formTarget(id, access, 'received');
       if ('kind' in target) return target;
       const { authorisation } = target;
       const typed = psuIdText.trim();
@@ -328,8 +363,8 @@ export function createAuthorisationService(
       return { kind: 'retry', authorisation: identified, message: PAGE_REFUSALS.notConfirmedInApp };
     },
 
-    async enterCode(id, csrf, code) {
-      const target = await formTarget(id, csrf, 'psuIdentified');
+    async enterCode(id, access, code) {
+      const target = await formTarget(id, access, 'psuIdentified');
       if ('kind' in target) return target;
       const { authorisation } = target;
       // The attempt is counted before the code is checked, in one conditional update: codes posted
@@ -358,8 +393,8 @@ export function createAuthorisationService(
       };
     },
 
-    async decide(id, csrf, decision) {
-      const target = await formTarget(id, csrf, 'scaMethodSelected');
+    async decide(id, access, decision) {
+      const target = await formTarget(id, access, 'scaMethodSelected');
       if ('kind' in target) return target;
       const { authorisation } = target;
       if (decision === 'reject') {
@@ -430,12 +465,6 @@ export const PAGE_REFUSALS = {
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** A stored failure reason (JSON of both languages), for psuMessage and the outcome page. */

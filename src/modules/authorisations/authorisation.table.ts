@@ -19,8 +19,6 @@ export interface AuthorisationTable {
   psu_id: string | null;
   /** One-time codes checked so far (counted before each check); a third wrong one fails the authorisation. */
   code_attempts: number | string;
-  /** Per-authorisation token every form of its pages must carry. */
-  csrf_token: string;
   redirect_uri: string | null;
   nok_redirect_uri: string | null;
   /** Biometric-Authentication: may the page offer the app shortcut on a mobile device. */

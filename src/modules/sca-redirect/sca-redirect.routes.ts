@@ -3,9 +3,16 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { pickLanguage } from '../../http/content-negotiation.js';
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
-import { failureReasonOf, PAGE_REFUSALS, type AuthorisationService, type PageOutcome } from '../authorisations/authorisation.service.js';
+import {
+  failureReasonOf,
+  PAGE_REFUSALS,
+  type AuthorisationService,
+  type FormAccess,
+  type PageOutcome,
+} from '../authorisations/authorisation.service.js';
 import { sendPage, sendRedirect } from './sca-page-headers.js';
 import { codePage, confirmPage, identifyPage, messagePage, outcomePage, type PageFrame } from './sca-pages.js';
+import { sessionOfCookieHeader, sessionSetCookie } from './sca-session-cookie.js';
 import { SCA_TEXTS } from './sca-texts.js';
 
 export interface ScaRedirectOptions {
@@ -14,6 +21,8 @@ export interface ScaRedirectOptions {
   readonly sandbox: boolean;
   /** The path the pages are served under, as the PSU's browser sees it (XS2A_PUBLIC_URL's path + /sca). */
   readonly basePath: string;
+  /** Session cookies are `Secure` (XS2A_PUBLIC_URL is https); they are over an https connection too. */
+  readonly secureCookie: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -25,9 +34,11 @@ type Form = Record<string, string | undefined>;
 
 /**
  * The PSU's pages of SCA by redirect (issue 5), served by this server to the PSU's browser:
- * identify → one-time code → confirmation → approve or reject → back to the TPP. Every form post
- * carries the authorisation's CSRF token and answers 303 (post/redirect/get), so reloading a page
- * never posts twice.
+ * identify → one-time code → confirmation → approve or reject → back to the TPP. The first browser
+ * that opens the link gets a session cookie for the authorisation's pages; every later page and
+ * post needs it, and any other browser gets a 409 page saying the authorisation is in progress
+ * elsewhere. Every form post carries that browser's CSRF token and answers 303
+ * (post/redirect/get), so reloading a page never posts twice.
  */
 export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (app, options) => {
   const { authorisations, basePath } = options;
@@ -56,17 +67,27 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     return sendPage(reply, status, messagePage(frameOf(request), SCA_TEXTS.errorHeading, message));
   }
 
+  /** Another browser has the authorisation's pages (or this one lost its cookie): 409, and nothing changed. */
+  function elsewhere(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    return sendPage(reply, 409, messagePage(frameOf(request), SCA_TEXTS.elsewhereHeading, SCA_TEXTS.elsewhere));
+  }
+
+  const accessOf = (request: FastifyRequest, form: Form = {}): FormAccess => ({
+    session: sessionOfCookieHeader(request.headers.cookie),
+    csrf: form['csrf'] ?? '',
+  });
+
   /** The page of the authorisation's current step; `message` explains why the same step is shown again. */
   async function stepPage(
     request: FastifyRequest,
     reply: FastifyReply,
     authorisation: Authorisation,
+    csrf: string,
     status = 200,
     message?: Localized,
     typed?: string,
   ) {
     const frame = frameOf(request, authorisation);
-    const csrf = authorisation.csrfToken;
     switch (authorisation.scaStatus) {
       case 'received':
         return sendPage(
@@ -137,14 +158,17 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
   }
 
   /** Answers a form post's outcome: the next step, the same step again, or back to the TPP. */
-  async function answer(request: FastifyRequest, reply: FastifyReply, result: PageOutcome, typed?: string) {
+  async function answer(request: FastifyRequest, reply: FastifyReply, result: PageOutcome, access: FormAccess, typed?: string) {
     switch (result.kind) {
       case 'refused':
         return refuse(request, reply, result.status, result.message);
+      case 'elsewhere':
+        return elsewhere(request, reply);
       case 'next':
         return sendRedirect(reply, pagePath(result.authorisation));
       case 'retry':
-        return stepPage(request, reply, result.authorisation, 400, result.message, typed);
+        // Only a post with this browser's session and CSRF token gets this far: its token stays.
+        return stepPage(request, reply, result.authorisation, access.csrf, 400, result.message, typed);
       case 'finished': {
         const authorisation = result.authorisation;
         if (authorisation.scaStatus === 'finalised' && authorisation.redirectUri) {
@@ -167,9 +191,15 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
 
   app.get('/:id', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
-    const authorisation = UUID.test(id) ? await authorisations.open(id) : undefined;
-    if (!authorisation) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
-    return stepPage(request, reply, authorisation);
+    if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
+    const visit = await authorisations.visit(id, accessOf(request));
+    if (visit.kind === 'unknown') return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
+    if (visit.kind === 'elsewhere') return elsewhere(request, reply);
+    if (visit.newSession !== undefined) {
+      const secure = options.secureCookie || request.protocol === 'https';
+      reply.header('set-cookie', sessionSetCookie(visit.newSession, pagePath(visit.authorisation), secure));
+    }
+    return stepPage(request, reply, visit.authorisation, visit.csrf);
   });
 
   app.post('/:id/identify', { schema: { hide: true } }, async (request, reply) => {
@@ -179,14 +209,16 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     // The app is offered on a phone only; a post asking for it from elsewhere gets the code step.
     const method = form['method'] === 'app' && MOBILE_USER_AGENT.test(request.headers['user-agent'] ?? '') ? 'app' : 'code';
     const typed = (form['psuId'] ?? '').slice(0, 40);
-    return answer(request, reply, await authorisations.identify(id, form['csrf'] ?? '', typed, method), typed);
+    const access = accessOf(request, form);
+    return answer(request, reply, await authorisations.identify(id, access, typed, method), access, typed);
   });
 
   app.post('/:id/code', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
     if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
-    return answer(request, reply, await authorisations.enterCode(id, form['csrf'] ?? '', (form['code'] ?? '').slice(0, 40)));
+    const access = accessOf(request, form);
+    return answer(request, reply, await authorisations.enterCode(id, access, (form['code'] ?? '').slice(0, 40)), access);
   });
 
   app.post('/:id/decision', { schema: { hide: true } }, async (request, reply) => {
@@ -197,7 +229,8 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     if (decision !== 'approve' && decision !== 'reject') {
       return refuse(request, reply, 400, localized('Choose approve or reject.', 'Velg godkjenn eller avvis.'));
     }
-    return answer(request, reply, await authorisations.decide(id, form['csrf'] ?? '', decision));
+    const access = accessOf(request, form);
+    return answer(request, reply, await authorisations.decide(id, access, decision), access);
   });
 
   // Anything else under the pages' path, and any error, is a page too: a PSU's browser gets no JSON.

@@ -44,6 +44,11 @@ export const SCA_TEXTS = {
     'Godkjenningen behandles. Last inn siden på nytt om litt.',
   ),
   errorHeading: localized('Something is wrong', 'Noe er feil'),
+  elsewhereHeading: localized('In progress in another browser', 'I gang i en annen nettleser'),
+  elsewhere: localized(
+    'This link has already been opened in another browser, and it can only be finished there. Go back to that browser, or start again from the app you came from.',
+    'Denne lenken er allerede åpnet i en annen nettleser, og den kan bare fullføres der. Gå tilbake til den nettleseren, eller start på nytt fra appen du kom fra.',
+  ),
   step: localized('Step', 'Steg'),
   of: localized('of', 'av'),
   sandbox: localized('Sandbox', 'Sandkasse'),
