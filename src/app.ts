@@ -8,7 +8,7 @@ import type { Config } from './config/config.schema.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
 import { ErrorBodySchema } from './errors/error-body.js';
-import { clientErrorResponse, handleError, installErrorHandler, sendError } from './errors/error-handler.js';
+import { clientErrorResponse, handleError, installErrorHandler, sendError } from './http/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
@@ -32,7 +32,7 @@ import { createPsuAccessService } from './modules/psu-access/psu-access.service.
 import { psuAccessRoutes } from './modules/psu-access/psu-access.routes.js';
 import { scaRedirectRoutes } from './modules/sca-redirect/sca-redirect.routes.js';
 import type { PsuAuthenticator } from './bank/psu-authenticator.port.js';
-import { createSandboxPsuAuthenticator } from './bank/sandbox-psu-authenticator.js';
+import { createSandboxPsuAuthenticator } from './modules/sandbox/sandbox-psu-authenticator.js';
 import { createPaymentsService, type PaymentsService } from './modules/payments/payment.service.js';
 import type { BatchRunObserver } from './modules/execution/batch-run-report.js';
 import { createBankClock } from './modules/clock/bank-clock.js';
