@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    // Dependencies point one way (DESIGN §8): pure domain code imports no I/O or framework.
+    // Dependencies point one way (docs/design.md §8): pure domain code imports no I/O or framework.
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,5 +1,5 @@
 /**
- * Baseline (a) of DESIGN §9: a bare Fastify 5 route that does only what any signed, persisted
+ * Baseline (a) of docs/design.md §9: a bare Fastify 5 route that does only what any signed, persisted
  * write must do (PUT of a contact, POST of a payment body): ONE async RSA-2048 verify of the Signature header over its signing string (the
  * KeyObject cached) and ONE prepared better-sqlite3 INSERT (WAL, synchronous=NORMAL). One process,
  * no logging, no schemas. The full server's throughput is measured against this.

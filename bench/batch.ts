@@ -1,5 +1,5 @@
 /**
- * The batch-run figures of `npm run bench` (issue 7, DESIGN §9: "a batch run of 100 000
+ * The batch-run figures of `npm run bench` (docs/design.md §9: "a batch run of 100 000
  * authorised payments in well under a minute on SQLite"): a run over N approved NDCT payments,
  * in-process against a fresh database, on SQLite and (when reachable) PostgreSQL, at two sizes so
  * the growth from 10 000 to 100 000 shows.
@@ -199,7 +199,7 @@ export async function benchBatchRuns(
   return results;
 }
 
-/** The batch table of `npm run bench`, with DESIGN §9's budget for it and the growth per size. */
+/** The batch table of `npm run bench`, with docs/design.md §9's budget for it and the growth per size. */
 export function printBatchRuns(results: readonly BatchBenchResult[]): void {
   const out = [
     '',

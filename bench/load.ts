@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import type { PreparedRequest } from './pools.js';
 
 export interface LoadResult {
-  /** Responses of the measured run divided by its duration (as in research/stack-probe.md §3). */
+  /** Responses of the measured run divided by its duration. */
   readonly requestsPerSecond: number;
   readonly total: number;
   readonly durationSeconds: number;

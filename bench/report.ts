@@ -50,7 +50,7 @@ export interface BenchReport {
   readonly flagged: readonly string[];
 }
 
-/** DESIGN §9's budgets that this bench can measure today, from the figures of one run. */
+/** docs/design.md §9's budgets that this bench can measure today, from the figures of one run. */
 export function evaluateBudgets(
   baseline: ScenarioResult,
   subject: ScenarioResult,
@@ -136,7 +136,7 @@ export function printReport(report: BenchReport): void {
   out.push('');
   out.push(
     table(
-      ['budget (DESIGN §9)', 'figure', 'budget', 'verdict'],
+      ['budget (docs/design.md §9)', 'figure', 'budget', 'verdict'],
       report.budgets.map((b) => [b.name, b.figure, b.budget, b.met ? 'met' : 'NOT MET']),
     ),
   );

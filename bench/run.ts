@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures DESIGN §9's budgets in one run on this machine.
+ * `npm run bench`: measures docs/design.md §9's budgets in one run on this machine.
  *
  * 1. starts the real server (`node dist/cli/main.js serve`, LOG_LEVEL=info, fresh data dir and
  *    SQLite file) and times spawn -> /health/ready 200 (cold start);
@@ -75,7 +75,7 @@ interface Scenario {
   readonly id: string;
   readonly label: string;
   /**
-   * DESIGN §9 compares one operation (the subject: signed NDCT initiation) with the baseline;
+   * docs/design.md §9 compares one operation (the subject: signed NDCT initiation) with the baseline;
    * other scenarios are reported without budgets.
    */
   readonly budgetRole?: 'baseline' | 'subject';
@@ -239,7 +239,7 @@ function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: 
 
 /**
  * Pools of status reads of one payment, created through the API before the first pool: each read
- * has its own X-Request-ID, so each writes one replay record (DESIGN §5), the cost a read pays.
+ * has its own X-Request-ID, so each writes one replay record (docs/design.md §5), the cost a read pays.
  */
 function statusReadPool(server: Target, tpp: BenchTpp, debtorBban: string): (size: number) => Promise<PreparedRequest[]> {
   let paymentPath: string | undefined;

@@ -62,7 +62,7 @@ export interface AppDependencies {
   /** The clock; tests move it. */
   readonly now?: (() => Date) | undefined;
   /**
-   * The bank behind the API (DESIGN §1: the port in src/bank/core-banking.port.ts). Absent: the
+   * The bank behind the API (docs/design.md §1: the port in src/bank/core-banking.port.ts). Absent: the
    * sandbox bank, its mock data and ledger in this database. Payments still execute in the
    * server's own transaction (SandboxLedgerExecution), so for now only the sandbox adapter, or a
    * wrapper of it, can be given here.
@@ -98,11 +98,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
-    // DESIGN §5: `/x/` is the same resource as `/x` (a real TPP collection sends the slash).
+    // docs/design.md §5: `/x/` is the same resource as `/x` (a real TPP collection sends the slash).
     routerOptions: { ignoreTrailingSlash: true },
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
-    // over-long path parameter) get the DESIGN §4 body too, not Fastify's own.
+    // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own.
     clientErrorHandler: (error, socket) => {
       if (socket.writable) {
         socket.end(clientErrorResponse(error, config.systemName));
@@ -126,7 +126,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       request.ctx.requestId = requestId.toLowerCase();
     }
     reply.header('content-language', request.ctx.language);
-    // DESIGN §5: no answer is ever read as anything but its declared type.
+    // docs/design.md §5: no answer is ever read as anything but its declared type.
     reply.header('x-content-type-options', 'nosniff');
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -237,7 +237,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       await v1.register(signingBasketRoutes, { signingBaskets });
       await v1.register(psuAccessRoutes, { psuAccess });
       if (config.mode === 'sandbox') {
-        // The mock-data API is not part of a production API (research/seed-system.md §12).
+        // The mock-data API is not part of a production API (docs/design.md §6).
         await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });
         await v1.register(sandboxExecutionRoutes, {
           prefix: '/sandbox',

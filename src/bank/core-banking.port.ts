@@ -1,7 +1,7 @@
 import type { Money } from '../domain/money.js';
 
 /**
- * The core-banking port (DESIGN §1, §8): everything payments, SCA, batch runs and account
+ * The core-banking port (docs/design.md §1, §8): everything payments, SCA, batch runs and account
  * information need from the bank behind the API, in the bank's words. No database handle and no
  * sandbox type appears here: a bank puts nordic-xs2a in front of its core system by writing one
  * adapter of this interface, and proves it with the contract suite in

@@ -1,7 +1,7 @@
 import type { BankScope } from './core-banking.port.js';
 
 /**
- * The bank's authenticator behind the SCA pages (DESIGN §6): it knows its customers and checks the
+ * The bank's authenticator behind the SCA pages (docs/design.md §6): it knows its customers and checks the
  * one-time code a PSU types. The sandbox's accepts one documented code; a bank deploying
  * nordic-xs2a implements this port against its own authentication service.
  */

@@ -39,7 +39,7 @@ function parseWorkers(args: readonly string[]): number {
 
 /** The single-process server (no --workers). */
 async function serveProcess(config: Config): Promise<number> {
-  // Asynchronous logging keeps request logs off the hot path (research/stack-probe.md).
+  // Asynchronous logging keeps request logs off the hot path.
   const destination = pino.destination({ sync: false, minLength: 4096 });
   const logger = pino({ level: config.logLevel, base: { service: config.systemName } }, destination);
   const port = await listen(config, logger, {});

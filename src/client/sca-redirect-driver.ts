@@ -36,7 +36,7 @@ const SANDBOX_CODE = '123456';
 const MAX_STEPS = 12;
 
 /**
- * Walks the SCA redirect pages with plain HTTP form posts, as a PSU's browser would (issue 5):
+ * Walks the SCA redirect pages with plain HTTP form posts, as a PSU's browser would:
  * for TPPs' own CI, where a browser is too heavy. Give it the `scaRedirect` link and what the PSU
  * does; it answers where the PSU ended up (normally the TPP's redirect URI). Like a browser it
  * keeps the pages' session cookie from step to step.

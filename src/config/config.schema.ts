@@ -1,5 +1,5 @@
 /**
- * Every setting of the server, read from the environment (DESIGN §7). Each entry says what it is,
+ * Every setting of the server, read from the environment (docs/design.md §7). Each entry says what it is,
  * its default and how a text becomes a value; `load-config.ts` applies them all at once and
  * `.env.example` lists them. Nothing else reads `process.env`.
  */

@@ -24,7 +24,7 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
 
 /**
- * Opens the database DESIGN §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
+ * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
  * PostgreSQL. This is the only file that knows which dialect is in use.
  */
 export function createDatabase(target: DatabaseTarget, options: { poolSize?: number; searchPath?: string } = {}): DatabaseHandle {

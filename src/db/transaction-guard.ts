@@ -25,7 +25,7 @@ export async function insideTransaction<T>(work: () => Promise<T>): Promise<T> {
 /**
  * A dialect whose driver refuses, at once, a connection asked for by code that runs inside a
  * transaction: the transaction's own queries use the connection it holds, so a request for
- * another one can only come from the outer handle (DESIGN §8: services pass the `trx` down).
+ * another one can only come from the outer handle (docs/design.md §8: services pass the `trx` down).
  */
 export function guardedDialect(inner: Dialect): Dialect {
   return {

@@ -4,7 +4,7 @@ import { addDays, todayIn, type IsoDate } from './iso-date.js';
 import { fail, localized, pass, type Check } from './localized.js';
 
 /*
- * When the sandbox bank's batch runs happen (DESIGN §6, issue 7): at fixed local times of each
+ * When the sandbox bank's batch runs happen (docs/design.md §6): at fixed local times of each
  * Norwegian bank day, none on weekends and bank holidays. Pure: the caller passes the instants;
  * croner does the Europe/Oslo arithmetic, summer time included.
  */

@@ -1,6 +1,6 @@
 /**
  * A text in each language the service speaks. Error messages and the PSU's pages are offered in
- * English and Norwegian Bokmål; the request's Accept-Language picks one (DESIGN §2).
+ * English and Norwegian Bokmål; the request's Accept-Language picks one (docs/design.md §2).
  */
 export interface Localized {
   readonly en: string;

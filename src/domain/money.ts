@@ -10,7 +10,7 @@ export interface Money {
   readonly currency: string;
 }
 
-/** The Berlin Group amountValue pattern (DESIGN §2): at most 14 integer digits and 3 decimals. */
+/** The Berlin Group amountValue pattern (docs/design.md §2): at most 14 integer digits and 3 decimals. */
 const AMOUNT = /^(-?)([0-9]{1,14})(?:\.([0-9]{1,3}))?$/;
 
 function tooManyDecimals(currency: string, digits: number, count: number): Check<never> {
@@ -71,7 +71,7 @@ function formatProblem(text: string, currency: string, digits: number): Check<ne
 }
 
 /**
- * Parses an amount string (the JSON wire form, DESIGN §2) in a currency: it must match the Berlin
+ * Parses an amount string (the JSON wire form, docs/design.md §2) in a currency: it must match the Berlin
  * Group pattern and have no more decimals than the currency's minor units, so JPY takes no
  * fraction at all, not even "100.0". Leading zeros ("01.00") match the pattern and are accepted.
  */

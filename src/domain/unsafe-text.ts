@@ -1,7 +1,7 @@
 import { localized, type Localized } from './localized.js';
 
 /**
- * Characters no text field of the API accepts (DESIGN §4: bad input is a 4xx): they cannot be
+ * Characters no text field of the API accepts (docs/design.md §4: bad input is a 4xx): they cannot be
  * stored, signed or shown faithfully, or they make a name read differently from what it is.
  * Refused, never stripped, so what the bank stores is exactly what the TPP sent.
  *

@@ -1,7 +1,7 @@
 import type { Localized } from '../domain/localized.js';
 
 /**
- * The one catalogue of errors (DESIGN §4). Each internal code maps to exactly one HTTP status,
+ * The one catalogue of errors (docs/design.md §4). Each internal code maps to exactly one HTTP status,
  * the Berlin Group `tppMessages[].code` a TPP branches on, and a text in English and Bokmål.
  * Internal codes are unique; the wire code may be shared where the Berlin Group uses one code for
  * several conditions (RESOURCE_UNKNOWN for an unknown path and an unknown id).

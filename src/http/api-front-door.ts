@@ -31,7 +31,7 @@ export interface FrontDoorOptions {
 }
 
 /**
- * The checks every API request passes before its handler, in this order (DESIGN §2, §5):
+ * The checks every API request passes before its handler, in this order (docs/design.md §2, §5):
  * X-Request-ID, Accept, then the signature and certificate, then the body's JSON syntax, then the
  * Berlin Group headers, then the route's PSD2 role. Route schemas validate the body after this.
  */
@@ -107,7 +107,7 @@ const EMPTY = Buffer.alloc(0);
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/;
 
 /**
- * A PSU access token (`Authorization: Bearer …`) identifies the PSU as PSU-ID would (DESIGN §2).
+ * A PSU access token (`Authorization: Bearer …`) identifies the PSU as PSU-ID would (docs/design.md §2).
  * Sent with PSU-ID, both must name the same PSU.
  */
 async function withTokenPsu(request: FastifyRequest, headers: RequestHeaders, options: FrontDoorOptions): Promise<RequestHeaders> {

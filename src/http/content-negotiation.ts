@@ -2,7 +2,7 @@ import Negotiator from 'negotiator';
 import type { Language } from '../domain/localized.js';
 
 /**
- * Accept / Accept-Language handling (DESIGN §2). The API speaks JSON only; error texts and the
+ * Accept / Accept-Language handling (docs/design.md §2). The API speaks JSON only; error texts and the
  * PSU's pages come in English or Bokmål. Norwegian in any written form (`no`, `nb`, `nn`) gets
  * Bokmål, anything else English.
  */

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { localized, type Localized } from '../domain/localized.js';
 import { unsafeCharacterIn } from '../domain/unsafe-text.js';
 
-/** DESIGN §2 and the issue: bodies above 1 MiB are refused with 413. */
+/** docs/design.md §2 and the issue: bodies above 1 MiB are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**

@@ -26,7 +26,7 @@ declare module 'fastify' {
     ctx: RequestContext;
   }
   interface FastifyContextConfig {
-    /** The PSD2 role the route needs (DESIGN §5): PIS needs PSP_PI. */
+    /** The PSD2 role the route needs (docs/design.md §5): PIS needs PSP_PI. */
     requiredRole?: Psd2Role;
     /**
      * The route's service records the X-Request-ID and its answer in its own transaction (see

@@ -9,7 +9,7 @@ const addFormats = addFormatsModule.default;
 
 /**
  * Route schema validation with two rule sets. Bodies are strict: a number where the schema wants
- * a string is refused, never converted (DESIGN §2: a numeric amount is a 400), and unknown
+ * a string is refused, never converted (docs/design.md §2: a numeric amount is a 400), and unknown
  * properties are kept so `additionalProperties: false` can refuse them. Query strings, path
  * parameters and headers are text on the wire, so they are converted to the schema's type.
  */

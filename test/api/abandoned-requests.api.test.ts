@@ -1,6 +1,6 @@
 /**
  * A POST whose server stops mid-way never leaves its X-Request-ID stuck, and is never carried out
- * twice (DESIGN §2): the claim is marked `applied` in the very transaction that carries the
+ * twice (docs/design.md §2): the claim is marked `applied` in the very transaction that carries the
  * request out, and its answer stored after.
  * - stopped before its transaction committed: past the lease (XS2A_REQUEST_LEASE_SECONDS) a retry
  *   takes the claim over and runs it once; should the first run wake up after all, its commit is

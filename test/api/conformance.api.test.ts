@@ -1,5 +1,5 @@
 /**
- * A TPP that follows the requirement to the letter is served (DESIGN §5, §2):
+ * A TPP that follows the requirement to the letter is served (docs/design.md §5, §2):
  * - it signs exactly the requirement's headers: `date`, `digest`, `x-request-id`, and `psu-id`,
  *   `psu-corporate-id`, `tpp-redirect-uri` when present; TPP-Nok-Redirect-URI and
  *   `(request-target)` unsigned are served, and the nok URI is where a rejected SCA ends;

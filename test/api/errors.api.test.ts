@@ -1,5 +1,5 @@
 /**
- * Platform errors (DESIGN §2 content negotiation and X-Request-ID, §4 the error body): unknown
+ * Platform errors (docs/design.md §2 content negotiation and X-Request-ID, §4 the error body): unknown
  * routes and methods, Accept / Content-Type / body-size refusals, malformed JSON and schema
  * violations with the offending path, the bare 500, the language of the texts, compression, and
  * that a refused request changes nothing. Everything goes through the real server socket.
@@ -50,7 +50,7 @@ async function send(baseUrl: string, method: string, path: string, headers: Reco
   };
 }
 
-/** The DESIGN §4 error body, exactly: `{id, system, status, code, message, tppMessages}`. */
+/** The docs/design.md §4 error body, exactly: `{id, system, status, code, message, tppMessages}`. */
 function expectError(body: any, status: number, code: string, path?: string): void {
   expect(Object.keys(body).sort()).toEqual(['code', 'id', 'message', 'status', 'system', 'tppMessages']);
   expect(body.id).toMatch(UUID);

@@ -1,5 +1,5 @@
 /**
- * Safe retries (DESIGN §2): a POST repeated by the same TPP with the same X-Request-ID gets the
+ * Safe retries (docs/design.md §2): a POST repeated by the same TPP with the same X-Request-ID gets the
  * stored original answer when the body is identical and 409 REQUEST_ID_REUSED when it differs; a
  * refused or failed attempt releases the id; ids are per TPP; concurrent duplicates create one
  * resource. The route under test is registered in the signed /v1 scope and writes one audit row

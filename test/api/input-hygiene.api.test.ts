@@ -1,5 +1,5 @@
 /**
- * Bad input is a 4xx, never a 500, and changes nothing (DESIGN §4, §5):
+ * Bad input is a 4xx, never a 500, and changes nothing (docs/design.md §4, §5):
  * - no text in any JSON body, value or property name, may hold a lone UTF-16 surrogate, a control
  *   character (other than tab, line feed, carriage return), a bidirectional override or an
  *   invisible formatting character: 400 FORMAT_ERROR naming the field; bytes that are not UTF-8

@@ -1,5 +1,5 @@
 /**
- * Operations and the sandbox certificate desk (DESIGN §5, §6, §7): liveness and readiness probes,
+ * Operations and the sandbox certificate desk (docs/design.md §5, §6, §7): liveness and readiness probes,
  * the OpenAPI document and its UI, `POST /sandbox/tpp-certificates` (an unsigned endpoint that
  * issues QSealCs a TPP can then sign with), and its absence in production mode.
  */

@@ -1,5 +1,5 @@
 /**
- * Addresses in both spellings (DESIGN §2): every product and service takes `creditorAddress` in
+ * Addresses in both spellings (docs/design.md §2): every product and service takes `creditorAddress` in
  * the bank documentation's names (`street`, `buildingNumber`, `postalCode`, `city` / `townName`,
  * `country`) and in the Berlin Group's (`streetName`, `buildingNumber`, `postCode`, `townName`,
  * `country`), mixed as the TPP likes. A part given under both names with different values is a

@@ -1,5 +1,5 @@
 /**
- * Payment initiation (DESIGN §2): `POST /v1/payments/{product}` for the five products, bulk and
+ * Payment initiation (docs/design.md §2): `POST /v1/payments/{product}` for the five products, bulk and
  * periodic NDCT. A 201 is the Berlin Group body with transactionStatus RCVD, a Location and links
  * that lead to the payment, and ASPSP-SCA-Approach REDIRECT. A TPP without the PSP_PI role is
  * refused; a product the service does not offer is 404 PRODUCT_UNKNOWN naming the ones it does.

@@ -1,5 +1,5 @@
 /**
- * The bank's say on a payment (DESIGN §2): the debtor account must be an account of this bank in
+ * The bank's say on a payment (docs/design.md §2): the debtor account must be an account of this bank in
  * the currency the TPP names; a private account may be used by its owner only; an account of a
  * corporate agreement needs PSU-Corporate-ID (the agreement's organisation number) and a PSU
  * engaged with REGISTER, within the engagement's registerLimit.

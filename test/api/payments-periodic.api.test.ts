@@ -1,5 +1,5 @@
 /**
- * Periodic NDCT payments (standing orders, DESIGN §2): the Berlin Group frequencies, executionRule
+ * Periodic NDCT payments (standing orders, docs/design.md §2): the Berlin Group frequencies, executionRule
  * (with the documented spelling `preceeding` taken as `preceding`), dayOfExecution "1".."31",
  * monthsOfExecution for MonthlyVariable only (unique months), endDate not before startDate, and a
  * startDate within the accepted window. The GET shows up to 12 coming execution dates, each a

@@ -1,5 +1,5 @@
 /**
- * Reading and cancelling payments (DESIGN §2) of all three services: the GET answers the body as
+ * Reading and cancelling payments (docs/design.md §2) of all three services: the GET answers the body as
  * submitted with its transactionStatus, the status resource the status alone; a payment is found
  * only by the TPP that created it and only under its own service and product (else 404
  * RESOURCE_UNKNOWN); a DELETE before the PSU approved it is 204 and CANC, and a second one 405.

@@ -1,5 +1,5 @@
 /**
- * No duplicate payments (DESIGN §2): a POST repeated with the same X-Request-ID and body gets the
+ * No duplicate payments (docs/design.md §2): a POST repeated with the same X-Request-ID and body gets the
  * stored answer and creates nothing more, with another body it is 409 REQUEST_ID_REUSED, and
  * concurrent repeats create exactly one payment. A payment equal to a live one of the same TPP
  * (debtor, creditor, amount, date, remittance) is refused unless allowLogicalDuplicate=true; a

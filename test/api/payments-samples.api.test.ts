@@ -1,5 +1,5 @@
 /**
- * The sample bodies the bank's developer portal publishes (research/seed-system.md §4), sent as
+ * The sample bodies the bank's developer portal publishes (docs/design.md §2), sent as
  * published and then corrected one fault at a time. None of them can be sent as it stands: they
  * carry an invalid KID next to a free-text message, a misspelt field, a 6-character "BIC", IBANs
  * with spaces or too short, dates in 2018 and an account of another bank as debtor (their

@@ -1,5 +1,5 @@
 /**
- * The rules of a payment body (DESIGN §2, issue 4 §2): amounts as strings within the currency's
+ * The rules of a payment body (docs/design.md §2): amounts as strings within the currency's
  * minor units, ISO currencies and countries, Norwegian account numbers (MOD11, IBAN mod-97), the
  * product's currency and creditor fields, BICs, addresses in either spelling, KID (MOD10 or
  * MOD11) and the one-of-two remittance rule, field lengths, currency-register reporting for

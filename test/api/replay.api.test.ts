@@ -1,5 +1,5 @@
 /**
- * Replay across methods (DESIGN §5): the Norwegian profile's signature covers Date, Digest and
+ * Replay across methods (docs/design.md §5): the Norwegian profile's signature covers Date, Digest and
  * X-Request-ID but neither the method nor the path, so a captured signed request could be sent
  * again within the Date window as another operation. Every signed request's X-Request-ID is
  * recorded per TPP with its method, path and body digest, in the database: the same id with

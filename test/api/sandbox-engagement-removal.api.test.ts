@@ -1,5 +1,5 @@
 /**
- * `DELETE /v1/sandbox/agreements/{agreementId}/engagements/{engagementId}` (issue 6): withdraws a
+ * `DELETE /v1/sandbox/agreements/{agreementId}/engagements/{engagementId}`: withdraws a
  * PSU's access to one of the corporation's accounts.
  * - 204 with no body; the engagement is gone (GET → 404, not in the agreement any more), audited,
  *   and may be added again; the other engagements of the agreement stay;

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/sandbox/initialize` (issue 3): a fresh initialize followed by listing shows exactly the
+ * `POST /v1/sandbox/initialize`: a fresh initialize followed by listing shows exactly the
  * documented customers, accounts, card accounts, agreements and balances; a second initialize
  * gives the same shape and drops everything else this TPP created, and nothing of other TPPs; one
  * TPP never sees another's sandbox (404 for its ids, nothing in lists); production has no mock data.

@@ -1,5 +1,5 @@
 /**
- * The authorisation sub-resources of SCA by redirect (issue 5), as the TPP sees them:
+ * The authorisation sub-resources of SCA by redirect, as the TPP sees them:
  * - payment creation starts the authorisation implicitly (`_links.scaRedirect` and `scaStatus`);
  *   with TPP-Explicit-Authorisation-Preferred the 201 carries `startAuthorisation` instead;
  * - `POST …/authorisations` answers 201 startScaprocessResponse with Location and

@@ -1,5 +1,5 @@
 /**
- * SCA of corporate payments (issue 5): PSU-Corporate-ID names the agreement; a PSU whose
+ * SCA of corporate payments: PSU-Corporate-ID names the agreement; a PSU whose
  * engagement has REGISTER may approve. With an approvalLimit below the amount, several approvers
  * are needed: the 201 links startAuthorisation (no implicit start), the first approval leaves the
  * payment PATC, and another engaged approver's authorisation completes it (ACTC, PDNG when due

@@ -1,5 +1,5 @@
 /**
- * What an authorisation does to its payment (issue 5):
+ * What an authorisation does to its payment:
  * - approved by a PSU with the right (a private account's owner): ACTC, or PDNG when
  *   requestedExecutionDate is after today in Oslo; periodic payments always ACTC;
  * - rejected, three wrong codes, another PSU than the TPP named, a PSU without the right, or an
@@ -113,7 +113,7 @@ describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
     it('a periodic payment is ACTC once approved, although it starts later', async () => {
       const { link, path } = await payment('periodic-payments', periodicBody(psu.account, { startDate: osloDay(10) }));
       await walk(link);
-      // The sandbox says it will not execute it (issue 7); the TPP still sees it approved.
+      // The sandbox says it will not execute it; the TPP still sees it approved.
       await expectStatus(path, {
         transactionStatus: 'ACTC',
         psuMessage: 'Registered. The sandbox does not execute periodic payments: batch runs leave them as they are.',

@@ -1,5 +1,5 @@
 /**
- * The PSU's pages of SCA by redirect (issue 5), walked with plain form posts as a browser would:
+ * The PSU's pages of SCA by redirect, walked with plain form posts as a browser would:
  * - identify (psuId, hidden csrf, button method=code; PSU-ID prefilled masked and readonly when the TPP
  *   named one; a button method=app on a mobile user agent when Biometric-Authentication is true),
  *   code (field code; a wrong code: 400 with the attempts left; the third fails), confirmation

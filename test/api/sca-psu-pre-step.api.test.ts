@@ -1,5 +1,5 @@
 /**
- * The PSU pre-step (issue 5): an operation that needs a PSU and has none (a payment from a
+ * The PSU pre-step: an operation that needs a PSU and has none (a payment from a
  * corporate agreement's account without PSU-ID or PSU token) answers 401 PSU_REQUIRED (wire code
  * PSU_CREDENTIALS_INVALID) with `_links.scaRedirect` to a PSU login (identify and code pages); the
  * login ends with a 303 to TPP-Redirect-URI carrying `?code=…` (no redirect URI: the code is shown

@@ -1,5 +1,5 @@
 /**
- * The signed front door (DESIGN §5, research/signing.md §3): every /v1 request carries a
+ * The signed front door (docs/design.md §5, docs/design.md §5): every /v1 request carries a
  * draft-cavage-http-signatures-10 signature made with an eIDAS QSealC. Missing or malformed
  * Signature / certificate / Digest / Date, tampering after signing, keyId forms, certificate
  * validity, trust, QCStatement, block list, revocation and PSD2 roles, PSU-ID after the signature,
@@ -106,7 +106,7 @@ function signatureParameter(headers: Record<string, string>, name: string): stri
 }
 
 /**
- * A refusal with the DESIGN §4 body. `path` undefined: the certificate problems, which may name
+ * A refusal with the docs/design.md §4 body. `path` undefined: the certificate problems, which may name
  * TPP-Signature-Certificate or no path at all.
  */
 function expectRefusal(answer: Answer, status: 400 | 401, code: string, path?: string): void {

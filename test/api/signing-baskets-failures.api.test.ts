@@ -1,5 +1,5 @@
 /**
- * Signing baskets when things go wrong underneath (issue 6):
+ * Signing baskets when things go wrong underneath:
  * - the bank's core system failing during a basket creation answers 500 SYSTEM_ERROR with an id
  *   and no message, and changes nothing: the payments can be put in a basket afterwards;
  * - two baskets created at the same moment with the same payment: exactly one gets it, the other

@@ -1,5 +1,5 @@
 /**
- * A signing basket after its creation (issue 6), through the real server with signed requests:
+ * A signing basket after its creation, through the real server with signed requests:
  * - GET /v1/signing-baskets/{id}: the payment ids in the TPP's order, transactionStatus, and _links
  *   self, status and (while a payment waits for approval and the basket is not deleted)
  *   startAuthorisation; GET …/status: {transactionStatus}; another TPP's or an unknown basket is 404;

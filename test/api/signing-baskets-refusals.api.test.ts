@@ -1,5 +1,5 @@
 /**
- * Creating a signing basket (issue 6): `POST /v1/signing-baskets` with {"paymentIds": [...]}, through
+ * Creating a signing basket: `POST /v1/signing-baskets` with {"paymentIds": [...]}, through
  * the real server with signed requests. Accepted: 1..10 distinct ids of this TPP's single payments
  * (any of NDCT, INDCTS, NCBCT, CBCT, SCT), created with TPP-Explicit-Authorisation-Preferred or not
  * (an implicit authorisation of a basketed payment is ended: failed, "The payment was put in signing

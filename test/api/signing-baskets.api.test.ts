@@ -1,5 +1,5 @@
 /**
- * Signing baskets (issue 6), through the real server with signed requests:
+ * Signing baskets, through the real server with signed requests:
  * - a TPP creates payments with explicit authorisation, puts 1..10 of them in a basket, and the
  *   PSU approves them with one SCA; each payment moves by its own rules, the basket shows the
  *   worst case (RJCT < RCVD < PATC < ACTC);

@@ -1,6 +1,6 @@
 /**
  * The sandbox certificate desk binds an organisation id to the first public key it certifies
- * (DESIGN §5): nobody can obtain a certificate for a TPP that already exists and read its
+ * (docs/design.md §5): nobody can obtain a certificate for a TPP that already exists and read its
  * payments and customers. Another key for a bound id needs the request signed with the id's
  * current certificate (key rotation); otherwise 409 RESOURCE_EXISTS and nothing is issued.
  * Runs on every dialect.

@@ -1,5 +1,5 @@
 /**
- * The one way an authorisation's scaStatus changes (DESIGN §3), on each database of DIALECTS:
+ * The one way an authorisation's scaStatus changes (docs/design.md §3), on each database of DIALECTS:
  * - a legal move updates the row and writes exactly one `authorisation.sca-status-changed` audit
  *   event with from and to (and the reason and resource when there are);
  * - an illegal move is refused with STATUS_INVALID and changes nothing;

@@ -1,5 +1,5 @@
 /**
- * SCA by redirect as the PSU's pages drive it (issue 5), through createAuthorisationService on
+ * SCA by redirect as the PSU's pages drive it, through createAuthorisationService on
  * each database of DIALECTS, with a fake PsuAuthenticator and fake AuthorisationSubjects:
  * - identify: a malformed or unknown PSU-ID asks again and changes nothing; another PSU than the
  *   one the TPP named fails it (and the subject's onFailure runs); the app confirmation only when

@@ -1,5 +1,5 @@
 /**
- * The scaStatus model of an authorisation (DESIGN §3): the move table as a full matrix against the
+ * The scaStatus model of an authorisation (docs/design.md §3): the move table as a full matrix against the
  * legal set written out here (so any change to the table shows up in review), the final statuses
  * with no way out, and the status guard.
  */

@@ -1,5 +1,5 @@
 /**
- * Payments approved in a real browser (headless Chromium) and then executed (issue 7): the PSU
+ * Payments approved in a real browser (headless Chromium) and then executed: the PSU
  * follows `_links.scaRedirect`, logs in (PSU-ID locked), enters the one-time code and approves;
  * the TPP gave no redirect URI, so the approval ends on the bank's outcome page ("Done"), which
  * says what became of the payment. Each test has a TPP of its own, whose sandbox clock is at 10:00

@@ -1,5 +1,5 @@
 /**
- * A signing basket approved in a real browser (headless Chromium), issue 6: the TPP creates three
+ * A signing basket approved in a real browser (headless Chromium): the TPP creates three
  * NDCT payments and one NCBCT payment with explicit authorisation for one private PSU and puts
  * them in a basket with TPP-Redirect-URI; the PSU opens the basket's scaRedirect link, logs in
  * (PSU-ID prefilled and locked), enters the one-time code, sees one confirmation page listing

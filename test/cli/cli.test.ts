@@ -1,7 +1,7 @@
 /**
  * The compiled command line, `node dist/cli/main.js`, run as an operator or a TPP runs it: in a
  * temporary directory, with an explicit environment (never the developer's).
- * - configuration is checked at start (DESIGN §7): a bad value stops `serve` and `migrate` with
+ * - configuration is checked at start (docs/design.md §7): a bad value stops `serve` and `migrate` with
  *   exit code 2 and one line per bad variable, naming it; production refuses
  *   XS2A_REQUIRE_SIGNATURE=false and needs XS2A_TRUSTED_CA_FILES;
  * - `help` prints the usage; an unknown command or bad arguments exit 2 with a clear message;

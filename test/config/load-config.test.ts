@@ -1,5 +1,5 @@
 /**
- * Configuration (DESIGN §7), read by loadConfig from an explicit environment (never process.env):
+ * Configuration (docs/design.md §7), read by loadConfig from an explicit environment (never process.env):
  * - the defaults of every variable, XS2A_PUBLIC_URL derived from HOST and PORT;
  * - a bad value is reported as exactly one line that starts with the variable's name, and every
  *   bad variable is reported at once (ConfigError.problems);
@@ -29,7 +29,7 @@ const FINGERPRINT = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01
 const FINGERPRINT_HEX = 'abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789';
 const PRODUCTION = { XS2A_MODE: 'production', XS2A_TRUSTED_CA_FILES: '/etc/xs2a/qtsp-cas.pem' } as const;
 
-describe('loadConfig: defaults (DESIGN §7)', () => {
+describe('loadConfig: defaults (docs/design.md §7)', () => {
   it('gives every documented default for an empty environment', () => {
     expect(loadConfig({})).toEqual({
       port: 8080,
@@ -217,7 +217,7 @@ describe('loadConfig: one line per bad variable, naming it', () => {
     expect(problemsOf({ XS2A_REQUIRE_SIGNATURE: 'no' })).toEqual(['XS2A_REQUIRE_SIGNATURE="no": must be true or false']);
   });
 
-  it('reports every bad variable together, in the order of DESIGN §7', () => {
+  it('reports every bad variable together, in the order of docs/design.md §7', () => {
     const problems = problemsOf({
       PORT: 'abc',
       DATABASE_URL: 'junk',

@@ -1,5 +1,5 @@
 /**
- * Storage (DESIGN §7, §8): one code path for SQLite and PostgreSQL. Every test runs on each
+ * Storage (docs/design.md §7, §8): one code path for SQLite and PostgreSQL. Every test runs on each
  * dialect of DIALECTS (PostgreSQL when TEST_POSTGRES_URL is set):
  * - the versioned migrations create the tpp, tpp_contact, idempotency_record and audit_event
  *   tables, and running migrateToLatest again changes nothing;

@@ -1,5 +1,5 @@
 /**
- * When batch runs happen (issue 7, DESIGN §6): at the configured Europe/Oslo times of each
+ * When batch runs happen (docs/design.md §6): at the configured Europe/Oslo times of each
  * Norwegian bank day, none on weekends and bank holidays, summer time included; the next run after
  * any instant; which run is the day's last (a payment still lacking funds after it is rejected).
  */

@@ -1,5 +1,5 @@
 /**
- * What a PSU reads on the confirmation page (issue 5): amounts in each language with the
+ * What a PSU reads on the confirmation page: amounts in each language with the
  * currency's own number of decimals, exact for 14-digit amounts, and dates written out.
  *
  * Intl separates groups and the currency with a no-break space (U+00A0), in both languages: the

@@ -1,5 +1,5 @@
 /**
- * Payments lacking funds and bulk payments in batch runs (issue 7, DESIGN §3/§6). Each test has a
+ * Payments lacking funds and bulk payments in batch runs (docs/design.md §3/§6). Each test has a
  * TPP of its own and moves its sandbox clock to a known time, with the default batch times
  * (05:35, 09:30, 11:30, 13:35, 15:35 Europe/Oslo), so nothing depends on the real time of day:
  * - the funds check is on interimAvailable: an amount equal to it is paid, one above is not;

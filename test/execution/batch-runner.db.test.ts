@@ -1,5 +1,5 @@
 /**
- * The batch runner (issue 7) in process, over a test database (SQLite, and PostgreSQL when
+ * The batch runner in process, over a test database (SQLite, and PostgreSQL when
  * TEST_POSTGRES_URL is set), with thousands of approved payments seeded directly
  * (test/support/batch-bank.ts) and the exactly-once rules checked over readBankState:
  * - a run stopped in its middle (runner.stop() as its 600th payment executes) ends, executed

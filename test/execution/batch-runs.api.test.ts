@@ -1,5 +1,5 @@
 /**
- * `POST /v1/sandbox/batch-runs` (issue 7, DESIGN §3/§6): the batch run now, over the calling TPP's
+ * `POST /v1/sandbox/batch-runs` (docs/design.md §3/§6): the batch run now, over the calling TPP's
  * payments only. Every test has a TPP of its own (its own sandbox and clock).
  * - the answer: 200 {batchRunId, startedAt, finishedAt, durationMs, today, lastRunOfDay, counts},
  *   the six counts per payment; the run is recorded; a signature is needed;

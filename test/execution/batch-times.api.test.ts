@@ -1,6 +1,6 @@
 /**
  * The configured batch times (XS2A_BATCH_TIMES, here 08:00 and 12:00 Europe/Oslo) decide the
- * sandbox clock's view of the day's runs and which run is the day's last (issue 7, DESIGN §6):
+ * sandbox clock's view of the day's runs and which run is the day's last (docs/design.md §6):
  * - the clock counts the runs still to come and names the next one by these times;
  * - a run before the last time leaves a payment lacking funds ACCP; a run at or after it is the
  *   day's last (lastRunOfDay true) and rejects it.

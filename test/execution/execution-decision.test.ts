@@ -1,5 +1,5 @@
 /**
- * What a batch run makes of a payment from the bank's answers (issue 7, DESIGN §3), pure:
+ * What a batch run makes of a payment from the bank's answers (docs/design.md §3), pure:
  * - every transfer booked: executed (ACSP then ACSC), from ACTC, PDNG or ACCP alike;
  * - some booked (a bulk): partially executed (ACSP then PART), naming each payment not executed
  *   (1-based) with why, whether or not later runs are left that day;

@@ -1,5 +1,5 @@
 /**
- * Future-dated payments and batch runs (issue 7, DESIGN §3). Each test has a TPP of its own; dates
+ * Future-dated payments and batch runs (docs/design.md §3). Each test has a TPP of its own; dates
  * are bank days after the real today, reached by moving the TPP's sandbox clock:
  * - approved with a requestedExecutionDate after the TPP's today: PDNG; a run before that date
  *   leaves it PDNG, untouched; once the TPP's clock reaches the date a run executes it (PDNG→ACSP→

@@ -1,5 +1,5 @@
 /**
- * Instant (Straks) payments settle at approval (issue 7, DESIGN §3), with no batch run:
+ * Instant (Straks) payments settle at approval (docs/design.md §3), with no batch run:
  * - within interimAvailable: ACSC with fundsAvailable true the moment the PSU approves (RCVD→ACSC),
  *   the debtor debited in one posting booked on the TPP's today, an in-bank creditor credited; a
  *   later run finds nothing to do;

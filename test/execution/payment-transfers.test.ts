@@ -1,5 +1,5 @@
 /**
- * The transfers that execute a stored payment (issue 7), pure:
+ * The transfers that execute a stored payment, pure:
  * - a single payment is one transfer under the key `payment:<id>`; a bulk is one transfer per
  *   payment, in order, under `payment:<id>:<n>` (1-based), so a retried run moves no money twice;
  * - each carries the debtor account, the booking date given, the instructed amount in exact minor

@@ -1,5 +1,5 @@
 /**
- * `GET|POST /v1/sandbox/clock` (issue 7): each TPP's own "now" in the sandbox.
+ * `GET|POST /v1/sandbox/clock`: each TPP's own "now" in the sandbox.
  * - GET: {dateTime, today, bankDay, offsetSeconds, batchRunsLeftToday, nextBatchRun}; a TPP that
  *   never moved its clock reads the real time; the batch runs left and the next one follow the
  *   default batch times (05:35, 09:30, 11:30, 13:35, 15:35 Europe/Oslo) of bank days only;

@@ -1,5 +1,5 @@
 /**
- * Idempotency survives a crash (DESIGN §2: nothing accepted is lost or applied twice), against
+ * Idempotency survives a crash (docs/design.md §2: nothing accepted is lost or applied twice), against
  * the compiled server as a real process killed with SIGKILL in the middle of a stream of POSTs:
  * - sandbox account creations (a POST whose answer is stored after its transaction) and payment
  *   initiations (whose answer commits with the payment) are sent with their own X-Request-IDs,

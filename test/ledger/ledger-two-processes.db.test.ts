@@ -1,5 +1,5 @@
 /**
- * Issue 3: concurrent postings on one account from two server processes on PostgreSQL never
+ * Concurrent postings on one account from two server processes on PostgreSQL never
  * lose an update. Two OS processes post 300 transfers each to the same account at the same time
  * (and repeat 100 of each other's keys, which must not apply twice); the balance is the exact sum.
  */

@@ -1,5 +1,5 @@
 /**
- * The sandbox ledger on each database (issue 3, "Ledger property tests"): for random sequences
+ * The sandbox ledger on each database: for random sequences
  * of postings the balances equal the sum of the postings; a posting repeated under the same key
  * applies once; concurrent postings on one account from separate connection pools never lose an
  * update; pending postings count in `expected` only until booked; amounts beyond 2^53 minor units
@@ -114,7 +114,7 @@ describe.each(DIALECTS)('sandbox ledger (%s)', (dialect) => {
   });
 
   it('keeps amounts above 2^53 minor units exact', async () => {
-    const big = 99_999_999_999_999_999n; // 14 integer digits and 3 decimals, the largest amount DESIGN §2 allows
+    const big = 99_999_999_999_999_999n; // 14 integer digits and 3 decimals, the largest amount docs/design.md §2 allows
     await withTransaction(database.db, (trx) => ledger.post(trx, transfer(`${dialect}-big`, `${dialect}-big-a`, `${dialect}-big-b`, big)));
     expect((await ledger.balances(database.db, `${dialect}-big-b`, 'NOK')).closingBooked).toBe(big);
     expect((await ledger.balances(database.db, `${dialect}-big-a`, 'NOK')).closingBooked).toBe(-big);

@@ -1,7 +1,7 @@
 import { BANK_TIME_ZONE } from '../../src/domain/bank-calendar.js';
 import { todayIn } from '../../src/domain/iso-date.js';
 /**
- * The pure rules behind a PSU's approval of a payment (issue 5, DESIGN §3):
+ * The pure rules behind a PSU's approval of a payment (docs/design.md §3):
  * - isAwaitingApproval: only RCVD and PATC wait for (more) approval;
  * - approvesAlone: no approval limit, or an amount within it (compared in NOK across currencies;
  *   a limit of 0 always needs a second approver; a missing rate never passes a limit);

@@ -1,5 +1,5 @@
 /**
- * What the PSU's confirmation page lists for a payment (issue 5): exactly what the approval does.
+ * What the PSU's confirmation page lists for a payment: exactly what the approval does.
  * Payment objects are built directly (no database): the amount in each language, creditor name
  * and account, debtor account, KID, message, the execution date or "as soon as possible", a
  * standing order's schedule, a bulk payment's items and total, the currency-register line of a

@@ -1,5 +1,5 @@
 /**
- * The payment rules the wire schema cannot express (DESIGN §2), as pure functions. Each rule has
+ * The payment rules the wire schema cannot express (docs/design.md §2), as pure functions. Each rule has
  * a refused row (the internal error code and the field's path) next to the row it accepts:
  * - accounts: BBAN MOD11, IBAN mod-97, bban and iban naming different accounts, neither given, a
  *   foreign IBAN where a Norwegian account is needed, SCT's required creditor IBAN;

@@ -1,5 +1,5 @@
 /**
- * The payment status model (DESIGN §3): the transition table as a full matrix against the legal
+ * The payment status model (docs/design.md §3): the transition table as a full matrix against the legal
  * set written out here (so any change to the table shows up in review), final statuses with no
  * way out, what a DELETE does in every status, and LIVE_STATUSES as the complement of
  * FINAL_STATUSES.

@@ -1,5 +1,5 @@
 /**
- * The one way a payment's status changes (DESIGN §3), on each database of DIALECTS:
+ * The one way a payment's status changes (docs/design.md §3), on each database of DIALECTS:
  * - a legal transition updates the row and writes exactly one `payment.status-changed` audit event;
  * - an illegal transition is refused with STATUS_INVALID and changes nothing;
  * - a stale payment object (its status changed meanwhile) is refused and changes nothing;

@@ -87,7 +87,7 @@ describe('generateTransactions (data fill)', () => {
       expect(item.valueDate >= item.bookingDate).toBe(true);
       expect(item.amountMinor).not.toBe(0n);
       expect(checkNorwegianBban(item.counterpartyBban).ok).toBe(true);
-      // A KID or a text, never both (DESIGN §2).
+      // A KID or a text, never both (docs/design.md §2).
       expect((item.kid === undefined) !== (item.remittanceUnstructured === undefined)).toBe(true);
       if (item.kid !== undefined) expect(checkKid(item.kid).ok, item.kid).toBe(true);
     }

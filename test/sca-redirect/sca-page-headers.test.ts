@@ -1,5 +1,5 @@
 /**
- * The headers of every PSU page (issue 5), through a real Fastify reply: never cached, never
+ * The headers of every PSU page, through a real Fastify reply: never cached, never
  * framed, no referrer, and a CSP that allows only the page's own stylesheet (by hash) and form
  * posts to this server and to the origins of the TPP's redirect targets (the 303 after a post).
  */

@@ -1,5 +1,5 @@
 /**
- * The PSU's redirect pages as pure HTML (issue 5):
+ * The PSU's redirect pages as pure HTML:
  * - every interpolated value is escaped, in text and in attribute values;
  * - every field has a label tied to it (label for= matches the input id);
  * - a PSU-ID the TPP named is shown masked (its last four digits) and read-only; a typed national

@@ -1,5 +1,5 @@
 /**
- * TPP certificates (DESIGN §5, test/fixtures/certs/SOURCES.md):
+ * TPP certificates (docs/design.md §5, test/fixtures/certs/SOURCES.md):
  * - readTppCertificate reads the organizationIdentifier, roles and NCA of real and generated
  *   QSealCs (including adorsys' bare-QCStatement quirk and a national-scheme organizationIdentifier)
  *   and names what makes a certificate unusable (no PSD2 statement, short RSA key);
@@ -7,7 +7,7 @@
  * - the qcStatements encoder and reader agree;
  * - SandboxCa creates its CA once and issues QSealCs it signed, whose keyId names them;
  * - CertificateVerifier with a TrustStore: trusted and valid passes; expired, not yet valid,
- *   untrusted, blocked, revoked (CRL) and too-short keys are refused with the DESIGN §5 codes;
+ *   untrusted, blocked, revoked (CRL) and too-short keys are refused with the docs/design.md §5 codes;
  *   a CRL not signed by a trusted CA is refused.
  */
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';

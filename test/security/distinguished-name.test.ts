@@ -1,5 +1,5 @@
 /**
- * The text parsers of signed requests (research/signing.md), table by table:
+ * The text parsers of signed requests (docs/design.md §5), table by table:
  * - parseDistinguishedName / sameAttributes: a DN is a set of attributes, whatever the order
  *   (X.500 or RFC 2253), spacing (`, `, `%20`), case, type alias (`S`/`ST`, `OID.2.5.4.97`,
  *   `organizationIdentifier`, `2.5.4.97`) or escaping (`\,`, `\2C`, quotes); junk is undefined;

@@ -1,5 +1,5 @@
 /**
- * A signing basket's status (issue 6, DESIGN §2): the worst case of its payments in the order
+ * A signing basket's status (docs/design.md §2): the worst case of its payments in the order
  * RJCT < RCVD < PATC < ACTC. Anything past ACTC (pending, settling, settled, partly settled)
  * counts as ACTC, a cancelled payment as RJCT, and a deleted basket is CANC whatever its payments
  * do. The rule is written out here independently of the source (a literal table and a rank), and

@@ -1,5 +1,5 @@
 /**
- * What the PSU's confirmation page lists for a signing basket (issue 6): the heading "Approve N
+ * What the PSU's confirmation page lists for a signing basket: the heading "Approve N
  * payments" (singular for one), the number of payments and one total per currency over the
  * payments still awaiting approval (RCVD, PATC), and each payment as "Payment i of n" with the
  * lines of its own confirmation; a payment no longer awaiting approval is marked "not included"

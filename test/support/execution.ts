@@ -11,7 +11,7 @@ import { balancesOf, createAccount, createCustomer } from './sandbox.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 /**
- * Helpers of the execution tests (test/execution/*.api.test.ts, issue 7): the test server of a
+ * Helpers of the execution tests (test/execution/*.api.test.ts): the test server of a
  * describe block, a TPP of its own per test (each TPP has its own sandbox and its own clock),
  * funded accounts, batch runs, the sandbox clock, and what a run left in the audit trail and the
  * ledger.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { timestampColumn } from './column-types.js';
 
 /**
- * The sandbox bank's mock data (issue 3): customers, their accounts and card accounts, corporate
+ * The sandbox bank's mock data: customers, their accounts and card accounts, corporate
  * agreements with their engagements, and the descriptive side of mock transactions (the money
  * itself is on the ledger). Every row carries the TPP it belongs to, so TPPs sharing one sandbox
  * never see or wipe each other's data. Money columns are integer minor units.

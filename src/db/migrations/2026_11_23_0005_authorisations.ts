@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { timestampColumn } from './column-types.js';
 
 /**
- * SCA by redirect (issue 5): the authorisation sub-resources of payments (and their
+ * SCA by redirect: the authorisation sub-resources of payments (and their
  * cancellations), the PSU logins of the 401 pre-step, and the PSU access tokens handed out for them.
  */
 export async function up(db: Kysely<any>): Promise<void> {

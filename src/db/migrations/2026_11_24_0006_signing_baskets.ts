@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { timestampColumn } from './column-types.js';
 
 /**
- * Signing baskets (issue 6): a TPP's group of single payments that one PSU approves with one SCA.
+ * Signing baskets: a TPP's group of single payments that one PSU approves with one SCA.
  * The basket keeps the payment ids as the TPP listed them; the payment row says which open basket
  * holds it, so "one open basket per payment" is one guarded update, safe against a concurrent
  * basket taking the same payment. A basket has no status column: its status is computed from its

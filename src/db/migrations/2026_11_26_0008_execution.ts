@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { timestampColumn } from './column-types.js';
 
 /**
- * Execution (issue 7): batch runs, the sandbox clock, and the day a payment first lacked funds.
+ * Execution: batch runs, the sandbox clock, and the day a payment first lacked funds.
  *
  * - `batch_run`: one row per run, written when it starts and completed when it ends, so a run a
  *   stopped server left unfinished is found (and finished) at the next start.

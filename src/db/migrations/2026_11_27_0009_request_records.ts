@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { timestampColumn } from './column-types.js';
 
 /**
- * Replay protection and the sandbox certificate desk (issue 15).
+ * Replay protection and the sandbox certificate desk.
  *
  * - `idempotency_record.expires_at`: every signed request's X-Request-ID is now recorded (GETs
  *   too), so rows must leave again: a row is kept until it can no longer matter (the Date window

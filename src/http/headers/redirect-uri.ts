@@ -55,7 +55,7 @@ export function checkRedirectUri(value: string): Check<string> {
       'må være en absolutt URI, for eksempel https://tpp.example/callback',
     );
   }
-  // WHATWG URL also forgives `https:/host` and `https:host`: DESIGN §5 wants an absolute URI with
+  // WHATWG URL also forgives `https:/host` and `https:host`: docs/design.md §5 wants an absolute URI with
   // a host, written as one.
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]/.test(value)) {
     return refuse(

@@ -66,7 +66,7 @@ export async function earlierAnswer(
 }
 
 /**
- * Runs a creation and records its answer under the X-Request-ID in one transaction (DESIGN §2): a
+ * Runs a creation and records its answer under the X-Request-ID in one transaction (docs/design.md §2): a
  * crash leaves neither, a retry finds the answer, and of two concurrent requests with the same id
  * one creates and the other replays the winner's answer. `lockFirst` runs before the replay check
  * (a lock equal creations queue on).

@@ -41,10 +41,10 @@ export interface RequestRecordOptions {
 
 /**
  * Every signed request's X-Request-ID is recorded per TPP with its method, path and fingerprint
- * (DESIGN §5): the signature covers neither method nor path, so the same id again as another
+ * (docs/design.md §5): the signature covers neither method nor path, so the same id again as another
  * operation is a replay of a captured request, refused with 400 before anything runs. The same
  * operation with another body is 409 REQUEST_ID_REUSED. An identical GET, PUT, PATCH or DELETE
- * simply runs again; an identical POST gets its stored answer (DESIGN §2: safe retries).
+ * simply runs again; an identical POST gets its stored answer (docs/design.md §2: safe retries).
  *
  * A POST's answer is stored in the transaction that carries it out where the service does so
  * (payments, baskets: `idempotentInService`, see answer-once.ts). For other POSTs the claim is
@@ -131,7 +131,7 @@ export function fingerprintOf(request: FastifyRequest): RequestFingerprint {
   return { method: request.method, path, hash: hash.digest('hex') };
 }
 
-/** One trailing slash names the same resource (DESIGN §5). */
+/** One trailing slash names the same resource (docs/design.md §5). */
 function normalisedPath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }

@@ -1,5 +1,5 @@
 /**
- * Every signed request's X-Request-ID, per TPP (DESIGN §2 idempotency, §5 replay): what it was
+ * Every signed request's X-Request-ID, per TPP (docs/design.md §2 idempotency, §5 replay): what it was
  * used for (method, path, fingerprint) and, for a POST, its stored answer. The same id again is
  * a retry of that request or refused; rows leave at `expires_at`.
  */

@@ -1,5 +1,5 @@
 /**
- * How long an X-Request-ID stays recorded (DESIGN §2, §5), in one place.
+ * How long an X-Request-ID stays recorded (docs/design.md §2, §5), in one place.
  *
  * - A request's id must outlive every chance of replaying its signature: a Date is accepted
  *   within `skew` of the server's clock, so a captured request can be sent again until

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** One thing that happened to a resource, who did it and when (DESIGN §3: the audit trail). */
+/** One thing that happened to a resource, who did it and when (docs/design.md §3: the audit trail). */
 export interface AuditEventTable {
   /** Sequential: the order events were written in. */
   id: Generated<number>;

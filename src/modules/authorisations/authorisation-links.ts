@@ -11,7 +11,7 @@ export function authorisationHref(resourceHref: string, authorisationId: string,
 
 /**
  * The links of a resource just created that the PSU must authorise (a payment, a signing basket;
- * DESIGN §2): with an authorisation started implicitly, where to send the PSU (`scaRedirect`) and
+ * docs/design.md §2): with an authorisation started implicitly, where to send the PSU (`scaRedirect`) and
  * where to follow it (`scaStatus`); else `startAuthorisation`, which the TPP posts to when it is
  * ready (explicit start, e.g. to collect payments into a basket).
  */

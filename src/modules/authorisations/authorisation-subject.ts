@@ -15,7 +15,7 @@ export interface ConfirmationLine {
   readonly value: Localized;
 }
 
-/** What the PSU sees before approving: exactly what the approval does (issue 5). */
+/** What the PSU sees before approving: exactly what the approval does. */
 export interface Confirmation {
   /** "Approve payment", "Cancel payment", … */
   readonly heading: Localized;

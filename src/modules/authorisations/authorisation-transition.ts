@@ -16,7 +16,7 @@ export interface ScaStatusChange {
 }
 
 /**
- * The one way an authorisation's scaStatus changes (DESIGN §3): an illegal move is refused, the
+ * The one way an authorisation's scaStatus changes (docs/design.md §3): an illegal move is refused, the
  * update applies only if nobody changed the status meanwhile, and the move is written to the audit
  * log in the caller's transaction.
  */

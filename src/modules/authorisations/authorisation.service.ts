@@ -57,7 +57,7 @@ export type PageVisit =
 /** Who fails an authorisation whose link expired: the server's clock, not the PSU. */
 const EXPIRY_ACTOR = { type: 'system', id: 'sca-link-expiry' } as const;
 
-/** How many wrong one-time codes fail an authorisation (DESIGN §6). */
+/** How many wrong one-time codes fail an authorisation (docs/design.md §6). */
 export const MAX_WRONG_CODES = 3;
 
 /** How long the one-time code of a PSU login may wait for `POST /v1/token`. */
@@ -127,7 +127,7 @@ export interface AuthorisationService {
 }
 
 /**
- * SCA by redirect (issue 5): authorisations start received; the PSU's pages move them through
+ * SCA by redirect: authorisations start received; the PSU's pages move them through
  * identification, the one-time code and the approval, each move through
  * {@link transitionAuthorisation}; the resource's owner (an {@link AuthorisationSubject}) decides
  * what approval and failure do to it.

@@ -6,7 +6,7 @@ const SWEEP_INTERVAL_MS = 15_000;
 
 /**
  * Fails authorisations whose links expired although nobody opened them again, so a payment whose
- * PSU never came back is RJCT on time (issue 5). Reads also expire lazily; this catches the rest.
+ * PSU never came back is RJCT on time. Reads also expire lazily; this catches the rest.
  * Runs while the server is ready, never keeps the process alive, and one sweep at a time.
  */
 export function installExpirySweep(app: FastifyInstance, authorisations: Pick<AuthorisationService, 'expireOverdue'>): void {

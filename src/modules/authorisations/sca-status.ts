@@ -1,5 +1,5 @@
 /**
- * The Berlin Group scaStatus of an authorisation and the one table of its legal moves (DESIGN §3):
+ * The Berlin Group scaStatus of an authorisation and the one table of its legal moves (docs/design.md §3):
  * received → psuIdentified → psuAuthenticated → scaMethodSelected → started → finalised | failed.
  *
  * How the redirect pages walk it: the PSU identifies (psuIdentified), enters the right one-time

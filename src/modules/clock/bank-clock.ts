@@ -4,7 +4,7 @@ import { todayIn, type IsoDate } from '../../domain/iso-date.js';
 import { sandboxClockRepository } from './sandbox-clock.repository.js';
 
 /**
- * The bank's time as one TPP sees it (issue 7). In the sandbox each TPP may move its own clock
+ * The bank's time as one TPP sees it. In the sandbox each TPP may move its own clock
  * ahead (`POST /v1/sandbox/clock`) to see future-dated payments fall due without waiting; the
  * execution-date rules, approval (PDNG or ACTC), batch runs and booking dates use it. SCA
  * deadlines and signatures keep the real clock: they are about real people and real messages.

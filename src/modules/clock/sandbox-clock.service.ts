@@ -24,7 +24,7 @@ export interface SandboxClockView {
 export type ClockChange = { readonly dateTime?: string | undefined; readonly reset?: boolean | undefined };
 
 /**
- * `GET|POST /v1/sandbox/clock` (issue 7): a TPP's own "now", moved ahead of the real clock so a
+ * `GET|POST /v1/sandbox/clock`: a TPP's own "now", moved ahead of the real clock so a
  * future-dated payment falls due, or a day's last batch run passes, without waiting. It only moves
  * ahead of the real time, never behind it; `reset` goes back to the real time.
  */

@@ -1,5 +1,5 @@
 /**
- * What one batch run did (issue 7): answered by `POST /v1/sandbox/batch-runs`, logged, and
+ * What one batch run did: answered by `POST /v1/sandbox/batch-runs`, logged, and
  * counted in `/metrics`. Counts are per payment resource (a bulk counts once).
  */
 export const BATCH_OUTCOMES = [

@@ -33,7 +33,7 @@ interface TenantDay {
 }
 
 /**
- * The batch run (DESIGN §3, §6): every approved payment that is due, each executed atomically
+ * The batch run (docs/design.md §3, §6): every approved payment that is due, each executed atomically
  * (its postings and its status change in one savepoint, committed with its chunk). Safe to stop
  * at any instant (what committed is done, the rest is still due) and to run at once in several
  * processes on PostgreSQL (a payment being executed elsewhere is locked and skipped; one already

@@ -2,7 +2,7 @@ import type { TransactionStatus } from '../payments/payment-status.js';
 
 /*
  * What a batch run makes of a payment once the bank has answered for each of its transfers (one
- * for a single payment, one per payment of a bulk). Pure: the runner applies it (DESIGN §3).
+ * for a single payment, one per payment of a bulk). Pure: the runner applies it (docs/design.md §3).
  */
 
 /** The bank's answer for one transfer, as far as the payment's status is concerned. */

@@ -25,7 +25,7 @@ const OUTCOME_OF: Readonly<Record<ExecutionDecision['kind'], BatchOutcome>> = {
 };
 
 /**
- * Moves a payment's money and its status by the result, in the caller's transaction (DESIGN §3):
+ * Moves a payment's money and its status by the result, in the caller's transaction (docs/design.md §3):
  * the postings and the status change commit together or not at all, and the postings' idempotency
  * keys make a second execution move nothing. The money moves through the sandbox's in-transaction
  * execution ({@link SandboxLedgerExecution}), not yet through the port's submitPayment.

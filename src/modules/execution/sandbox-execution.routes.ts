@@ -9,7 +9,7 @@ export interface SandboxExecutionRouteOptions {
   readonly runner: BatchRunner;
 }
 
-/** `/v1/sandbox/clock` and `/v1/sandbox/batch-runs` (issue 7): time and execution under the TPP's control. */
+/** `/v1/sandbox/clock` and `/v1/sandbox/batch-runs`: time and execution under the TPP's control. */
 export const sandboxExecutionRoutes: FastifyPluginAsyncTypebox<SandboxExecutionRouteOptions> = async (app, { sandboxClock, runner }) => {
   app.get('/clock', { schema: getClockSchema }, async (request) => sandboxClock.view(callerOf(request).tppId));
 

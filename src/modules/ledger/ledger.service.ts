@@ -31,8 +31,8 @@ export interface Ledger {
 }
 
 /**
- * The sandbox bank's double-entry ledger (issue 3). Balances are kept per account in the same
- * transaction as the entries that change them (issue 7: a funds check per payment must not sum
+ * The sandbox bank's double-entry ledger. Balances are kept per account in the same
+ * transaction as the entries that change them (a funds check per payment must not sum
  * an account's whole history), so they always equal the sum of the entries.
  */
 export function createLedger(now: () => Date): Ledger {

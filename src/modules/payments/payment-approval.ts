@@ -53,7 +53,7 @@ export interface PaymentApprover {
   plan(payments: readonly Payment[], psuId: string): Promise<PaymentApprovalPlan[]>;
   /**
    * Carries out an approval plan in the caller's transaction. An instant (Straks) payment fully
-   * approved settles there and then (DESIGN §3): ACSC, or RJCT when the bank cannot pay it.
+   * approved settles there and then (docs/design.md §3): ACSC, or RJCT when the bank cannot pay it.
    */
   approve(trx: DbOrTx, payment: Payment, to: TransactionStatus, actor: { type: ActorType; id: string }, at: string): Promise<Payment>;
 }
@@ -141,7 +141,7 @@ export function createPaymentApprover(
 }
 
 /**
- * What a PSU's approval does to a payment (issue 5, DESIGN §3), by the {@link PaymentApprover}'s
+ * What a PSU's approval does to a payment (docs/design.md §3), by the {@link PaymentApprover}'s
  * rules. A payment in an open signing basket is approved with the basket only. A failed
  * authorisation rejects the payment (RJCT).
  */

@@ -35,7 +35,7 @@ const NAMES: Readonly<Record<AuthorisationKind, { start: string; list: string; s
 };
 
 /**
- * The authorisation sub-resources of payments, bulk and periodic payments (issue 5): start one
+ * The authorisation sub-resources of payments, bulk and periodic payments: start one
  * (201 with `scaRedirect`), list them, read one's scaStatus; the same for cancellations.
  */
 export const paymentAuthorisationRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsService }> = async (app, { payments }) => {

@@ -7,7 +7,7 @@ import type { PaymentProduct } from './payment-products.js';
 import type { Payment } from './payment.repository.js';
 
 /*
- * What the PSU's confirmation page shows for a payment (issue 5): exactly what the approval
+ * What the PSU's confirmation page shows for a payment: exactly what the approval
  * does — amount in the PSU's language, creditor name and account, debtor account, execution date
  * or schedule, remittance, the currency-register text — or, for a cancellation, what is cancelled.
  */

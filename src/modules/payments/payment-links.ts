@@ -29,7 +29,7 @@ export function scaStatusHref(
   return authorisationHref(`${publicUrl}${paymentPath(service, product, paymentId)}`, authorisationId, kind);
 }
 
-/** The links of a payment creation (DESIGN §2): see {@link creationLinks}. */
+/** The links of a payment creation (docs/design.md §2): see {@link creationLinks}. */
 export function initiationLinks(
   publicUrl: string,
   service: PaymentService,

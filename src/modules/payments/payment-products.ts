@@ -1,5 +1,5 @@
 /**
- * The payment services and products this bank offers (DESIGN §2). Single payments come in five
+ * The payment services and products this bank offers (docs/design.md §2). Single payments come in five
  * products; bulk and periodic payments only as Norwegian domestic credit transfers.
  */
 export const PAYMENT_SERVICES = ['payments', 'bulk-payments', 'periodic-payments'] as const;

@@ -26,7 +26,7 @@ import type {
 } from './payment.schemas.js';
 
 /**
- * The payment rules that the wire schema cannot express (issue 4 §2, DESIGN §2), as pure
+ * The payment rules that the wire schema cannot express (docs/design.md §2), as pure
  * functions: each refuses with the field's path and the rule, and returns what the service needs
  * to go on (the debtor account to look up, the amount, the date, the duplicate fingerprint).
  */
@@ -48,7 +48,7 @@ export interface PaymentOrder {
   /** The instructed amount; for a bulk the sum of its payments. */
   readonly amount: Money;
   readonly requestedExecutionDate: IsoDate | undefined;
-  /** Fingerprint for the logical-duplicate rule (DESIGN §2). */
+  /** Fingerprint for the logical-duplicate rule (docs/design.md §2). */
   readonly logicalKey: string;
   /** The body to store and answer on GET: the submitted one, address names as sent (only `preceeding` is normalised). */
   readonly body: Record<string, unknown>;
@@ -139,7 +139,7 @@ function checkDate(text: string, path: string, context: RuleContext, code: Error
   return date;
 }
 
-/** KID rules (DESIGN §2): a SCOR reference (or one without a type) is a KID that passes MOD10 or MOD11. */
+/** KID rules (docs/design.md §2): a SCOR reference (or one without a type) is a KID that passes MOD10 or MOD11. */
 function checkStructured(entry: StructuredRemittance, path: string): void {
   if (entry.referenceType !== undefined && entry.referenceType !== 'SCOR') return;
   if (entry.reference.trim() === '') {
@@ -192,7 +192,7 @@ function checkRemittance(body: Remittance, prefix: string): void {
 }
 
 /**
- * An address in either spelling (DESIGN §2), read once into what it means: a part given twice
+ * An address in either spelling (docs/design.md §2), read once into what it means: a part given twice
  * with different values is refused at its Berlin Group name, the country must be ISO 3166, and
  * where the product needs the town, one of `city` and `townName` must be given. The body keeps the
  * names the TPP sent; only these checks read the canonical form.
@@ -401,7 +401,7 @@ export interface PeriodicOrder extends PaymentOrder {
   readonly schedule: PeriodicSchedule;
 }
 
-/** Checks a periodic Norwegian domestic payment and its schedule (DESIGN §2, norway-domain.md §4.2). */
+/** Checks a periodic Norwegian domestic payment and its schedule (docs/design.md §2, norway-domain.md §4.2). */
 export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContext): PeriodicOrder {
   const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
   const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');

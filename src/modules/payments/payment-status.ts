@@ -1,5 +1,5 @@
 /**
- * The payment status model (DESIGN §3) and the one table of legal transitions. Every status
+ * The payment status model (docs/design.md §3) and the one table of legal transitions. Every status
  * change goes through {@link checkTransition}; the service writes it with its audit event in one
  * transaction.
  */
@@ -14,7 +14,7 @@ const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus
   PATC: ['ACTC', 'PDNG', 'ACSC', 'RJCT', 'CANC'],
   // Approved: the batch run takes it (ACSP) or finds no funds (ACCP); a cancellation authorisation cancels it.
   ACTC: ['ACSP', 'ACCP', 'RJCT', 'CANC'],
-  // Future-dated and approved: taken by the batch run of its date; a DELETE is refused (DESIGN §2).
+  // Future-dated and approved: taken by the batch run of its date; a DELETE is refused (docs/design.md §2).
   PDNG: ['ACSP', 'ACCP', 'RJCT'],
   ACCP: ['ACSP', 'RJCT', 'CANC'],
   // Bulk payments end PART when some of their payments fail.
@@ -32,7 +32,7 @@ const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus
  */
 export const FINAL_STATUSES: ReadonlySet<TransactionStatus> = new Set(['ACSC', 'ACCC', 'PART', 'RJCT', 'CANC']);
 
-/** Statuses of a payment that may still be executed: a logical duplicate of one of these is refused (DESIGN §2). */
+/** Statuses of a payment that may still be executed: a logical duplicate of one of these is refused (docs/design.md §2). */
 export const LIVE_STATUSES: readonly TransactionStatus[] = TRANSACTION_STATUSES.filter((status) => !FINAL_STATUSES.has(status));
 
 export function isTransactionStatus(value: string): value is TransactionStatus {
@@ -43,7 +43,7 @@ export function canTransition(from: TransactionStatus, to: TransactionStatus): b
   return TRANSITIONS[from].includes(to);
 }
 
-/** What a DELETE of the payment does in its current status (DESIGN §2). */
+/** What a DELETE of the payment does in its current status (docs/design.md §2). */
 export type CancellationRule = 'cancel-now' | 'needs-authorisation' | 'refused';
 
 export function cancellationRule(status: TransactionStatus): CancellationRule {

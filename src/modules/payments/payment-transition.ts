@@ -21,7 +21,7 @@ export interface StatusChange {
 }
 
 /**
- * The one way a payment's status changes (DESIGN §3): an illegal transition is refused, the
+ * The one way a payment's status changes (docs/design.md §3): an illegal transition is refused, the
  * update only applies if nobody changed the status meanwhile, and the change is written to the
  * audit log in the caller's transaction, with its time and cause.
  */

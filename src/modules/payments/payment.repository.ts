@@ -133,7 +133,7 @@ export const paymentRepository = {
       .execute();
   },
 
-  /** A payment of this TPP in this service; another TPP's is not found (DESIGN §5). */
+  /** A payment of this TPP in this service; another TPP's is not found (docs/design.md §5). */
   async find(db: DbOrTx, tppId: string, service: PaymentService, id: string): Promise<Payment | undefined> {
     const row = await db
       .selectFrom('payment')

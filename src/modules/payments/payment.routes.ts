@@ -53,7 +53,7 @@ function operationId(name: string, service: PaymentService, product?: PaymentPro
 }
 
 /**
- * Payment initiation, reads and cancellation for the three payment services (issue 4). Each
+ * Payment initiation, reads and cancellation for the three payment services. Each
  * offered product has its own route and body schema; any other product is 404 PRODUCT_UNKNOWN,
  * naming the ones offered.
  */
@@ -73,7 +73,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
             tags,
             summary: `Initiate a ${PRODUCT_SHORT_NAMES[product]} ${service === 'payments' ? 'payment' : service.replace('-payments', ' payment')}`,
             headers: InitiationHeaders,
-            // allowLogicalDuplicate is a parameter of single and bulk payments, not of periodic ones (DESIGN §2).
+            // allowLogicalDuplicate is a parameter of single and bulk payments, not of periodic ones (docs/design.md §2).
             querystring: service === 'periodic-payments' ? NoQuery : LogicalDuplicateQuery,
             body,
             response: initiationResponses,

@@ -56,7 +56,7 @@ export interface Initiation {
   readonly body: unknown;
   readonly headers: RequestHeaders;
   readonly allowLogicalDuplicate: boolean;
-  /** X-Request-ID and the fingerprint of the request it names (idempotency, DESIGN §2). */
+  /** X-Request-ID and the fingerprint of the request it names (idempotency, docs/design.md §2). */
   readonly request: { readonly id: string; readonly hash: string; readonly method: string; readonly path: string };
 }
 
@@ -95,7 +95,7 @@ const PERIODIC_NOT_EXECUTED = 'Registered. The sandbox does not execute periodic
 const SHOWN_EXECUTION_DATES = 12;
 
 /**
- * Payment initiation (issue 4): the rules, the bank's say on the debtor account and the PSU, the
+ * Payment initiation: the rules, the bank's say on the debtor account and the PSU, the
  * logical-duplicate rule, and the idempotent write of payment, audit event and stored answer in
  * one transaction (a crash leaves all or nothing, and a retry finds the answer).
  */
@@ -199,9 +199,9 @@ export function createPaymentsService(
       const id = randomUUID();
       const at = now().toISOString();
       // The authorisation starts with the payment, unless the TPP starts it itself (to collect
-      // payments into a basket) or several approvers will each start their own (DESIGN §2).
+      // payments into a basket) or several approvers will each start their own (docs/design.md §2).
       const startsImplicitly = !initiation.headers.tppExplicitAuthorisationPreferred && !severalApprovers;
-      // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (DESIGN §2).
+      // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (docs/design.md §2).
       const logicalKey = initiation.service === 'periodic-payments' ? undefined : order.logicalKey;
       const checksDuplicates = logicalKey !== undefined && !initiation.allowLogicalDuplicate;
       return answerOnce(

@@ -16,7 +16,7 @@ const TokenResponse = Type.Object({
 });
 
 /**
- * `POST /v1/token` (DESIGN §2): after the PSU pre-step, the TPP exchanges the one-time code for a
+ * `POST /v1/token` (docs/design.md §2): after the PSU pre-step, the TPP exchanges the one-time code for a
  * bearer token that identifies the PSU on its later calls (the code works once, within 60 s, for
  * the TPP it was issued to).
  */

@@ -20,7 +20,7 @@ export interface PsuAccessToken {
 
 export interface PsuAccessService {
   /**
-   * The 401 an operation that needs a PSU answers when it has none (DESIGN §2): it starts a PSU
+   * The 401 an operation that needs a PSU answers when it has none (docs/design.md §2): it starts a PSU
    * login for the TPP and links it as `_links.scaRedirect`.
    */
   psuRequired(tpp: TppIdentity, headers: RequestHeaders): Promise<AppError>;
@@ -31,7 +31,7 @@ export interface PsuAccessService {
 }
 
 /**
- * The PSU pre-step (issue 5): a PSU login runs the same identify and one-time-code pages as an
+ * The PSU pre-step: a PSU login runs the same identify and one-time-code pages as an
  * authorisation, then sends the PSU back to the TPP with a one-time code that the TPP exchanges
  * for a short-lived bearer token. Tokens are stored as their SHA-256 only.
  */

@@ -10,7 +10,7 @@ const LimitInput = Type.String({
   description: "Amount string in the account's currency; 0 means no right, absent means no limit",
 });
 
-/** The real sandbox's engagement body, with the limits as amount strings (DESIGN §2). */
+/** The real sandbox's engagement body, with the limits as amount strings (docs/design.md §2). */
 export const NewEngagement = Type.Object(
   {
     customer: Type.String({ maxLength: 20, description: 'customerNumber of the PSU who may use the account' }),

@@ -17,7 +17,7 @@ export interface AgreementWithEngagements {
 const GENERATION_ATTEMPTS = 20;
 
 /**
- * Corporate agreements and their engagements (research/seed-system.md §12): a corporation's
+ * Corporate agreements and their engagements (docs/design.md §6): a corporation's
  * agreement carries the organisation number a PSU sends as PSU-Corporate-ID; an engagement lets
  * one PSU view (VIEW) or pay from (REGISTER) one of the corporation's own accounts, within limits.
  */

@@ -15,7 +15,7 @@ import { valid } from './sandbox-checks.js';
 import { alreadyExists, audit, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 
 /**
- * Test customers (research/seed-system.md §12). The customer number is a national identity
+ * Test customers (docs/design.md §6). The customer number is a national identity
  * number with valid check digits: it is the PSU-ID the customer logs in with at SCA.
  */
 export function createCustomerService({ db, bookkeeping, now }: SandboxDeps) {

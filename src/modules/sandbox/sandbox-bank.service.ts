@@ -9,7 +9,7 @@ import { createInitializeService } from './sandbox-initialize.service.js';
 import { createTransactionService } from './transaction.service.js';
 
 /**
- * The sandbox bank's mock-data use cases (issue 3, research/seed-system.md §12), one service per
+ * The sandbox bank's mock-data use cases (docs/design.md §6), one service per
  * resource, all scoped to the calling TPP and all moving money only through the ledger.
  */
 export function createSandboxBank(db: Db, ledger: Ledger, now: () => Date) {

@@ -7,7 +7,7 @@ import { AppError } from '../../errors/app-error.js';
 
 /**
  * Input rules shared by the mock-data services. Each refusal is a 400 FORMAT_ERROR whose `path`
- * names the field and whose text says what is wrong (DESIGN §4: bad input changes nothing).
+ * names the field and whose text says what is wrong (docs/design.md §4: bad input changes nothing).
  */
 
 export function refuse(path: string, detail: Localized): never {

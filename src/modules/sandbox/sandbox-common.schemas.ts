@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' });
 
-/** Berlin Group `amount`: the amount is a string (DESIGN §2); a JSON number is refused. */
+/** Berlin Group `amount`: the amount is a string (docs/design.md §2); a JSON number is refused. */
 export const AmountInput = Type.Object(
   {
     currency: CurrencyCode,

@@ -29,7 +29,7 @@ export async function inSandbox<T>(db: Db, caller: SandboxCaller, at: string, wo
 
 /**
  * An id in the path that this TPP's sandbox does not have: 404, also when another TPP has it
- * (DESIGN §5: no existence oracle).
+ * (docs/design.md §5: no existence oracle).
  */
 export function unknown(path: string, what: Localized): never {
   throw new AppError('RESOURCE_UNKNOWN', { detail: what, path });

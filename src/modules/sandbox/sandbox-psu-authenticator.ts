@@ -3,7 +3,7 @@ import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import type { Db } from '../../db/create-db.js';
 import { customerRepository } from './customer.repository.js';
 
-/** The sandbox's one-time code (DESIGN §6): any other code is wrong. */
+/** The sandbox's one-time code (docs/design.md §6): any other code is wrong. */
 export const SANDBOX_ONE_TIME_CODE = '123456';
 
 /**

@@ -3,7 +3,7 @@ import type { TransactionProfile } from './transaction-generator.js';
 
 /**
  * The documented sandbox set that `POST /v1/sandbox/initialize` seeds (README "Sandbox data"):
- * the test customers of the real sandbox (research/seed-system.md §12) with accounts whose BBANs
+ * the test customers of the real sandbox (docs/design.md §6) with accounts whose BBANs
  * carry valid check digits (the real sandbox's sample numbers do not). Balances are exact: the
  * generated history is topped up by an opening-balance posting so closingBooked is what is
  * written here, whatever day initialize runs; pending items then make `expected` differ.

@@ -21,7 +21,7 @@ export interface TppCertificateDesk {
 }
 
 /**
- * The sandbox certificate desk (DESIGN §5). An organisation id is bound to the first public key
+ * The sandbox certificate desk (docs/design.md §5). An organisation id is bound to the first public key
  * it is certified for. The same key may be certified again (a new certificate, e.g. other roles;
  * only the key's holder can use it). Another key needs the request signed with a current
  * certificate of that id (key rotation); otherwise 409 and nothing is issued, so nobody can

@@ -1,5 +1,5 @@
 /**
- * The sandbox certificate desk's memory (DESIGN §5): the public key an organisation id was first
+ * The sandbox certificate desk's memory (docs/design.md §5): the public key an organisation id was first
  * certified for, and the key after each proven rotation.
  */
 export interface SandboxKeyBindingTable {

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { PAGE_STYLE_HASH } from './sca-pages.js';
 
 /**
- * The headers of every PSU page (issue 5): never cached, never framed (no clickjacking of the
+ * The headers of every PSU page: never cached, never framed (no clickjacking of the
  * approve button), no referrer (the link is a capability), and a CSP that allows nothing but the
  * page's own inline stylesheet and form posts to this server and to where the flow ends.
  *

@@ -6,7 +6,7 @@ import type { AuthorisationPurpose } from '../authorisations/authorisation.repos
 import { PURPOSE_TITLES, SCA_TEXTS } from './sca-texts.js';
 
 /*
- * The PSU's pages (issue 5): plain server-rendered HTML that works without JavaScript, with no
+ * The PSU's pages: plain server-rendered HTML that works without JavaScript, with no
  * external assets (the one stylesheet is inline and allowed by its hash in the CSP), labelled
  * fields, and every text in the page's language. Pure functions: data in, HTML out.
  */

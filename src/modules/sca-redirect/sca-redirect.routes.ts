@@ -33,7 +33,7 @@ const FORM_LIMIT_BYTES = 4096;
 type Form = Record<string, string | undefined>;
 
 /**
- * The PSU's pages of SCA by redirect (issue 5), served by this server to the PSU's browser:
+ * The PSU's pages of SCA by redirect, served by this server to the PSU's browser:
  * identify → one-time code → confirmation → approve or reject → back to the TPP. The first browser
  * that opens the link gets a session cookie for the authorisation's pages; every later page and
  * post needs it, and any other browser gets a 409 page saying the authorisation is in progress

@@ -1,7 +1,7 @@
 import { localized } from '../../domain/localized.js';
 import type { AuthorisationPurpose } from '../authorisations/authorisation.repository.js';
 
-/** Every text of the PSU's pages, in English and Bokmål (DESIGN §2: Accept-Language picks one). */
+/** Every text of the PSU's pages, in English and Bokmål (docs/design.md §2: Accept-Language picks one). */
 export const SCA_TEXTS = {
   identifyHeading: localized('Log in', 'Logg inn'),
   identifyIntro: localized('asks you to log in to your bank.', 'ber deg logge inn i banken din.'),

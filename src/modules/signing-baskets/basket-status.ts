@@ -4,7 +4,7 @@ import type { TransactionStatus } from '../payments/payment-status.js';
 export const BASKET_STATUSES = ['RCVD', 'PATC', 'ACTC', 'RJCT', 'CANC'] as const;
 export type BasketStatus = (typeof BASKET_STATUSES)[number];
 
-/** The statuses a payment counts as in its basket, worst first (DESIGN §2). */
+/** The statuses a payment counts as in its basket, worst first (docs/design.md §2). */
 const WORST_FIRST = ['RJCT', 'RCVD', 'PATC', 'ACTC'] as const;
 type Counted = (typeof WORST_FIRST)[number];
 

@@ -13,7 +13,7 @@ import { signingBasketRepository, type SigningBasket } from './signing-basket.re
 const refused = (reason: Localized, rejectsResource: boolean): Approval => ({ ok: false, reason, rejectsResource });
 
 /**
- * What a PSU's approval of a signing basket does (issue 6). It is not atomic, as the requirement
+ * What a PSU's approval of a signing basket does. It is not atomic, as the requirement
  * says: each payment still held by the basket moves by its own approval rules (the
  * {@link PaymentApprover} a payment's own authorisation uses), in the one approving transaction —
  * approved ones to ACTC, PDNG or PATC, ones the PSU may not approve to RJCT — and the basket's

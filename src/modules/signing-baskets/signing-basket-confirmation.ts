@@ -7,7 +7,7 @@ import { paymentConfirmation } from '../payments/payment-confirmation.js';
 import type { Payment } from '../payments/payment.repository.js';
 
 /**
- * What the PSU's confirmation page shows for a signing basket (issue 6): how many payments the
+ * What the PSU's confirmation page shows for a signing basket: how many payments the
  * approval covers, the total per currency, and every payment with the lines its own confirmation
  * would show. A payment that no longer waits for approval (the TPP cancelled it) is listed as not
  * included, and left out of the totals.

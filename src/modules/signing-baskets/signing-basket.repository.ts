@@ -50,7 +50,7 @@ export const signingBasketRepository = {
       .execute();
   },
 
-  /** A basket of this TPP; another TPP's is not found (DESIGN §5). */
+  /** A basket of this TPP; another TPP's is not found (docs/design.md §5). */
   async find(db: DbOrTx, tppId: string, id: string): Promise<SigningBasket | undefined> {
     const row = await db.selectFrom('signing_basket').selectAll().where('id', '=', id).where('tpp_id', '=', tppId).executeTakeFirst();
     return row && toBasket(row);

@@ -16,7 +16,7 @@ import {
 import type { SigningBasketsService } from './signing-basket.service.js';
 
 /**
- * Signing baskets (issue 6): create one from payments created earlier, read it and its status,
+ * Signing baskets: create one from payments created earlier, read it and its status,
  * delete it before it is approved, and its authorisations (Berlin Group operationIds).
  */
 export const signingBasketRoutes: FastifyPluginAsyncTypebox<{ signingBaskets: SigningBasketsService }> = async (

@@ -26,7 +26,7 @@ export interface BasketCreation {
   readonly tpp: TppIdentity;
   readonly paymentIds: readonly string[];
   readonly headers: RequestHeaders;
-  /** X-Request-ID and the fingerprint of the request it names (idempotency, DESIGN §2). */
+  /** X-Request-ID and the fingerprint of the request it names (idempotency, docs/design.md §2). */
   readonly request: { readonly id: string; readonly hash: string; readonly method: string; readonly path: string };
 }
 
@@ -65,7 +65,7 @@ const describeParty = (party: DebtorParty) =>
 const listed = (ids: readonly string[]) => ids.join(', ');
 
 /**
- * Signing baskets (issue 6, DESIGN §2): a TPP groups 1..10 of its single payments, still received
+ * Signing baskets (docs/design.md §2): a TPP groups 1..10 of its single payments, still received
  * and in no other open basket, of one debtor PSU; the PSU approves them with one SCA. The basket's
  * status is computed from its payments on every read.
  */

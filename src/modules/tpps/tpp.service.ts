@@ -14,7 +14,7 @@ export interface TppService {
 }
 
 /**
- * TPP records and the TPP dialogue interface (research/seed-system.md §13): a TPP registers one
+ * TPP records and the TPP dialogue interface (docs/design.md §6): a TPP registers one
  * official mailbox for the bank to reach it, and may read back only its own.
  */
 export function createTppService(db: Db, now: () => Date): TppService {
@@ -70,7 +70,7 @@ export function createTppService(db: Db, now: () => Date): TppService {
 
 /**
  * The path names the caller itself, with or without the `PSD` prefix of the certificate's
- * organizationIdentifier. Any other id is answered as unknown (404, never 403: DESIGN §5).
+ * organizationIdentifier. Any other id is answered as unknown (404, never 403: docs/design.md §5).
  */
 function assertOwnId(caller: TppIdentity, pathTppId: string): void {
   const own = caller.id.toUpperCase();

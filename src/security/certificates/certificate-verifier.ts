@@ -16,7 +16,7 @@ interface CacheEntry {
 }
 
 /**
- * Checks TPP-Signature-Certificate values (DESIGN §5, research/signing.md §3.3): a parseable
+ * Checks TPP-Signature-Certificate values (docs/design.md §5, docs/design.md §5): a parseable
  * X.509 certificate that is a PSD2 QSealC, issued by a trusted CA, valid now, neither blocked by
  * the bank nor revoked by its issuer. Parsing is done once per certificate (it costs ~140 µs);
  * the cache is keyed by the header text, so a repeat costs one map look-up.

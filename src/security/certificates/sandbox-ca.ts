@@ -30,7 +30,7 @@ export interface IssuedQsealc {
 }
 
 /**
- * The sandbox's own certificate authority (DESIGN §5): created on first start in the data
+ * The sandbox's own certificate authority (docs/design.md §5): created on first start in the data
  * directory, trusted by the sandbox, and used to issue QSealCs to TPPs (CLI and endpoint) so
  * that anyone can sign requests without a real QTSP. Never trusted in production mode.
  */

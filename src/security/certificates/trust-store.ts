@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { x509 } from './x509.js';
 
 /**
- * The certificate authorities whose QSealCs the bank accepts (DESIGN §5): the sandbox's own
+ * The certificate authorities whose QSealCs the bank accepts (docs/design.md §5): the sandbox's own
  * test CA, or a bank's QTSP bundle. A TPP certificate is trusted when one of them issued it and
  * was itself valid at the time of the request. Certificate revocation lists, when configured,
  * are accepted only when signed by one of these CAs.

@@ -1,6 +1,6 @@
 /**
  * Which headers a Berlin Group signature must cover: exactly the requirement's rule (Norwegian
- * profile, research/signing.md §2, DESIGN §5). Always `date`, `digest` and `x-request-id`, and
+ * profile, docs/design.md §5, docs/design.md §5). Always `date`, `digest` and `x-request-id`, and
  * `psu-id`, `psu-corporate-id` and `tpp-redirect-uri` whenever the request carries them. No other
  * header is required: a conformant TPP that leaves `tpp-nok-redirect-uri` or `(request-target)`
  * unsigned is served, and whatever else it signs is verified.

@@ -37,8 +37,8 @@ const ALGORITHMS: Record<string, 'sha256' | 'sha512'> = {
 /**
  * Verifies a Berlin Group signed request: draft-cavage-http-signatures-10 with the PSD2 rules
  * (keyId `SN=…,CA=…` naming the certificate in TPP-Signature-Certificate, the mandatory signed
- * headers, a Digest over the body). The order of checks follows research/signing.md §3, and each
- * failure throws the AppError DESIGN §5 names.
+ * headers, a Digest over the body). The order of checks follows docs/design.md §5, and each
+ * failure throws the AppError docs/design.md §5 names.
  */
 export async function verifySignedRequest(
   request: SignedRequest,
