@@ -188,6 +188,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const authorisations = createAuthorisationService(db, now, deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db), {
     publicUrl: config.publicUrl,
     expirySeconds: config.scaExpirySeconds,
+    codeLock: {
+      attempts: config.scaCodeLockAttempts,
+      windowMinutes: config.scaCodeLockWindowMinutes,
+      lockMinutes: config.scaCodeLockMinutes,
+    },
+    sandbox: config.mode === 'sandbox',
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
   const clock = createBankClock(db, now, config.mode === 'sandbox');

@@ -32,6 +32,12 @@ export interface Config {
   readonly nokRates: NokRates;
   /** How long an SCA redirect link (and a PSU login) stays usable before it fails. */
   readonly scaExpirySeconds: number;
+  /** How many wrong one-time codes of one PSU, across its authorisations, lock its code step … */
+  readonly scaCodeLockAttempts: number;
+  /** … within how many minutes … */
+  readonly scaCodeLockWindowMinutes: number;
+  /** … and for how many minutes. */
+  readonly scaCodeLockMinutes: number;
   /** How long a PSU access token from `POST /v1/token` identifies its PSU. */
   readonly psuTokenLifetimeSeconds: number;
   /** How long a POST may run before a retry with its X-Request-ID may take it over (its server stopped). */
@@ -228,6 +234,28 @@ export const VARIABLES = [
     description: 'how long an SCA redirect link stays usable; an expired payment authorisation fails and the payment is RJCT',
     fallback: '900',
     parse: integer(30, 86400),
+  },
+  {
+    name: 'XS2A_SCA_CODE_LOCK_ATTEMPTS',
+    key: 'scaCodeLockAttempts',
+    description:
+      'how many wrong one-time codes of one PSU, across all its authorisations, within XS2A_SCA_CODE_LOCK_WINDOW_MINUTES lock its code step',
+    fallback: '5',
+    parse: integer(1, 100),
+  },
+  {
+    name: 'XS2A_SCA_CODE_LOCK_WINDOW_MINUTES',
+    key: 'scaCodeLockWindowMinutes',
+    description: 'the minutes within which XS2A_SCA_CODE_LOCK_ATTEMPTS wrong one-time codes lock the PSU',
+    fallback: '60',
+    parse: integer(1, 1440),
+  },
+  {
+    name: 'XS2A_SCA_CODE_LOCK_MINUTES',
+    key: 'scaCodeLockMinutes',
+    description: "how many minutes the PSU's code step stays locked; while locked the right code is refused too",
+    fallback: '15',
+    parse: integer(1, 1440),
   },
   {
     name: 'XS2A_PSU_TOKEN_LIFETIME_SECONDS',

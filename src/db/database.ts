@@ -5,6 +5,7 @@ import type { PaymentTable } from '../modules/payments/payment.table.js';
 import type { AuthorisationTable } from '../modules/authorisations/authorisation.table.js';
 import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
 import type { ScaBrowserSessionTable } from '../modules/authorisations/sca-browser-session.table.js';
+import type { PsuCodeAttemptTable } from '../modules/authorisations/psu-code-attempt.table.js';
 import type { BatchRunTable } from '../modules/execution/batch-run.table.js';
 import type { SandboxClockTable } from '../modules/clock/sandbox-clock.table.js';
 import type { SandboxKeyBindingTable } from '../modules/sandbox/tpp-key-binding.table.js';
@@ -42,6 +43,7 @@ export interface Database {
   authorisation: AuthorisationTable;
   psu_token: PsuTokenTable;
   sca_browser_session: ScaBrowserSessionTable;
+  psu_code_attempt: PsuCodeAttemptTable;
   signing_basket: SigningBasketTable;
   batch_run: BatchRunTable;
   sandbox_clock: SandboxClockTable;

@@ -7,7 +7,11 @@
  *   (en and nb) on every GET and every form post, even with the first browser's CSRF token, and
  *   nothing changes (scaStatus read by the TPP, the payment's status);
  * - with the right cookie, a wrong CSRF token is a 403 page and changes nothing;
- * - no page (identify, retries, code, confirmation, outcome, in-progress) holds the whole PSU-ID.
+ * - no page (identify, retries, code, confirmation, outcome, in-progress) holds the whole PSU-ID;
+ * - five wrong codes of one PSU within an hour, across its authorisations, lock its code step for
+ *   15 minutes: the code page says until when (429 on a post), the right code is refused too, on
+ *   every authorisation of that PSU, not another PSU's; after the 15 minutes the right code works;
+ *   wrong codes more than an hour apart do not add up. Moved by the server's clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar } from '../../src/client/cookie-jar.js';
@@ -16,6 +20,7 @@ import { NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
 import { identityNumber } from '../support/sandbox.js';
 import {
   alertOf,
+  CLOCK_ENV,
   createPayment,
   csrfOf,
   decide,
@@ -33,8 +38,10 @@ import {
   postPage,
   SANDBOX_CODE,
   scaStatusOf,
+  testClock,
   type Browser,
   type PageAnswer,
+  type TestClock,
 } from '../support/sca.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -306,5 +313,127 @@ describe('the session cookie behind an https public URL', () => {
     expect(setCookies(page)).toEqual([
       expect.stringMatching(new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/psd2/sca/${id}; HttpOnly; SameSite=Lax; Secure$`)),
     ]);
+  });
+});
+
+describe.each(DIALECTS)('wrong one-time codes counted per PSU (%s)', (dialect) => {
+  let server: TestServer;
+  let clock: TestClock;
+  beforeAll(async () => {
+    clock = testClock();
+    server = await startTestServer({
+      dialect,
+      now: clock.now,
+      env: {
+        ...CLOCK_ENV,
+        XS2A_SCA_CODE_LOCK_ATTEMPTS: '5',
+        XS2A_SCA_CODE_LOCK_WINDOW_MINUTES: '60',
+        XS2A_SCA_CODE_LOCK_MINUTES: '15',
+        // The links outlive the moves of the clock.
+        XS2A_SCA_EXPIRY_SECONDS: '86400',
+      },
+    });
+  });
+  afterAll(() => server?.close());
+
+  /** A payment of `who`, its link opened and the PSU identified in the PSU's browser. */
+  async function identified(who: Psu) {
+    const created = await createPayment(server.client, 'payments', NDCT, ndctBody(who.account), { ...who.headers, ...URIS });
+    const link = created.links['scaRedirect']!.href;
+    expectSeeOther(await identify(link, who.customerNumber));
+    return { ...created, link, scaStatus: created.links['scaStatus']!.href };
+  }
+
+  const statusOf = async (href: string) => (await scaStatusOf(server.client, href)).scaStatus;
+
+  /** The local time (Europe/Oslo, HH:MM) at which a lock set at `at` ends, rounded up to the minute. */
+  function lockEnd(at: Date, minutes = 15): string {
+    const end = new Date(Math.ceil((at.getTime() + minutes * 60_000) / 60_000) * 60_000);
+    return new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(end);
+  }
+
+  it('five wrong codes across two authorisations lock the code step of the PSU for 15 minutes, then the right code works', async () => {
+    const psu = await privatePsu(server.client);
+    const first = await identified(psu);
+    for (const code of ['000001', '000002']) expect((await enterCode(first.link, code)).status).toBe(400);
+    const third = await enterCode(first.link, '000003');
+    expect(alertOf(third.text)).toBe('The one-time code was wrong 3 times');
+    expect(await statusOf(first.scaStatus)).toBe('failed');
+
+    const second = await identified(psu);
+    expect(alertOf((await enterCode(second.link, '000004')).text)).toBe('Wrong code. 2 attempts left.');
+    const before = clock.now();
+    const fifth = await enterCode(second.link, '000005');
+    const after = clock.now();
+    expect(fifth.status).toBe(429);
+    expect(formActionOf(fifth.text)).toMatch(/\/code$/);
+    const message = alertOf(fifth.text) ?? '';
+    expect([lockEnd(before), lockEnd(after)].map((time) => `Too many wrong one-time codes. You can try again at ${time}.`)).toContain(
+      message,
+    );
+    expect(await statusOf(second.scaStatus)).toBe('psuIdentified');
+
+    // Locked: the right code is refused too, on this and any other authorisation of the PSU.
+    const right = await enterCode(second.link, SANDBOX_CODE);
+    expect(right.status).toBe(429);
+    expect(alertOf(right.text)).toBe(message);
+    expect(await statusOf(second.scaStatus)).toBe('psuIdentified');
+    const third2 = await identified(psu);
+    const page = await openPage(third2.link);
+    expect(page.status).toBe(200);
+    expect(alertOf(page.text)).toBe(message);
+    expect(alertOf((await openPage(third2.link, { language: 'nb' })).text)).toMatch(
+      /^For mange feil engangskoder\. Du kan prøve igjen kl\. \d{2}\.\d{2}\.$/,
+    );
+    expect((await enterCode(third2.link, SANDBOX_CODE)).status).toBe(429);
+    expect(await statusOf(third2.scaStatus)).toBe('psuIdentified');
+
+    // Another PSU is not locked.
+    const other = await privatePsu(server.client);
+    const others = await identified(other);
+    expectSeeOther(await enterCode(others.link, SANDBOX_CODE));
+    expect(await statusOf(others.scaStatus)).toBe('scaMethodSelected');
+
+    clock.advance(14 * 60);
+    expect((await enterCode(second.link, SANDBOX_CODE)).status).toBe(429);
+    clock.advance(60);
+    const page2 = await openPage(second.link);
+    expect(alertOf(page2.text)).toBeUndefined();
+    // The locked tries did not count on the authorisation: its last attempt is still there.
+    expectSeeOther(await enterCode(second.link, SANDBOX_CODE));
+    expect(await statusOf(second.scaStatus)).toBe('scaMethodSelected');
+    expectSeeOther(await enterCode(third2.link, SANDBOX_CODE));
+    expect(await statusOf(third2.scaStatus)).toBe('scaMethodSelected');
+    expect((await paymentStatusOf(server.client, first.path)).transactionStatus).toBe('RJCT');
+  });
+
+  it('after a lock, counting starts again: a single wrong code does not lock the PSU again', async () => {
+    const who = await privatePsu(server.client);
+    for (let i = 0; i < 2; i += 1) {
+      const authorisation = await identified(who);
+      for (const code of ['000001', '000002', '000003'].slice(0, i === 0 ? 3 : 2)) await enterCode(authorisation.link, code);
+      if (i === 1) expect(await statusOf(authorisation.scaStatus)).toBe('psuIdentified');
+    }
+    const locked = await identified(who);
+    expect((await enterCode(locked.link, SANDBOX_CODE)).status).toBe(429);
+    clock.advance(15 * 60);
+    const again = await enterCode(locked.link, '000009');
+    expect(again.status).toBe(400);
+    expect(alertOf(again.text)).toBe('Wrong code. 2 attempts left.');
+    expectSeeOther(await enterCode(locked.link, SANDBOX_CODE));
+  });
+
+  it('wrong codes more than an hour apart do not add up', async () => {
+    const who = await privatePsu(server.client);
+    const early = await identified(who);
+    for (const code of ['000001', '000002']) await enterCode(early.link, code);
+    const middle = await identified(who);
+    for (const code of ['000001', '000002']) await enterCode(middle.link, code);
+    clock.advance(61 * 60);
+    const late = await identified(who);
+    const wrong = await enterCode(late.link, '000005');
+    expect(wrong.status).toBe(400);
+    expect(alertOf(wrong.text)).toBe('Wrong code. 2 attempts left.');
+    expectSeeOther(await enterCode(late.link, SANDBOX_CODE));
   });
 });

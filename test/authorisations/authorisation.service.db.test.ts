@@ -10,6 +10,8 @@
  * - a wrong CSRF token is refused 403 and a post for another step 409, changing nothing;
  * - the pages belong to the first browser that visits them: another browser's visits and posts
  *   are `elsewhere`, changing nothing; the masked PSU-ID stands for the PSU the TPP named;
+ * - wrong codes are counted per PSU across its authorisations: five within an hour lock its code
+ *   step for 15 minutes (parallel posts included; in the sandbox per TPP's mock bank);
  * - expired links fail on open, find, a form post and the sweep, by a movable clock;
  * - a PSU login ends finalised with a one-time code that works once, for the same TPP, for 60 s.
  */
@@ -39,6 +41,7 @@ import {
   type FormAccess,
   type PageOutcome,
 } from '../../src/modules/authorisations/authorisation.service.js';
+import { DEFAULT_CODE_LOCK, type CodeLockSettings } from '../../src/modules/authorisations/psu-code-lock.js';
 import type { ScaStatus } from '../../src/modules/authorisations/sca-status.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -168,12 +171,18 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
   });
   afterAll(() => database?.dispose());
 
-  function harness(options: { offersApp?: boolean; start?: string } = {}): Harness {
+  /**
+   * A service on a movable clock. The PSU's wrong codes count across all tests of the database (at
+   * the same clock times): the lock is out of reach unless a test asks for one (`codeLock`).
+   */
+  function harness(options: { offersApp?: boolean; start?: string; codeLock?: CodeLockSettings; sandbox?: boolean } = {}): Harness {
     let current = new Date(options.start ?? T0).getTime();
     const authenticator = new FakeAuthenticator(options.offersApp ?? true);
     const service = createAuthorisationService(database.db, () => new Date(current), authenticator, {
       publicUrl: PUBLIC_URL,
       expirySeconds: EXPIRY_SECONDS,
+      codeLock: options.codeLock ?? { ...DEFAULT_CODE_LOCK, attempts: 100 },
+      sandbox: options.sandbox ?? false,
     });
     const payments = new FakeSubject();
     const cancellations = new FakeSubject();
@@ -682,6 +691,80 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       const tampered = await create(h, { expectedPsuId: PSU });
       const outcome = expectKind(await h.service.identify(tampered.id, pass(tampered), OTHER_PSU, 'code'), 'finished');
       expect(failureReasonOf(outcome.authorisation)).toEqual(FAILURE_REASONS.otherPsu);
+    });
+  });
+
+  describe('wrong codes counted per PSU', () => {
+    const LOCK: CodeLockSettings = { attempts: 5, windowMinutes: 60, lockMinutes: 15 };
+
+    it('five wrong codes across authorisations lock the PSU: no code is checked until the lock ends', async () => {
+      const h = harness({ codeLock: LOCK, start: '2027-02-01T08:00:00.000Z' });
+      const first = await walk(h, await create(h), 'psuIdentified');
+      for (let i = 0; i < MAX_WRONG_CODES; i += 1) await h.service.enterCode(first.id, pass(first), '000000');
+      const second = await walk(h, await create(h), 'psuIdentified');
+      expectKind(await h.service.enterCode(second.id, pass(second), '000000'), 'retry');
+      h.advance(60);
+      const locking = expectKind(await h.service.enterCode(second.id, pass(second), '000000'), 'retry');
+      expect(locking.status).toBe(429);
+      // 08:16:00 UTC is 09:16 in Oslo; a lock ending on the minute is shown as that minute.
+      expect(locking.message).toEqual(
+        localized(
+          'Too many wrong one-time codes. You can try again at 09:16.',
+          'For mange feil engangskoder. Du kan prøve igjen kl. 09.16.',
+        ),
+      );
+      expect(await h.service.codeLockNotice(await stored(second))).toEqual(locking.message);
+      const checked = h.authenticator.codeCalls.length;
+      const refused = expectKind(await h.service.enterCode(second.id, pass(second), RIGHT_CODE), 'retry');
+      expect(refused).toMatchObject({ status: 429, message: locking.message });
+      expect(h.authenticator.codeCalls).toHaveLength(checked);
+      expect(await stored(second)).toMatchObject({ scaStatus: 'psuIdentified', codeAttempts: 2 });
+
+      // The links expire after 10 minutes: a new authorisation of the PSU at the end of the lock.
+      h.advance(10 * 60);
+      const third = await walk(h, await create(h), 'psuIdentified');
+      h.advance(5 * 60 - 1);
+      expect(expectKind(await h.service.enterCode(third.id, pass(third), RIGHT_CODE), 'retry').status).toBe(429);
+      h.advance(1);
+      expect(await h.service.codeLockNotice(await stored(third))).toBeUndefined();
+      expectKind(await h.service.enterCode(third.id, pass(third), RIGHT_CODE), 'next');
+    });
+
+    it('codes posted at once on several authorisations of the PSU get no more than five checks between them', async () => {
+      const h = harness({ codeLock: LOCK, start: '2027-03-01T08:00:00.000Z' });
+      const authorisations = [];
+      for (let i = 0; i < 4; i += 1) authorisations.push(await walk(h, await create(h), 'psuIdentified'));
+      const outcomes = await Promise.all(
+        authorisations.flatMap((authorisation) =>
+          ['000001', '000002', '000003'].map((code) => h.service.enterCode(authorisation.id, pass(authorisation), code)),
+        ),
+      );
+      expect(h.authenticator.codeCalls.length).toBeLessThanOrEqual(LOCK.attempts);
+      expect(outcomes.some((outcome) => outcome.kind === 'retry' && outcome.status === 429)).toBe(true);
+      const open = authorisations[3]!;
+      expect(await h.service.codeLockNotice(await stored(open))).toBeDefined();
+    });
+
+    it('in the sandbox each TPP’s mock bank counts its own PSUs', async () => {
+      const h = harness({ codeLock: { ...LOCK, attempts: 1 }, start: '2027-04-01T08:00:00.000Z', sandbox: true });
+      const mine = await walk(h, await create(h), 'psuIdentified');
+      expect(expectKind(await h.service.enterCode(mine.id, pass(mine), '000000'), 'retry').status).toBe(429);
+      const theirs = await walk(h, await create(h, { tpp: OTHER_TPP }), 'psuIdentified');
+      expectKind(await h.service.enterCode(theirs.id, pass(theirs), RIGHT_CODE), 'next');
+      const mineAgain = await walk(h, await create(h), 'psuIdentified');
+      expect(expectKind(await h.service.enterCode(mineAgain.id, pass(mineAgain), RIGHT_CODE), 'retry').status).toBe(429);
+    });
+
+    it('purges counted codes older than the window, except a lock still on', async () => {
+      const h = harness({ codeLock: { ...LOCK, attempts: 1, lockMinutes: 24 * 60 }, start: '2027-05-01T08:00:00.000Z' });
+      const locked = await walk(h, await create(h), 'psuIdentified');
+      await h.service.enterCode(locked.id, pass(locked), '000000');
+      h.advance(61 * 60);
+      await h.service.purgeCodeAttempts();
+      expect(await h.service.codeLockNotice(await stored(locked))).toBeDefined();
+      h.advance(24 * 60 * 60);
+      expect(await h.service.purgeCodeAttempts()).toBeGreaterThan(0);
+      expect(await h.service.codeLockNotice(await stored(locked))).toBeUndefined();
     });
   });
 

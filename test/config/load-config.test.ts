@@ -48,6 +48,9 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       maxExecutionDaysAhead: 365,
       nokRates: DEFAULT_NOK_RATES,
       scaExpirySeconds: 900,
+      scaCodeLockAttempts: 5,
+      scaCodeLockWindowMinutes: 60,
+      scaCodeLockMinutes: 15,
       psuTokenLifetimeSeconds: 1800,
       requestLeaseSeconds: 120,
       batchTimes: [
@@ -100,6 +103,9 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       XS2A_MAX_EXECUTION_DAYS: '90',
       XS2A_NOK_RATES: 'EUR=12.5, THB=0.31',
       XS2A_SCA_EXPIRY_SECONDS: '300',
+      XS2A_SCA_CODE_LOCK_ATTEMPTS: '3',
+      XS2A_SCA_CODE_LOCK_WINDOW_MINUTES: '30',
+      XS2A_SCA_CODE_LOCK_MINUTES: '45',
       XS2A_PSU_TOKEN_LIFETIME_SECONDS: '600',
       XS2A_REQUEST_LEASE_SECONDS: '30',
       XS2A_BATCH_TIMES: '06:00, 14:30',
@@ -123,6 +129,9 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       maxExecutionDaysAhead: 90,
       nokRates: { asOf: DEFAULT_NOK_RATES.asOf, rates: new Map([...DEFAULT_NOK_RATES.rates, ['EUR', '12.5'], ['THB', '0.31']]) },
       scaExpirySeconds: 300,
+      scaCodeLockAttempts: 3,
+      scaCodeLockWindowMinutes: 30,
+      scaCodeLockMinutes: 45,
       psuTokenLifetimeSeconds: 600,
       requestLeaseSeconds: 30,
       batchTimes: [
@@ -136,6 +145,12 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
 
   it.each([
     ['XS2A_SCA_EXPIRY_SECONDS', '10'],
+    ['XS2A_SCA_CODE_LOCK_ATTEMPTS', '0'],
+    ['XS2A_SCA_CODE_LOCK_ATTEMPTS', 'five'],
+    ['XS2A_SCA_CODE_LOCK_WINDOW_MINUTES', '0'],
+    ['XS2A_SCA_CODE_LOCK_WINDOW_MINUTES', '1441'],
+    ['XS2A_SCA_CODE_LOCK_MINUTES', '0'],
+    ['XS2A_SCA_CODE_LOCK_MINUTES', '15m'],
     ['XS2A_PSU_TOKEN_LIFETIME_SECONDS', 'an hour'],
     ['XS2A_REQUEST_LEASE_SECONDS', '0'],
     ['XS2A_MAX_EXECUTION_DAYS', '0'],

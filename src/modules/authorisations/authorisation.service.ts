@@ -2,12 +2,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
+import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
 import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
 import { createBrowserBinding, type BrowserAccess, type FormAccess } from './browser-binding.js';
+import type { BankPsu } from './psu-code-attempt.repository.js';
+import { createPsuCodeLock, type CodeLockSettings } from './psu-code-lock.js';
 import { isFinalScaStatus } from './sca-status.js';
 
 export type { BrowserAccess, FormAccess } from './browser-binding.js';
@@ -16,6 +19,10 @@ export interface AuthorisationSettings {
   readonly publicUrl: string;
   /** How long a redirect link stays usable (XS2A_SCA_EXPIRY_SECONDS). */
   readonly expirySeconds: number;
+  /** When wrong one-time codes lock a PSU's code step (XS2A_SCA_CODE_LOCK_*). */
+  readonly codeLock: CodeLockSettings;
+  /** Sandbox: each TPP's mock bank is a bank of its own, so its PSUs are counted apart. */
+  readonly sandbox: boolean;
 }
 
 /** Who asks for an authorisation and where the PSU goes afterwards (from the TPP's request headers). */
@@ -35,8 +42,8 @@ export interface AuthorisationRequest {
 export type PageOutcome =
   /** Go on to the page of the authorisation's new status. */
   | { readonly kind: 'next'; readonly authorisation: Authorisation }
-  /** Show the same step again with this message (a wrong code, a malformed PSU-ID). */
-  | { readonly kind: 'retry'; readonly authorisation: Authorisation; readonly message: Localized }
+  /** Show the same step again with this message (a wrong code, a malformed PSU-ID; 429: the PSU's code step is locked). */
+  | { readonly kind: 'retry'; readonly authorisation: Authorisation; readonly message: Localized; readonly status?: 429 }
   /**
    * Finished: finalised or failed. `loginCode` is the one-time code of a finished PSU login (only
    * known now; stored hashed); `rejectedByPsu` tells a rejection from a failure the page explains.
@@ -112,6 +119,10 @@ export interface AuthorisationService {
    * session), that browser sees its page again, any other is told it is in progress elsewhere.
    */
   visit(id: string, access: BrowserAccess): Promise<PageVisit>;
+  /** While the PSU's code step is locked (too many wrong codes across its authorisations): what the code page says. */
+  codeLockNotice(authorisation: Authorisation): Promise<Localized | undefined>;
+  /** Deletes counted one-time codes that can no longer lock anyone; answers how many. */
+  purgeCodeAttempts(): Promise<number>;
   confirmation(authorisation: Authorisation): Promise<Confirmation>;
   /** What the PSU reads after a finalised approval. */
   approvedMessage(authorisation: Authorisation): Promise<Localized>;
@@ -140,6 +151,12 @@ export function createAuthorisationService(
 ): AuthorisationService {
   const subjects: Partial<Record<keyof AuthorisationSubjects, AuthorisationSubject>> = {};
   const browsers = createBrowserBinding(db, now);
+  const codeLock = createPsuCodeLock(db, now, settings.codeLock);
+  /** The PSU whose wrong codes count together: per bank (in the sandbox, per TPP's mock bank). */
+  const bankPsuOf = (authorisation: Authorisation): BankPsu => ({
+    bankScope: settings.sandbox ? authorisation.tppId : '',
+    psuId: authorisation.psuId ?? '',
+  });
 
   function subjectOf(authorisation: Authorisation): AuthorisationSubject | undefined {
     if (authorisation.purpose === 'psu-login') return undefined;
@@ -315,6 +332,16 @@ export function createAuthorisationService(
       };
     },
 
+    async codeLockNotice(authorisation) {
+      if (authorisation.scaStatus !== 'psuIdentified') return undefined;
+      const until = await codeLock.lockedUntil(bankPsuOf(authorisation));
+      return until && codeLockedMessage(until, now());
+    },
+
+    async purgeCodeAttempts() {
+      return codeLock.purge();
+    },
+
     async confirmation(authorisation) {
       const subject = subjectOf(authorisation);
       if (!subject) throw new Error('a PSU login has no confirmation page');
@@ -367,21 +394,36 @@ export function createAuthorisationService(
       const target = await formTarget(id, access, 'psuIdentified');
       if ('kind' in target) return target;
       const { authorisation } = target;
+      // The PSU's wrong codes across its authorisations: while they lock its code step, no code is checked.
+      const psu = bankPsuOf(authorisation);
+      const claim = await codeLock.claim(psu, authorisation.id);
+      if ('lockedUntil' in claim) {
+        return { kind: 'retry', status: 429, authorisation, message: codeLockedMessage(claim.lockedUntil, now()) };
+      }
       // The attempt is counted before the code is checked, in one conditional update: codes posted
       // in parallel cannot get more than MAX_WRONG_CODES checks between them.
       const codeAttempts = await authorisationRepository.countCodeAttempt(db, authorisation.id, MAX_WRONG_CODES);
       if (codeAttempts === undefined) {
+        await codeLock.release(claim.attemptId);
         const current = await authorisationRepository.find(db, authorisation.id);
         if (current && isFinalScaStatus(current.scaStatus)) return { kind: 'finished', authorisation: current };
         return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
       }
       const counted = { ...authorisation, codeAttempts };
-      if (await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, authorisation.psuId ?? '', code.trim())) {
-        return authenticated(counted);
+      let right: boolean;
+      try {
+        right = await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, psu.psuId, code.trim());
+      } catch (error) {
+        // The bank could not check it: the PSU is not blamed for it.
+        await codeLock.release(claim.attemptId);
+        throw error;
       }
+      const lockedUntil = await codeLock.settle(psu, claim.attemptId, right);
+      if (right) return authenticated(counted);
       if (codeAttempts >= MAX_WRONG_CODES) {
         return { kind: 'finished', authorisation: await fail(counted, FAILURE_REASONS.wrongCodes) };
       }
+      if (lockedUntil) return { kind: 'retry', status: 429, authorisation: counted, message: codeLockedMessage(lockedUntil, now()) };
       const left = MAX_WRONG_CODES - codeAttempts;
       return {
         kind: 'retry',
@@ -465,6 +507,21 @@ export const PAGE_REFUSALS = {
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** What the code page says while the PSU's code step is locked: when (bank time, to the minute) to try again. */
+export function codeLockedMessage(until: Date, now: Date): Localized {
+  // Rounded up: at the minute shown the lock is over.
+  const end = new Date(Math.ceil(until.getTime() / 60_000) * 60_000);
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone: BANK_TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    end,
+  );
+  const day = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: BANK_TIME_ZONE }).format(date);
+  const date = day(end) === day(now) ? undefined : day(end);
+  return localized(
+    `Too many wrong one-time codes. You can try again at ${time}${date ? ` on ${date}` : ''}.`,
+    `For mange feil engangskoder. Du kan prøve igjen kl. ${time.replace(':', '.')}${date ? ` den ${date}` : ''}.`,
+  );
 }
 
 /** A stored failure reason (JSON of both languages), for psuMessage and the outcome page. */

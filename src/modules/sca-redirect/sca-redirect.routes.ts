@@ -108,7 +108,12 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
         return sendPage(
           reply,
           status,
-          codePage(frame, { action: `${pagePath(authorisation)}/code`, csrf, message }),
+          codePage(frame, {
+            action: `${pagePath(authorisation)}/code`,
+            csrf,
+            // While the PSU's code step is locked, the page says until when.
+            message: message ?? (await authorisations.codeLockNotice(authorisation)),
+          }),
           targets(authorisation),
         );
       case 'psuAuthenticated':
@@ -168,7 +173,7 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
         return sendRedirect(reply, pagePath(result.authorisation));
       case 'retry':
         // Only a post with this browser's session and CSRF token gets this far: its token stays.
-        return stepPage(request, reply, result.authorisation, access.csrf, 400, result.message, typed);
+        return stepPage(request, reply, result.authorisation, access.csrf, result.status ?? 400, result.message, typed);
       case 'finished': {
         const authorisation = result.authorisation;
         if (authorisation.scaStatus === 'finalised' && authorisation.redirectUri) {
