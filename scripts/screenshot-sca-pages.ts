@@ -247,6 +247,15 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
     await save(login, `login-code-${language}`);
     await login.context().close();
 
+    // The link opened in a second browser after the PSU identified in the first: in progress elsewhere.
+    const bound = await kidPayment();
+    const owner = await open(language, bound.scaRedirect);
+    await toCode(owner, language);
+    const elsewhere = await open(language, bound.scaRedirect);
+    await save(elsewhere, `in-progress-elsewhere-${language}`);
+    await elsewhere.context().close();
+    await owner.context().close();
+
     // An unknown link.
     const unknown = await open(language, `${server.config.publicUrl}/sca/00000000-0000-4000-8000-000000000000`);
     await save(unknown, `error-unknown-link-${language}`);
