@@ -107,9 +107,9 @@ async function insertApprovedPayments(db: Db, count: number, tenants: readonly (
       return {
         id: randomUUID(),
         tpp_id: debtor.tppId,
-        service: 'payments',
-        product: 'norwegian-domestic-credit-transfers',
-        status: 'ACTC',
+        service: 'payments' as const,
+        product: 'norwegian-domestic-credit-transfers' as const,
+        status: 'ACTC' as const,
         status_reason: null,
         funds_available: null,
         request_id: randomUUID(),

@@ -41,14 +41,16 @@ export type NewAuthorisation = Omit<
 type Row = AuthorisationTable;
 
 function toAuthorisation(row: Row): Authorisation {
-  if (!isScaStatus(row.sca_status)) throw new Error(`authorisation ${row.id} has an unknown scaStatus ${row.sca_status}`);
+  // The column is typed, but a row written by hand or by another version of the server is read too.
+  const scaStatus: string = row.sca_status;
+  if (!isScaStatus(scaStatus)) throw new Error(`authorisation ${row.id} has an unknown scaStatus ${scaStatus}`);
   return {
     id: row.id,
     tppId: row.tpp_id,
     tppName: row.tpp_name,
-    purpose: row.purpose as AuthorisationPurpose,
+    purpose: row.purpose,
     resourceId: row.resource_id ?? undefined,
-    scaStatus: row.sca_status,
+    scaStatus,
     statusReason: row.status_reason ?? undefined,
     expectedPsuId: row.expected_psu_id ?? undefined,
     psuCorporateId: row.psu_corporate_id ?? undefined,

@@ -1,15 +1,21 @@
-/** An SCA by redirect: a payment's authorisation or cancellation authorisation, or a PSU login (migration 0005). */
+import type { AuthorisationPurpose } from './authorisation.repository.js';
+import type { ScaStatus } from './sca-status.js';
+
+/**
+ * An SCA by redirect: a payment's authorisation or cancellation authorisation, or a PSU login
+ * (migration 0005). The enumerated columns carry their unions, so Kysely checks the values
+ * written and compared at compile time.
+ */
 export interface AuthorisationTable {
   id: string;
   tpp_id: string;
   /** The TPP's name from its certificate, shown to the PSU. */
   tpp_name: string;
-  /** payment | payment-cancellation | signing-basket | psu-login */
-  purpose: string;
+  purpose: AuthorisationPurpose;
   /** The payment or signing basket it authorises; null for a PSU login. */
   resource_id: string | null;
-  /** Berlin Group scaStatus (received, psuIdentified, …, finalised, failed). */
-  sca_status: string;
+  /** Berlin Group scaStatus (received, psuIdentified, …, finalised, failed), sca-status.ts. */
+  sca_status: ScaStatus;
   /** Why it failed, in words shown to the PSU and the TPP (psuMessage). */
   status_reason: string | null;
   /** The PSU the TPP named (PSU-ID or PSU token); another PSU may not complete it. */

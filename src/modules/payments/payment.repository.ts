@@ -67,13 +67,15 @@ type Row = {
 } & { amount: string };
 
 function toPayment(row: Row): Payment {
-  if (!isTransactionStatus(row.status)) throw new Error(`payment ${row.id} has an unknown status ${row.status}`);
+  // The column is typed, but a row written by hand or by another version of the server is read too.
+  const status: string = row.status;
+  if (!isTransactionStatus(status)) throw new Error(`payment ${row.id} has an unknown status ${status}`);
   return {
     id: row.id,
     tppId: row.tpp_id,
     service: row.service as PaymentService,
     product: row.product as PaymentProduct,
-    status: row.status,
+    status,
     statusReason: row.status_reason ?? undefined,
     fundsAvailable: row.funds_available === null ? undefined : Boolean(row.funds_available),
     requestId: row.request_id,
@@ -229,7 +231,7 @@ export const paymentRepository = {
       .map((row) => ({
         id: row.id,
         tppId: row.tpp_id,
-        status: row.status as TransactionStatus,
+        status: row.status,
         requestedExecutionDate: row.requested_execution_date ?? undefined,
       }));
   },
@@ -300,7 +302,7 @@ export const paymentRepository = {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.filter((row) => isTransactionStatus(row.status)).map((row) => ({ id: row.id, status: row.status as TransactionStatus }));
+    return rows.filter((row) => isTransactionStatus(row.status)).map((row) => ({ id: row.id, status: row.status }));
   },
 
   /**

@@ -1,13 +1,19 @@
-/** A payment initiation resource (single, bulk or periodic), see migration 0004. */
+import type { PaymentProduct, PaymentService } from './payment-products.js';
+import type { TransactionStatus } from './payment-status.js';
+
+/**
+ * A payment initiation resource (single, bulk or periodic), see migration 0004. The enumerated
+ * columns carry their unions, so Kysely checks every value written and compared at compile time;
+ * the repository still checks the status it reads (a row written by hand or by another version).
+ */
 export interface PaymentTable {
   id: string;
   tpp_id: string;
-  /** payments | bulk-payments | periodic-payments */
-  service: string;
+  service: PaymentService;
   /** The product path segment, e.g. norwegian-domestic-credit-transfers. */
-  product: string;
-  /** Berlin Group transactionStatus (RCVD, ACTC, …). */
-  status: string;
+  product: PaymentProduct;
+  /** Berlin Group transactionStatus (RCVD, ACTC, …), payment-status.ts. */
+  status: TransactionStatus;
   /** Why the last status change happened, for RJCT and CANC. */
   status_reason: string | null;
   /** Set once a funds check has happened (ACCP with false, ACSC with true). */
