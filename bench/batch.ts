@@ -152,7 +152,7 @@ async function run(handle: DatabaseHandle, count: number) {
   const runner = createBatchRunner({
     db: handle.db,
     clock: createBankClock(handle.db, now, true),
-    executor: createPaymentExecutor(createSandboxCoreBanking(handle.db, createLedger(now), now, DEFAULT_NOK_RATES)),
+    executor: createPaymentExecutor(handle.db, createSandboxCoreBanking(handle.db, createLedger(now), now, DEFAULT_NOK_RATES)),
     batchTimes: times.value,
     parallelTenants: handle.dialect === 'postgres' ? 4 : 1,
   });

@@ -40,10 +40,11 @@ import { createSandboxClockService } from './modules/clock/sandbox-clock.service
 import { installBatchSchedule } from './modules/execution/batch-schedule.plugin.js';
 import { createBatchRunner } from './modules/execution/batch-runner.js';
 import { createPaymentExecutor } from './modules/execution/payment-executor.js';
+import { createOutcomeFeedPoller, installOutcomeFeed } from './modules/execution/outcome-feed.js';
 import { sandboxExecutionRoutes } from './modules/execution/sandbox-execution.routes.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
-import { createSandboxCoreBanking, type SandboxCoreBanking } from './modules/sandbox/sandbox-core-banking.js';
+import { createSandboxCoreBanking } from './modules/sandbox/sandbox-core-banking.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
 import { createTppCertificateDesk } from './modules/sandbox/tpp-certificate.service.js';
@@ -52,6 +53,11 @@ import { createTppService } from './modules/tpps/tpp.service.js';
 import { CertificateVerifier } from './security/certificates/certificate-verifier.js';
 import type { SandboxCa } from './security/certificates/sandbox-ca.js';
 import type { TrustStore } from './security/certificates/trust-store.js';
+
+/** Production mode: how often what has fallen due is submitted to the bank. */
+const PRODUCTION_SUBMIT_INTERVAL_MS = 60_000;
+/** How often the bank's outcome feed is read. */
+const OUTCOME_FEED_INTERVAL_MS = 1_000;
 
 export interface AppDependencies {
   readonly database: DatabaseHandle;
@@ -62,15 +68,17 @@ export interface AppDependencies {
   /** The clock; tests move it. */
   readonly now?: (() => Date) | undefined;
   /**
-   * The bank behind the API (docs/design.md §1: the port in src/bank/core-banking.port.ts). Absent: the
-   * sandbox bank, its mock data and ledger in this database. Payments still execute in the
-   * server's own transaction (SandboxLedgerExecution), so for now only the sandbox adapter, or a
-   * wrapper of it, can be given here.
+   * The bank behind the API (docs/design.md §1: the port in src/bank/core-banking.port.ts): a bank's own
+   * adapter. Payments execute through its submitPayment and its outcome feed. Absent: the sandbox
+   * bank, its mock data and ledger in this database.
    */
-  readonly coreBanking?: SandboxCoreBanking | undefined;
+  readonly coreBanking?: CoreBanking | undefined;
   /** The bank's authenticator behind the SCA pages. Absent: the sandbox's (one documented code). */
   readonly psuAuthenticator?: PsuAuthenticator | undefined;
-  /** Whether this process runs the scheduled batch runs (default true; off in tests and in all but one worker). */
+  /**
+   * Whether this process runs the scheduled batch runs (sandbox) or the submission of what falls
+   * due (production), and polls the bank's outcome feed (default true; false in all but one worker).
+   */
   readonly runsBatchSchedule?: boolean | undefined;
   /** Observes every finished batch run (the metrics). */
   readonly onBatchRun?: BatchRunObserver | undefined;
@@ -183,8 +191,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   installMetrics(app, createMetrics(db, { logger: app.log }), { onBatchRun: deps.onBatchRun });
 
   const tpps = createTppService(db, now);
-  const ledger = createLedger(now);
-  const coreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, ledger, now, config.nokRates);
+  const coreBanking: CoreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, createLedger(now), now, config.nokRates);
   const authorisations = createAuthorisationService(db, now, deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db), {
     publicUrl: config.publicUrl,
     expirySeconds: config.scaExpirySeconds,
@@ -197,12 +204,16 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
   const clock = createBankClock(db, now, config.mode === 'sandbox');
-  const executor = createPaymentExecutor(coreBanking);
+  const sandboxMode = config.mode === 'sandbox';
+  const executor = createPaymentExecutor(db, coreBanking, app.log);
+  // In the sandbox, the sandbox bank's batch runs at its five times a day (and on a TPP's request)
+  // decide when due payments are submitted; in production the server submits a payment when it
+  // is approved on its date, and at each interval what has fallen due since, and the bank decides.
   const runner = createBatchRunner({
     db,
     clock,
     executor,
-    batchTimes: config.batchTimes,
+    batchTimes: sandboxMode ? config.batchTimes : [],
     parallelTenants: deps.database.dialect === 'postgres' ? 4 : 1,
     observer: (report) => app.batchRunFinished(report),
     logger: app.log,
@@ -210,7 +221,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // One process of a deployment (every worker but one passes false) resumes stopped runs and, when
   // the schedule is on, runs it.
   const runsSchedule = deps.runsBatchSchedule !== false;
-  installBatchSchedule(app, runner, { times: runsSchedule && config.batchSchedule ? config.batchTimes : undefined, resume: runsSchedule });
+  installBatchSchedule(app, runner, {
+    times: runsSchedule && config.batchSchedule && sandboxMode ? config.batchTimes : undefined,
+    intervalMs: runsSchedule && config.batchSchedule && !sandboxMode ? PRODUCTION_SUBMIT_INTERVAL_MS : undefined,
+    resume: runsSchedule,
+  });
+  if (runsSchedule) {
+    installOutcomeFeed(app, createOutcomeFeedPoller({ db, coreBanking, executor, clock, logger: app.log }), OUTCOME_FEED_INTERVAL_MS);
+  }
   const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, clock, {
     publicUrl: config.publicUrl,
     maxDaysAhead: config.maxExecutionDaysAhead,
@@ -218,7 +236,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     sandbox: config.mode === 'sandbox',
   });
   const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess }, now, { publicUrl: config.publicUrl });
-  const approver = createPaymentApprover(coreBanking, authorisations, clock, executor, config.nokRates);
+  const approver = createPaymentApprover(coreBanking, authorisations, clock, executor, config.nokRates, {
+    submitWhenApproved: !sandboxMode,
+  });
   authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
@@ -244,7 +264,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       await v1.register(psuAccessRoutes, { psuAccess });
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (docs/design.md §6).
-        await v1.register(sandboxRoutes, { prefix: '/sandbox', bank: createSandboxBank(db, ledger, now), publicUrl: config.publicUrl });
+        await v1.register(sandboxRoutes, {
+          prefix: '/sandbox',
+          bank: createSandboxBank(db, createLedger(now), now),
+          publicUrl: config.publicUrl,
+        });
         await v1.register(sandboxExecutionRoutes, {
           prefix: '/sandbox',
           sandboxClock: createSandboxClockService(db, clock, config.batchTimes),

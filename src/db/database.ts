@@ -7,6 +7,8 @@ import type { PsuTokenTable } from '../modules/psu-access/psu-token.table.js';
 import type { ScaBrowserSessionTable } from '../modules/authorisations/sca-browser-session.table.js';
 import type { PsuCodeAttemptTable } from '../modules/authorisations/psu-code-attempt.table.js';
 import type { BatchRunTable } from '../modules/execution/batch-run.table.js';
+import type { OutcomeFeedCursorTable, PaymentSubmissionTable } from '../modules/execution/payment-submission.table.js';
+import type { SandboxOutcomeSequenceTable, SandboxPaymentOutcomeTable } from '../modules/sandbox/sandbox-outcome.table.js';
 import type { SandboxClockTable } from '../modules/clock/sandbox-clock.table.js';
 import type { SandboxKeyBindingTable } from '../modules/sandbox/tpp-key-binding.table.js';
 import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
@@ -46,6 +48,10 @@ export interface Database {
   psu_code_attempt: PsuCodeAttemptTable;
   signing_basket: SigningBasketTable;
   batch_run: BatchRunTable;
+  payment_submission: PaymentSubmissionTable;
+  outcome_feed_cursor: OutcomeFeedCursorTable;
+  sandbox_payment_outcome: SandboxPaymentOutcomeTable;
+  sandbox_outcome_sequence: SandboxOutcomeSequenceTable;
   sandbox_clock: SandboxClockTable;
   sandbox_key_binding: SandboxKeyBindingTable;
 }

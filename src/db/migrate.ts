@@ -11,6 +11,7 @@ import * as execution from './migrations/2026_11_26_0008_execution.js';
 import * as requestRecords from './migrations/2026_11_27_0009_request_records.js';
 import * as scaBrowserSessions from './migrations/2026_11_28_0010_sca_browser_sessions.js';
 import * as psuCodeAttempts from './migrations/2026_11_28_0011_psu_code_attempts.js';
+import * as paymentSubmissions from './migrations/2026_11_29_0012_payment_submissions.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_27_0009_request_records': requestRecords,
   '2026_11_28_0010_sca_browser_sessions': scaBrowserSessions,
   '2026_11_28_0011_psu_code_attempts': psuCodeAttempts,
+  '2026_11_29_0012_payment_submissions': paymentSubmissions,
 };
 
 /** The versions, oldest first. */

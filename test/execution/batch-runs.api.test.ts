@@ -19,7 +19,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sandboxClearingAccount, type SandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
+import type { CoreBanking } from '../../src/bank/core-banking.port.js';
+import { sandboxClearingAccount } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { addDays } from '../../src/domain/iso-date.js';
 import { convertMinor } from '../../src/domain/regulatory-reporting.js';
@@ -56,13 +57,13 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
 
   const server = useTestServer({
     dialect,
-    coreBanking: (sandbox): SandboxCoreBanking => ({
+    coreBanking: (sandbox): CoreBanking => ({
       ...sandbox,
-      async transfer(trx, scope, transfer) {
-        if (failing.has(transfer.debtorAccountId)) throw new Error('core banking unavailable');
-        const reason = refusing.get(transfer.debtorAccountId);
-        if (reason !== undefined) return { kind: 'refused', reason };
-        return sandbox.transfer(trx, scope, transfer);
+      async submitPayment(tpp, instruction) {
+        if (failing.has(instruction.debtorAccountId)) throw new Error('core banking unavailable');
+        const reason = refusing.get(instruction.debtorAccountId);
+        if (reason !== undefined) return { kind: 'rejected', reason };
+        return sandbox.submitPayment(tpp, instruction);
       },
     }),
   });

@@ -209,6 +209,8 @@ export interface BankState {
   readonly balanceDrift: readonly string[];
   /** Sum of all entries per currency (should be 0 each). */
   readonly currencySums: ReadonlyMap<string, bigint>;
+  /** The payments submitted to the bank whose outcome is not recorded yet (in flight). */
+  readonly inFlight: ReadonlySet<string>;
 }
 
 export async function readBankState(db: Db): Promise<BankState> {
@@ -248,6 +250,9 @@ export async function readBankState(db: Db): Promise<BankState> {
     const paymentId = key.slice('payment:'.length);
     postings.set(paymentId, [...(postings.get(paymentId) ?? []), legs]);
   }
+  const inFlight = new Set(
+    (await db.selectFrom('payment_submission').select('payment_id').where('outcome', 'is', null).execute()).map((row) => row.payment_id),
+  );
   const statusChanges = new Map<string, string[]>();
   const audits = await db
     .selectFrom('audit_event')
@@ -300,5 +305,6 @@ export async function readBankState(db: Db): Promise<BankState> {
     balances: new Map(balanceRows.filter((row) => row.currency === 'NOK').map((row) => [row.account_id, BigInt(row.booked)])),
     balanceDrift,
     currencySums: new Map(currencyRows.map((row) => [row.currency, BigInt(row.sum)])),
+    inFlight,
   };
 }

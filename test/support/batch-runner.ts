@@ -51,7 +51,7 @@ export interface TestRunnerOptions {
 /** A batch runner on `db` with the sandbox bank behind it, as src/app.ts wires it. */
 export function testRunner(db: Db, dialect: 'sqlite' | 'postgres', options: TestRunnerOptions = {}): TestRunner {
   const now = () => new Date();
-  const base = createPaymentExecutor(createSandboxCoreBanking(db, createLedger(now), now, DEFAULT_NOK_RATES));
+  const base = createPaymentExecutor(db, createSandboxCoreBanking(db, createLedger(now), now, DEFAULT_NOK_RATES));
   const executed: string[] = [];
   let started = 0;
   let runner: BatchRunner | undefined = undefined;
@@ -63,11 +63,14 @@ export function testRunner(db: Db, dialect: 'sqlite' | 'postgres', options: Test
     logger: options.logger,
     executor: {
       ...base,
-      async execute(trx, payment, context) {
+      async prepare(trx, payment, executionDate, at) {
         started++;
         options.onExecute?.(started, payment, runner!);
-        const outcome = await base.execute(trx, payment, context);
-        executed.push(payment.id);
+        return base.prepare(trx, payment, executionDate, at);
+      },
+      async record(trx, submission, answers, context) {
+        const outcome = await base.record(trx, submission, answers, context);
+        executed.push(submission.paymentId);
         return outcome;
       },
     },
@@ -88,7 +91,8 @@ export interface InsertedPayment {
   readonly debtor: SeededAccount;
   readonly amountMinor: bigint;
   readonly createdAt?: string;
-  readonly service?: PaymentService;
+  /** A single payment, or a standing order (with the single payment's body and a schedule). */
+  readonly service?: Exclude<PaymentService, 'bulk-payments'>;
   readonly status?: TransactionStatus;
 }
 
@@ -116,7 +120,9 @@ export async function insertPayment(db: Db, payment: InsertedPayment): Promise<s
   await paymentRepository.insert(db, {
     id,
     tppId: payment.tppId,
-    service: payment.service ?? 'payments',
+    ...(periodic
+      ? { service: 'periodic-payments', body: { ...order.body, startDate: osloDay(), frequency: 'Monthly' } }
+      : { service: 'payments', body: order.body }),
     product: NDCT,
     status: payment.status ?? 'ACTC',
     requestId: randomUUID(),
@@ -127,7 +133,6 @@ export async function insertPayment(db: Db, payment: InsertedPayment): Promise<s
     amountMinor: order.amount.minor,
     requestedExecutionDate: periodic ? undefined : order.requestedExecutionDate,
     logicalKey: order.logicalKey,
-    body: periodic ? { ...order.body, startDate: osloDay(), frequency: 'Monthly' } : order.body,
     requestContext: {},
     createdAt: payment.createdAt ?? new Date().toISOString(),
   });
@@ -220,7 +225,8 @@ export async function holdPaymentLock(schema: string, paymentId: string): Promis
 /**
  * The exactly-once rules over the seeded banks: every payment is executed in full (ACSC, one
  * ledger transaction with the right legs, ACTC>ACSP ACSP>ACSC audited) or, in `partial` mode,
- * untouched (ACTC, nothing posted or audited); a limited debtor's payments may instead lack funds
+ * untouched (ACTC, nothing posted or audited) or submitted with its outcome not yet recorded (ACTC
+ * in flight, at most one ledger transaction, nothing audited); a limited debtor's payments may instead lack funds
  * (ACCP, or RJCT after the bank day's last run; nothing posted); every balance is opening ± what
  * was executed; the ledger is balanced. With `wholeDatabase` (the process test, whose database
  * holds the seeded banks only), also: exactly the seeded payments are stored, none is left in
@@ -241,6 +247,7 @@ export function exactlyOnceProblems(
     const seeded = banks.reduce((sum, bank) => sum + bank.payments.length, 0);
     if (state.payments.size !== seeded) problems.push(`${state.payments.size} payments stored, ${seeded} seeded`);
     if ([...state.payments.values()].some((payment) => payment.status === 'ACSP')) problems.push('a payment is left in ACSP');
+    if (mode === 'complete' && state.inFlight.size > 0) problems.push(`${state.inFlight.size} payments left in flight`);
   }
   for (const bank of banks) {
     const accounts = [...bank.debtors, ...bank.creditors, ...(bank.limited ? [bank.limited] : [])];
@@ -265,6 +272,16 @@ export function exactlyOnceProblems(
         if (whole && stored.fundsAvailable !== true) problems.push(`${what}: fundsAvailable ${String(stored.fundsAvailable)}`);
         add(payment.debtorAccountId, -payment.amountMinor);
         add(credited, payment.amountMinor);
+      } else if (stored?.status === 'ACTC' && mode === 'partial' && state.inFlight.has(payment.id)) {
+        // Submitted, its outcome not recorded (the server stopped between the two): the bank
+        // executed it once or not yet; the next run submits it again and records the outcome.
+        if (postings.length > 1) problems.push(`${what}: ${postings.length} ledger transactions payment:${payment.id}`);
+        if (changes !== '') problems.push(`${what}: audited changes "${changes}"`);
+        if (postings.length === 1) {
+          const credited = payment.creditorAccountId ?? bank.clearing;
+          add(payment.debtorAccountId, -payment.amountMinor);
+          add(credited, payment.amountMinor);
+        }
       } else if (stored?.status === 'ACTC' && mode === 'partial') {
         if (postings.length !== 0) problems.push(`${what}: ${postings.length} ledger transactions, but not executed`);
         if (changes !== '') problems.push(`${what}: audited changes "${changes}"`);

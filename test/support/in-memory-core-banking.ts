@@ -15,9 +15,12 @@ import type {
   BankCardTransaction,
   BankTransaction,
   CoreBanking,
+  PaymentInstruction,
   ReportedOutcome,
   RequestingTpp,
+  SubmissionOutcome,
 } from '../../src/bank/core-banking.port.js';
+import { accountNumber } from './sandbox.js';
 import { matches, pageOf } from '../../src/bank/transaction-paging.js';
 import type { Money } from '../../src/domain/money.js';
 import type { ContractSeed, SeedEngagement } from '../bank/core-banking.contract.js';
@@ -46,9 +49,20 @@ interface Tenant {
 export interface InMemoryCoreBanking {
   readonly bank: CoreBanking;
   seed(tpp: RequestingTpp): ContractSeed;
+  /** In `decidesLater` mode: executes what was accepted, reporting each in the feed; how many. */
+  settleAccepted(): Promise<number>;
 }
 
-export function createInMemoryCoreBanking(): InMemoryCoreBanking {
+export interface InMemoryOptions {
+  /**
+   * A bank that decides later: a submission is answered `accepted` and executed (or not) only
+   * when the test calls {@link InMemoryCoreBanking.settleAccepted}, the outcome then in the feed.
+   */
+  readonly decidesLater?: boolean;
+}
+
+export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemoryCoreBanking {
+  const accepted: { tpp: RequestingTpp; instruction: PaymentInstruction }[] = [];
   const tenants = new Map<string, Tenant>();
   /** Executed payments by `paymentId:item`, and the feed in execution order. */
   const executed = new Set<string>();
@@ -176,6 +190,26 @@ export function createInMemoryCoreBanking(): InMemoryCoreBanking {
       return balancesOf(tpp, account.id, account.currency).interimAvailable.minor >= amount.minor;
     },
     async submitPayment(tpp, instruction) {
+      if (options.decidesLater) {
+        const known = `${instruction.paymentId}:${instruction.item ?? ''}`;
+        if (executed.has(known)) return { kind: 'executed' };
+        if (!accepted.some((entry) => `${entry.instruction.paymentId}:${entry.instruction.item ?? ''}` === known)) {
+          accepted.push({ tpp, instruction });
+        }
+        return { kind: 'accepted' };
+      }
+      return execute(tpp, instruction);
+    },
+    async outcomesSince(cursor, limit = 100) {
+      const from = cursor === undefined ? 0 : Number(cursor);
+      const outcomes = feed.slice(from, from + Math.max(1, limit));
+      return { outcomes, cursor: String(from + outcomes.length) };
+    },
+  };
+
+  /** Executes a payment now (once per payment and item), or answers why not. */
+  async function execute(tpp: RequestingTpp, instruction: PaymentInstruction): Promise<SubmissionOutcome> {
+    {
       const key = `${instruction.paymentId}:${instruction.item ?? ''}`;
       if (executed.has(key)) return { kind: 'executed' };
       const debtor = tenant(tpp).accounts.get(instruction.debtorAccountId);
@@ -201,13 +235,20 @@ export function createInMemoryCoreBanking(): InMemoryCoreBanking {
       executed.add(key);
       feed.push({ paymentId: instruction.paymentId, item: instruction.item, outcome: { kind: 'executed' } });
       return { kind: 'executed' };
-    },
-    async outcomesSince(cursor, limit = 100) {
-      const from = cursor === undefined ? 0 : Number(cursor);
-      const outcomes = feed.slice(from, from + Math.max(1, limit));
-      return { outcomes, cursor: String(from + outcomes.length) };
-    },
-  };
+    }
+  }
+
+  async function settleAccepted(): Promise<number> {
+    const due = accepted.splice(0);
+    for (const { tpp, instruction } of due) {
+      const outcome = await execute(tpp, instruction);
+      if (outcome.kind === 'rejected' || outcome.kind === 'pending-funds') {
+        const reason = outcome.kind === 'rejected' ? outcome.reason : 'Insufficient funds';
+        feed.push({ paymentId: instruction.paymentId, item: instruction.item, outcome: { kind: 'rejected', reason } });
+      }
+    }
+    return due.length;
+  }
 
   const seed = (tpp: RequestingTpp): ContractSeed => ({
     async customer(customer) {
@@ -216,11 +257,11 @@ export function createInMemoryCoreBanking(): InMemoryCoreBanking {
     async account({ owner, currency, closingBooked }) {
       const customer = tenant(tpp).customers.get(owner);
       if (!customer) throw new Error(`no customer ${owner}`);
-      const number = String(numbers++);
+      const { bban, iban } = accountNumber();
       const account: BankAccount = {
         id: randomUUID(),
-        bban: `9999${number}0`,
-        iban: `NO99${number}`,
+        bban,
+        iban,
         currency,
         name: 'Konto',
         product: 'BRUKSKONTO',
@@ -306,5 +347,5 @@ export function createInMemoryCoreBanking(): InMemoryCoreBanking {
     },
   });
 
-  return { bank, seed };
+  return { bank, seed, settleAccepted };
 }

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../src/app.js';
+import type { CoreBanking } from '../../src/bank/core-banking.port.js';
+import type { PsuAuthenticator } from '../../src/bank/psu-authenticator.port.js';
 import { createSandboxCoreBanking, type SandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
@@ -40,7 +42,12 @@ export interface TestServerOptions {
   readonly trustStore?: (ca: SandboxCa) => TrustStore;
   readonly extraV1Routes?: AppDependencies['extraV1Routes'];
   /** Wraps the sandbox's core-banking port (e.g. to make it fail on demand). */
-  readonly coreBanking?: (sandbox: SandboxCoreBanking) => SandboxCoreBanking;
+  readonly coreBanking?: (sandbox: SandboxCoreBanking) => CoreBanking;
+  /** Another bank's adapter instead of the sandbox (no sandbox core banking is made). */
+  readonly bank?: CoreBanking;
+  readonly psuAuthenticator?: PsuAuthenticator;
+  /** As AppDependencies.runsBatchSchedule (default true). */
+  readonly runsBatchSchedule?: boolean;
 }
 
 /** `env` of a server in production mode (XS2A_MODE=production). */
@@ -77,16 +84,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     sandboxCa: ca,
     now: options.now,
     extraV1Routes: options.extraV1Routes,
+    psuAuthenticator: options.psuAuthenticator,
+    runsBatchSchedule: options.runsBatchSchedule,
     coreBanking:
-      options.coreBanking &&
-      options.coreBanking(
-        createSandboxCoreBanking(
-          database.db,
-          createLedger(options.now ?? (() => new Date())),
-          options.now ?? (() => new Date()),
-          config.nokRates,
-        ),
-      ),
+      options.bank ??
+      (options.coreBanking &&
+        options.coreBanking(
+          createSandboxCoreBanking(
+            database.db,
+            createLedger(options.now ?? (() => new Date())),
+            options.now ?? (() => new Date()),
+            config.nokRates,
+          ),
+        )),
   });
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();

@@ -28,8 +28,12 @@ export interface Confirmation {
 export type Approval =
   | {
       readonly ok: true;
-      /** Applies the effect (a payment's status change) in the approving transaction. */
-      readonly apply: (trx: DbOrTx, at: string) => Promise<void>;
+      /**
+       * Applies the effect (a payment's status change) in the approving transaction; may answer
+       * work to do once that transaction has committed (handing a payment to the bank), which
+       * the flow runs before it answers the PSU and which never throws.
+       */
+      readonly apply: (trx: DbOrTx, at: string) => Promise<void | (() => Promise<void>)>;
     }
   | {
       readonly ok: false;

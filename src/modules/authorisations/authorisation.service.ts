@@ -450,12 +450,14 @@ export function createAuthorisationService(
       }
       const at = now().toISOString();
       const actor = psuActor(authorisation);
+      const afterCommit: { run?: void | (() => Promise<void>) } = {};
       try {
         const finalised = await withTransaction(db, async (trx) => {
           const started = await transitionAuthorisation(trx, authorisation, { to: 'started', actor, at });
-          await approval.apply(trx, at);
+          afterCommit.run = await approval.apply(trx, at);
           return transitionAuthorisation(trx, started, { to: 'finalised', actor, at });
         });
+        if (afterCommit.run) await afterCommit.run();
         return { kind: 'finished', authorisation: finalised };
       } catch (error) {
         // The resource changed between the checks and the approval (the TPP cancelled it, another

@@ -9,7 +9,8 @@ import type { BankClock } from '../clock/bank-clock.js';
 import { EXECUTABLE_STATUSES, paymentRepository, type DuePayment, type Payment } from '../payments/payment.repository.js';
 import { BATCH_OUTCOMES, type BatchOutcome, type BatchRunObserver, type BatchRunReport, type BatchTrigger } from './batch-run-report.js';
 import { batchRunRepository } from './batch-run.repository.js';
-import type { PaymentExecutor } from './payment-executor.js';
+import type { Answers, ExecutionContext, PaymentExecutor, Submission } from './payment-executor.js';
+import { paymentSubmissionRepository } from './payment-submission.repository.js';
 
 export interface BatchRunnerDeps {
   readonly db: Db;
@@ -25,6 +26,14 @@ export interface BatchRunnerDeps {
 /** At most this many payments, or this many milliseconds, per commit. */
 const CHUNK_PAYMENTS = 200;
 const CHUNK_MS = 50;
+/** A submission in flight for longer than this is taken to be a stopped server's, and submitted again. */
+const IN_FLIGHT_LEASE_MS = 60_000;
+
+/** The run a chunk belongs to; `recovering`: a run finishing what stopped servers left. */
+interface RunScope {
+  readonly id: string;
+  readonly recovering: boolean;
+}
 
 /** A TPP's time as one run sees it, read once at the run's start. */
 interface TenantDay {
@@ -33,11 +42,12 @@ interface TenantDay {
 }
 
 /**
- * The batch run (docs/design.md §3, §6): every approved payment that is due, each executed atomically
- * (its postings and its status change in one savepoint, committed with its chunk). Safe to stop
- * at any instant (what committed is done, the rest is still due) and to run at once in several
- * processes on PostgreSQL (a payment being executed elsewhere is locked and skipped; one already
- * executed is no longer due; the ledger's idempotency keys refuse a second posting).
+ * The batch run (docs/design.md §3, §6): every approved payment that is due, and every one left
+ * submitted without a recorded outcome, submitted to the bank through the core-banking port
+ * (see {@link PaymentExecutor}). Safe to stop at any instant (what committed is done; what was
+ * marked submitted is submitted again by the next run, the bank executing it once) and to run at
+ * once in several processes on PostgreSQL (a payment being taken elsewhere is locked and skipped,
+ * one being submitted elsewhere is left to that run, one already executed is no longer due).
  */
 export function createBatchRunner(deps: BatchRunnerDeps) {
   const { db, clock, executor } = deps;
@@ -63,30 +73,51 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     return payment.status !== 'PDNG' || payment.requestedExecutionDate === undefined || payment.requestedExecutionDate <= today;
   }
 
-  /** A payment's outcome, or `locked`: another transaction holds it (PostgreSQL), to be tried again at the end. */
-  type Attempt = BatchOutcome | 'locked';
+  /**
+   * A payment's outcome, or `locked`: another transaction holds it (PostgreSQL), or another run is
+   * submitting it right now, to be tried again at the end; `accepted`: the bank decides later.
+   */
+  type Attempt = BatchOutcome | 'locked' | 'accepted';
 
-  async function executeOne(trx: Tx, candidate: DuePayment, day: TenantDay, runId: string): Promise<Attempt> {
+  /** What step 1 made of a candidate: an outcome already, or a submission to make. */
+  type Taken = Attempt | { readonly submission: Submission; readonly context: ExecutionContext };
+
+  async function takeOne(trx: Tx, candidate: DuePayment, day: TenantDay, run: RunScope): Promise<Taken> {
     const taken = await paymentRepository.takeForExecution(trx, candidate.id);
     if (taken === 'locked') return 'locked';
-    if (!taken || !isDue(taken, day.today)) return 'skipped';
-    return executor.execute(trx, taken, {
+    if (!taken) return 'skipped';
+    const inFlight = (await paymentSubmissionRepository.ofPayment(trx, taken.id)).filter((row) => row.outcome === undefined);
+    if (inFlight.length > 0) {
+      // Submitted and not recorded: by a run under way elsewhere (left to it, unless it is old), or
+      // by a server that stopped (submitted again now: the bank answers its first outcome).
+      const fresh = inFlight.some((row) => Date.parse(row.submittedAt) > clock.realNow().getTime() - IN_FLIGHT_LEASE_MS);
+      if (fresh && !run.recovering) return 'locked';
+    } else if (!isDue(taken, day.today)) {
+      return 'skipped';
+    }
+    const at = clock.realNow().toISOString();
+    const context: ExecutionContext = {
       today: day.today,
       lastChance: day.lastChance,
-      at: clock.realNow().toISOString(),
-      actor: { type: 'system', id: `batch-run:${runId}` },
-    });
+      at,
+      actor: { type: 'system', id: `batch-run:${run.id}` },
+    };
+    return { submission: await executor.prepare(trx, taken, day.today, at), context };
   }
 
   /**
-   * Executes one TPP's candidates from `next` on, each in its own savepoint, and commits them
-   * together: a payment is all or nothing whatever happens (its savepoint, then the commit), and
-   * one commit per chunk rather than per payment is what makes 100 000 payments a matter of
-   * seconds. A chunk holds one TPP's lock only (two runs could otherwise wait on each other's
-   * TPPs) and is short (a few dozen milliseconds), as its locks hold requests back.
+   * Executes one TPP's candidates from `next` on, in three steps (DESIGN §3): (1) in one
+   * transaction, each payment taken (its own savepoint) and marked submitted, committed together
+   * before the bank hears of any; (2) each submitted to the bank through the core-banking port,
+   * outside any transaction of ours; (3) in one transaction, each payment's outcome recorded and
+   * its status moved (its own savepoint). One commit per step and chunk rather than per payment is
+   * what keeps 100 000 payments a matter of seconds; a chunk holds one TPP's payments only and its
+   * transactions are short (a few dozen milliseconds), as their locks hold requests back. What is
+   * marked in step 1 is always carried through steps 2 and 3, also when the server stops.
    */
-  async function executeChunk(group: readonly DuePayment[], next: number, dayOf: (tppId: string) => TenantDay, runId: string) {
+  async function executeChunk(group: readonly DuePayment[], next: number, dayOf: (tppId: string) => TenantDay, run: RunScope) {
     const attempts: Attempt[] = [];
+    const submissions: { index: number; submission: Submission; context: ExecutionContext }[] = [];
     const started = performance.now();
     const trx = await db.startTransaction().execute();
     try {
@@ -94,42 +125,88 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         if (stopping) break;
         const candidate = group[next + attempts.length]!;
         const savepoint = await trx.savepoint('payment').execute();
-        let attempt: Attempt;
+        let taken: Taken;
         try {
-          attempt = await executeOne(savepoint, candidate, dayOf(candidate.tppId), runId);
+          taken = await takeOne(savepoint, candidate, dayOf(candidate.tppId), run);
           await savepoint.releaseSavepoint('payment').execute();
         } catch (error) {
           await savepoint.rollbackToSavepoint('payment').execute();
           await savepoint.releaseSavepoint('payment').execute();
-          attempt = 'failed';
-          deps.logger?.error({ err: error, batchRunId: runId, paymentId: candidate.id }, 'batch run: payment not executed');
+          taken = 'failed';
+          deps.logger?.error({ err: error, batchRunId: run.id, paymentId: candidate.id }, 'batch run: payment not executed');
         }
-        attempts.push(attempt);
+        if (typeof taken === 'string') {
+          attempts.push(taken);
+        } else {
+          submissions.push({ index: attempts.length, ...taken });
+          attempts.push('failed');
+        }
       }
       await trx.commit().execute();
-      return attempts;
     } catch (error) {
       await trx
         .rollback()
         .execute()
         .catch(() => undefined);
-      deps.logger?.error({ err: error, batchRunId: runId }, 'batch run: a chunk rolled back; its payments are as they were');
+      deps.logger?.error({ err: error, batchRunId: run.id }, 'batch run: a chunk rolled back; its payments are as they were');
       return Array.from({ length: Math.max(attempts.length, 1) }, (): Attempt => 'failed');
     }
+
+    const answered: { index: number; submission: Submission; context: ExecutionContext; answers: Answers }[] = [];
+    const unanswered: string[] = [];
+    for (const entry of submissions) {
+      try {
+        answered.push({ ...entry, answers: await executor.submit(entry.submission) });
+      } catch (error) {
+        // Left in flight (attempt `failed`), released for the next run to submit again.
+        unanswered.push(entry.submission.paymentId);
+        deps.logger?.error({ err: error, batchRunId: run.id, paymentId: entry.submission.paymentId }, 'batch run: the bank did not answer');
+      }
+    }
+
+    if (submissions.length === 0) return attempts;
+    const record = await db.startTransaction().execute();
+    const results: { index: number; result: Attempt }[] = [];
+    try {
+      for (const paymentId of unanswered) await paymentSubmissionRepository.release(record, paymentId);
+      for (const entry of answered) {
+        const savepoint = await record.savepoint('payment').execute();
+        try {
+          results.push({ index: entry.index, result: await executor.record(savepoint, entry.submission, entry.answers, entry.context) });
+          await savepoint.releaseSavepoint('payment').execute();
+        } catch (error) {
+          await savepoint.rollbackToSavepoint('payment').execute();
+          await savepoint.releaseSavepoint('payment').execute();
+          deps.logger?.error(
+            { err: error, batchRunId: run.id, paymentId: entry.submission.paymentId },
+            'batch run: an outcome not recorded; the next run submits the payment again',
+          );
+        }
+      }
+      await record.commit().execute();
+      for (const { index, result } of results) attempts[index] = result;
+    } catch (error) {
+      await record
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+      deps.logger?.error({ err: error, batchRunId: run.id }, 'batch run: outcomes rolled back; the next run submits their payments again');
+    }
+    return attempts;
   }
 
   /** Runs the groups (one per TPP), several at once where the database allows; the candidates found locked. */
   async function executeGroups(
     groups: DuePayment[][],
     dayOf: (tppId: string) => TenantDay,
-    runId: string,
-    counts: Record<BatchOutcome, number>,
+    run: RunScope,
+    counts: Record<BatchOutcome | 'accepted', number>,
   ) {
     const locked: DuePayment[] = [];
     const stream = async () => {
       for (let group = groups.shift(); group && !stopping; group = groups.shift()) {
         for (let next = 0; next < group.length && !stopping;) {
-          const attempts = await executeChunk(group, next, dayOf, runId);
+          const attempts = await executeChunk(group, next, dayOf, run);
           attempts.forEach((attempt, index) => {
             if (attempt === 'locked') locked.push(group[next + index]!);
             else counts[attempt]++;
@@ -151,16 +228,26 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const batchRunId = randomUUID();
     const startedAt = clock.realNow();
     await batchRunRepository.start(db, { id: batchRunId, trigger, tppId, at: startedAt.toISOString() });
-    const counts = Object.fromEntries(BATCH_OUTCOMES.map((outcome) => [outcome, 0])) as Record<BatchOutcome, number>;
+    const tally: Record<BatchOutcome | 'accepted', number> = {
+      ...(Object.fromEntries(BATCH_OUTCOMES.map((outcome) => [outcome, 0])) as Record<BatchOutcome, number>),
+      accepted: 0,
+    };
     const dayOf = await tenantDays();
-    const candidates = (await paymentRepository.listExecutable(db, tppId)).filter((candidate) =>
-      isDue(candidate, dayOf(candidate.tppId).today),
-    );
+    const due = (await paymentRepository.listExecutable(db, tppId)).filter((candidate) => isDue(candidate, dayOf(candidate.tppId).today));
+    // Payments submitted and never recorded (a server stopped between the bank's answer and its
+    // commit, or an instant payment's settlement cut short) are submitted again.
+    const listed = new Set(due.map((candidate) => candidate.id));
+    const inFlight = (await paymentSubmissionRepository.listInFlight(db, tppId))
+      .filter((entry) => !listed.has(entry.paymentId))
+      .map((entry): DuePayment => ({ id: entry.paymentId, tppId: entry.tppId, status: 'ACTC', requestedExecutionDate: undefined }));
+    const candidates = [...due, ...inFlight];
+    const run: RunScope = { id: batchRunId, recovering: trigger === 'resumed' };
     // A payment another transaction held (a TPP's cancellation, another run) is tried once more
     // at the end: executed meanwhile, it is no longer due; released, it is executed now.
-    const locked = await executeGroups([...byTenant(candidates).values()], dayOf, batchRunId, counts);
-    const stillLocked = await executeGroups([...byTenant(locked).values()], dayOf, batchRunId, counts);
-    counts.skipped += stillLocked.length;
+    const locked = await executeGroups([...byTenant(candidates).values()], dayOf, run, tally);
+    const stillLocked = await executeGroups([...byTenant(locked).values()], dayOf, run, tally);
+    tally.skipped += stillLocked.length;
+    const { accepted, ...counts } = tally;
     const finishedAt = clock.realNow();
     const completed = !stopping;
     // A run the server's stop cut short stays open: the next start finishes it.
@@ -176,7 +263,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       counts,
     };
     deps.logger?.info(
-      { batchRunId, trigger, tppId, durationMs: report.durationMs, due: candidates.length, completed, ...counts },
+      { batchRunId, trigger, tppId, durationMs: report.durationMs, due: candidates.length, completed, ...counts, accepted },
       'batch run',
     );
     deps.observer?.(report);

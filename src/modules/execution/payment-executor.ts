@@ -1,21 +1,43 @@
-import type { DbOrTx } from '../../db/create-db.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { CoreBanking, PaymentInstruction } from '../../bank/core-banking.port.js';
+import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { bankDayOf } from '../../domain/batch-schedule.js';
 import type { ActorType } from '../audit/audit.repository.js';
+import { isInstant } from '../payments/payment-products.js';
+import { FINAL_STATUSES, type TransactionStatus } from '../payments/payment-status.js';
 import { transitionPayment } from '../payments/payment-transition.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
-import type { SandboxLedgerExecution, TransferResult } from '../sandbox/sandbox-core-banking.js';
 import type { BatchOutcome } from './batch-run-report.js';
 import { decideExecution, statusPath, type ExecutionDecision, type TransferOutcome } from './execution-decision.js';
-import { transfersOf } from './payment-transfers.js';
+import { isFinalOutcome, paymentSubmissionRepository, type RecordedOutcome, type SubmissionRow } from './payment-submission.repository.js';
+import { instructionsOf } from './payment-transfers.js';
 
 export interface ExecutionContext {
-  /** The TPP's bank date: the booking date, and the day a payment lacking funds waits on. */
+  /** The TPP's bank date: the execution date, and the day a payment lacking funds waits on. */
   readonly today: string;
   /** No later run of this bank day will retry a payment lacking funds. */
   readonly lastChance: boolean;
   readonly at: string;
   readonly actor: { readonly type: ActorType; readonly id: string };
 }
+
+/**
+ * What recording the bank's answers did to a payment: a batch outcome; `accepted` when the bank
+ * decides later (the payment waits in ACSP for the outcome feed); `skipped` when the payment was
+ * no longer the executor's to move (another process recorded it first).
+ */
+export type ExecutionResult = BatchOutcome | 'accepted';
+
+/** A payment marked as submitted, and what is to be handed to the bank for it. */
+export interface Submission {
+  readonly paymentId: string;
+  readonly tppId: string;
+  /** The payment's items without a final outcome yet, in order. */
+  readonly instructions: readonly PaymentInstruction[];
+}
+
+/** The bank's answer for each item submitted (0 for a single payment). */
+export type Answers = ReadonlyMap<number, RecordedOutcome>;
 
 const OUTCOME_OF: Readonly<Record<ExecutionDecision['kind'], BatchOutcome>> = {
   executed: 'executed',
@@ -25,83 +47,179 @@ const OUTCOME_OF: Readonly<Record<ExecutionDecision['kind'], BatchOutcome>> = {
 };
 
 /**
- * Moves a payment's money and its status by the result, in the caller's transaction (docs/design.md §3):
- * the postings and the status change commit together or not at all, and the postings' idempotency
- * keys make a second execution move nothing. The money moves through the sandbox's in-transaction
- * execution ({@link SandboxLedgerExecution}), not yet through the port's submitPayment.
+ * Executes payments through the core-banking port (DESIGN §3, §8), in three steps so the bank is
+ * never called inside the server's own transaction:
+ *
+ * 1. {@link prepare}, in the caller's transaction: the payment's items are marked submitted
+ *    (`payment_submission`, outcome null) and committed before the bank hears of them;
+ * 2. {@link submit}, outside any transaction: `submitPayment` per item, in order (a bulk's later
+ *    payments are funded by what the earlier ones left);
+ * 3. {@link record}, in the caller's transaction: the answers are stored (never over a final one
+ *    the outcome feed recorded first) and the payment's status follows from them.
+ *
+ * A crash between 1 and 3 leaves the payment in flight: no one else may move it (a cancellation is
+ * refused), and the next run (or start) submits it again; the bank's idempotency by payment id
+ * and item makes that second submission answer the first one's outcome without moving money.
  */
-export function createPaymentExecutor(execution: SandboxLedgerExecution) {
-  async function transferAll(trx: DbOrTx, payment: Payment, today: string): Promise<TransferOutcome[]> {
-    const outcomes: TransferOutcome[] = [];
-    // A bulk's payments in order, each funded or not by what the ones before it left.
-    for (const transfer of transfersOf(payment, today)) {
-      outcomes.push(outcomeOf(await execution.transfer(trx, { tppId: payment.tppId }, transfer)));
-    }
-    return outcomes;
+export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?: FastifyBaseLogger) {
+  async function prepare(trx: DbOrTx, payment: Payment, executionDate: string, at: string): Promise<Submission> {
+    const recorded = new Map((await paymentSubmissionRepository.ofPayment(trx, payment.id)).map((row) => [row.item, row.outcome]));
+    const open = instructionsOf(payment, executionDate).filter((instruction) => !isFinalOutcome(recorded.get(instruction.item ?? 0)));
+    await paymentSubmissionRepository.markInFlight(
+      trx,
+      payment.tppId,
+      payment.id,
+      open.map((instruction) => instruction.item ?? 0),
+      at,
+    );
+    return { paymentId: payment.id, tppId: payment.tppId, instructions: open };
   }
 
-  async function apply(trx: DbOrTx, payment: Payment, decision: ExecutionDecision, context: ExecutionContext): Promise<Payment> {
-    const path = statusPath(payment.status, decision);
-    const to = path.at(-1);
+  async function submit(submission: Submission): Promise<Answers> {
+    const answers = new Map<number, RecordedOutcome>();
+    for (const instruction of submission.instructions) {
+      answers.set(instruction.item ?? 0, await coreBanking.submitPayment({ tppId: submission.tppId }, instruction));
+    }
+    return answers;
+  }
+
+  /** Moves the payment by what its items' recorded outcomes say; `skipped` while one is unknown. */
+  async function settle(
+    trx: DbOrTx,
+    payment: Payment,
+    rows: readonly SubmissionRow[],
+    context: ExecutionContext,
+  ): Promise<ExecutionResult> {
+    if (FINAL_STATUSES.has(payment.status) || rows.length === 0 || rows.some((row) => row.outcome === undefined)) return 'skipped';
+    if (rows.some((row) => row.outcome?.kind === 'accepted')) {
+      if (payment.status !== 'ACSP') {
+        await transitionPayment(trx, payment, {
+          to: 'ACSP',
+          through: payment.status === 'RCVD' || payment.status === 'PATC' ? ['ACTC'] : [],
+          actor: context.actor,
+          at: context.at,
+          byExecutor: true,
+        });
+      }
+      return 'accepted';
+    }
+    const outcomes = rows.map((row) => transferOutcomeOf(row.outcome!));
+    const instant = isInstant(payment.product);
+    const lastChance =
+      instant ||
+      payment.status === 'ACSP' ||
+      context.lastChance ||
+      (payment.awaitingFundsSince !== undefined && payment.awaitingFundsSince < context.today);
+    const decision = decideExecution(outcomes, { lastChance, today: context.today });
     if (decision.kind === 'awaiting-funds' && payment.awaitingFundsSince === undefined) {
       await paymentRepository.setAwaitingFundsSince(trx, payment.id, bankDayOf(context.today));
     }
-    if (to === undefined) return payment;
-    return transitionPayment(trx, payment, {
-      to,
-      through: path.slice(0, -1),
-      reason: reasonOf(decision),
-      fundsAvailable: decision.kind === 'executed',
-      actor: context.actor,
-      at: context.at,
-    });
+    const path = pathOf(payment.status, decision);
+    const to = path.at(-1);
+    if (to !== undefined) {
+      await transitionPayment(trx, payment, {
+        to,
+        through: path.slice(0, -1),
+        reason:
+          instant && decision.kind === 'rejected' && outcomes[0] === 'insufficient-funds'
+            ? 'Insufficient funds on the debtor account: the instant payment was not made'
+            : reasonOf(decision),
+        fundsAvailable: decision.kind === 'executed',
+        actor: context.actor,
+        at: context.at,
+        byExecutor: true,
+      });
+    }
+    return OUTCOME_OF[decision.kind];
+  }
+
+  async function record(trx: DbOrTx, submission: Submission, answers: Answers, context: ExecutionContext): Promise<ExecutionResult> {
+    await paymentRepository.lockRows(trx, [submission.paymentId]);
+    const before = new Map((await paymentSubmissionRepository.ofPayment(trx, submission.paymentId)).map((row) => [row.item, row]));
+    for (const [item, outcome] of answers) {
+      // Accepted, but the feed has told the outcome already: that is the outcome.
+      const reported = outcome.kind === 'accepted' ? before.get(item)?.reported : undefined;
+      await paymentSubmissionRepository.record(trx, submission.paymentId, item, reported ?? outcome);
+    }
+    const payment = await paymentRepository.findById(trx, submission.tppId, submission.paymentId);
+    if (!payment) return 'skipped';
+    return settle(trx, payment, await paymentSubmissionRepository.ofPayment(trx, payment.id), context);
   }
 
   return {
-    /** A due payment (ACTC, PDNG or ACCP) in a batch run. */
-    async execute(trx: DbOrTx, payment: Payment, context: ExecutionContext): Promise<BatchOutcome> {
-      const lastChance = context.lastChance || (payment.awaitingFundsSince !== undefined && payment.awaitingFundsSince < context.today);
-      const decision = decideExecution(await transferAll(trx, payment, context.today), { lastChance, today: context.today });
-      await apply(trx, payment, decision, context);
-      return OUTCOME_OF[decision.kind];
+    prepare,
+    submit,
+    record,
+
+    /**
+     * Submits a payment marked in a transaction that has committed (an instant payment at its
+     * approval; in production mode any payment approved when due) and records the outcome in a
+     * transaction of its own. A failure is logged and leaves the payment in flight, for the next
+     * run to submit again.
+     */
+    async complete(submission: Submission, context: ExecutionContext): Promise<void> {
+      try {
+        const answers = await submit(submission);
+        await withTransaction(db, (trx) => record(trx, submission, answers, context));
+      } catch (error) {
+        logger?.error({ err: error, paymentId: submission.paymentId }, 'payment submitted but not recorded; the next run submits it again');
+      }
     },
 
     /**
-     * An instant (Straks) payment at its approval: settled now (ACSC) or rejected now (RJCT, with
-     * fundsAvailable false when funds were lacking). Never left waiting.
+     * An outcome from the bank's feed: recorded for its item unless a final one is there, and,
+     * when the payment waits in ACSP for it, applied. An item still in flight is left to the run
+     * that submitted it, which finds the outcome kept if the bank's answer was `accepted`.
      */
-    async settleInstant(trx: DbOrTx, payment: Payment, context: Omit<ExecutionContext, 'lastChance'>): Promise<Payment> {
-      const outcomes = await transferAll(trx, payment, context.today);
-      const decision = decideExecution(outcomes, { lastChance: true, today: context.today });
-      if (decision.kind === 'executed') {
-        return transitionPayment(trx, payment, { to: 'ACSC', fundsAvailable: true, actor: context.actor, at: context.at });
+    async applyReported(
+      trx: DbOrTx,
+      paymentId: string,
+      item: number,
+      outcome: RecordedOutcome,
+      context: Omit<ExecutionContext, 'today' | 'lastChance'> & { readonly todayOf: (tppId: string, trx: DbOrTx) => Promise<string> },
+    ): Promise<ExecutionResult> {
+      await paymentRepository.lockRows(trx, [paymentId]);
+      const rows = await paymentSubmissionRepository.ofPayment(trx, paymentId);
+      const row = rows.find((candidate) => candidate.item === item);
+      if (!row || isFinalOutcome(row.outcome)) return 'skipped';
+      if (row.outcome === undefined) {
+        // In flight: the run that submitted it records it (and finds this if the bank said accepted).
+        await paymentSubmissionRepository.keepReported(trx, paymentId, item, outcome);
+        return 'skipped';
       }
-      return transitionPayment(trx, payment, {
-        to: 'RJCT',
-        reason:
-          outcomes[0] === 'insufficient-funds'
-            ? 'Insufficient funds on the debtor account: the instant payment was not made'
-            : reasonOf(decision),
-        fundsAvailable: false,
-        actor: context.actor,
-        at: context.at,
-      });
+      await paymentSubmissionRepository.record(trx, paymentId, item, outcome);
+      const payment = await paymentRepository.findById(trx, row.tppId, paymentId);
+      if (!payment || payment.status !== 'ACSP') return 'skipped';
+      const today = await context.todayOf(row.tppId, trx);
+      return settle(trx, payment, await paymentSubmissionRepository.ofPayment(trx, paymentId), { ...context, today, lastChance: true });
     },
   };
 }
 
 export type PaymentExecutor = ReturnType<typeof createPaymentExecutor>;
 
-function outcomeOf(result: TransferResult): TransferOutcome {
-  switch (result.kind) {
-    case 'booked':
-    case 'already-booked':
+function transferOutcomeOf(outcome: RecordedOutcome): TransferOutcome {
+  switch (outcome.kind) {
+    case 'executed':
       return 'booked';
-    case 'insufficient-funds':
+    case 'pending-funds':
       return 'insufficient-funds';
-    case 'refused':
-      return { refused: result.reason };
+    case 'rejected':
+      return { refused: outcome.reason };
+    case 'accepted':
+      throw new Error('an accepted submission has no outcome yet');
   }
+}
+
+/**
+ * The statuses a decision moves a payment through, from where it is: as {@link statusPath}, but
+ * straight to the end from ACSP (the bank accepted it earlier), and from RCVD or PATC (an instant
+ * payment settled at its approval) straight to ACSC or RJCT.
+ */
+function pathOf(from: TransactionStatus, decision: ExecutionDecision): TransactionStatus[] {
+  const path = statusPath(from, decision);
+  if (from === 'ACSP' || from === 'RCVD' || from === 'PATC') return path.filter((status) => status !== 'ACSP');
+  return path;
 }
 
 function reasonOf(decision: ExecutionDecision): string | undefined {

@@ -1,6 +1,5 @@
-import type { AccountReference } from '../../bank/core-banking.port.js';
-import type { OutgoingTransfer } from '../sandbox/sandbox-core-banking.js';
-import { parseAmount } from '../../domain/money.js';
+import type { AccountReference, PaymentInstruction } from '../../bank/core-banking.port.js';
+import { parseAmount, type Money } from '../../domain/money.js';
 import type { Payment } from '../payments/payment.repository.js';
 import type { BulkItem } from '../payments/payment.schemas.js';
 
@@ -15,15 +14,45 @@ type TransferFields = Pick<
   | 'remittanceInformationStructuredArray'
 >;
 
+/** One transfer of a payment, under the key its execution is known by (`payment:<id>`, `payment:<id>:<n>`). */
+export interface PaymentTransfer {
+  readonly idempotencyKey: string;
+  readonly debtorAccountId: string;
+  readonly amount: Money;
+  readonly creditorAccount?: AccountReference | undefined;
+  readonly bookingDate: string;
+  readonly description: string;
+}
+
+function itemsOf(payment: Payment): readonly TransferFields[] {
+  return payment.service === 'bulk-payments' ? (payment.body.payments as TransferFields[]) : [payment.body as unknown as TransferFields];
+}
+
+/**
+ * What the bank is handed to execute a payment (the core-banking port's submission): one
+ * instruction for a single payment, one per payment of a bulk (item 1, 2, … in order), each
+ * executed by the bank at most once however often it is submitted. Pure.
+ */
+export function instructionsOf(payment: Payment, executionDate: string): PaymentInstruction[] {
+  return itemsOf(payment).map((item, index) => ({
+    paymentId: payment.id,
+    item: payment.service === 'bulk-payments' ? index + 1 : undefined,
+    debtorAccountId: payment.debtorAccountId,
+    amount: amountOf(item),
+    creditorAccount: referenceOf(item.creditorAccount),
+    creditorName: item.creditorName,
+    executionDate,
+    description: descriptionOf(item),
+  }));
+}
+
 /**
  * The transfers that execute a payment: one for a single payment, one per payment of a bulk, each
  * under its own idempotency key so a retried run moves no money twice. Pure; the stored body was
  * validated when the payment was created.
  */
-export function transfersOf(payment: Payment, bookingDate: string): OutgoingTransfer[] {
-  const items: readonly TransferFields[] =
-    payment.service === 'bulk-payments' ? (payment.body.payments as TransferFields[]) : [payment.body as unknown as TransferFields];
-  return items.map((item, index) => ({
+export function transfersOf(payment: Payment, bookingDate: string): PaymentTransfer[] {
+  return itemsOf(payment).map((item, index) => ({
     idempotencyKey: payment.service === 'bulk-payments' ? `payment:${payment.id}:${index + 1}` : `payment:${payment.id}`,
     debtorAccountId: payment.debtorAccountId,
     amount: amountOf(item),

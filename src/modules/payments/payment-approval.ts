@@ -5,6 +5,7 @@ import type { IsoDate } from '../../domain/iso-date.js';
 import type { ActorType } from '../audit/audit.repository.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { PaymentExecutor } from '../execution/payment-executor.js';
+import { paymentSubmissionRepository } from '../execution/payment-submission.repository.js';
 import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
@@ -52,10 +53,35 @@ export interface PaymentApprover {
    */
   plan(payments: readonly Payment[], psuId: string): Promise<PaymentApprovalPlan[]>;
   /**
-   * Carries out an approval plan in the caller's transaction. An instant (Straks) payment fully
-   * approved settles there and then (docs/design.md §3): ACSC, or RJCT when the bank cannot pay it.
+   * Carries out an approval plan in the caller's transaction. A payment the bank is to be handed
+   * at once (an instant (Straks) payment fully approved, docs/design.md §3; in production mode any
+   * payment approved on its execution date) is marked submitted there; the answer is what submits
+   * it once that transaction has committed (ACSC, or RJCT when the bank cannot pay an instant one).
    */
-  approve(trx: DbOrTx, payment: Payment, to: TransactionStatus, actor: { type: ActorType; id: string }, at: string): Promise<Payment>;
+  approve(
+    trx: DbOrTx,
+    payment: Payment,
+    to: TransactionStatus,
+    actor: { type: ActorType; id: string },
+    at: string,
+  ): Promise<AfterCommit | undefined>;
+}
+
+/** Work to do once the approving transaction has committed: never throws. */
+export type AfterCommit = () => Promise<void>;
+
+/** Runs every one of `steps`, in order; undefined when there is none. */
+export function afterAll(steps: readonly (AfterCommit | undefined)[]): AfterCommit | undefined {
+  const present = steps.filter((step): step is AfterCommit => step !== undefined);
+  if (present.length === 0) return undefined;
+  return async () => {
+    for (const step of present) await step();
+  };
+}
+
+export interface PaymentApproverOptions {
+  /** Production mode: a payment approved when due is handed to the bank at once, not at a batch run. */
+  readonly submitWhenApproved: boolean;
 }
 
 /**
@@ -71,15 +97,28 @@ export function createPaymentApprover(
   clock: BankClock,
   executor: PaymentExecutor,
   rates: NokRates,
+  options: PaymentApproverOptions = { submitWhenApproved: false },
 ): PaymentApprover {
+  /** Marks the payment submitted in `trx`; what hands it to the bank after the commit. */
+  async function submitAfterCommit(trx: DbOrTx, payment: Payment, actor: { type: ActorType; id: string }, at: string) {
+    const today = await clock.today(payment.tppId, trx);
+    const submission = await executor.prepare(trx, payment, today, at);
+    return () => executor.complete(submission, { today, lastChance: false, actor, at: new Date().toISOString() });
+  }
+
   return {
     async approve(trx, payment, to, actor, at) {
       if (to === 'ACTC' && isInstant(payment.product)) {
-        // The payment's lock before the bank's (payments, then tenant: the order everywhere).
+        // Settled at the approval, through the bank: it stays as it is (RCVD or PATC) until the
+        // bank answers, then moves to ACSC or RJCT; marked submitted, no one else may move it.
         await paymentRepository.lockRows(trx, [payment.id]);
-        return executor.settleInstant(trx, payment, { today: await clock.today(payment.tppId, trx), actor, at });
+        return submitAfterCommit(trx, payment, actor, at);
       }
-      return transitionPayment(trx, payment, { to, actor, at });
+      const approved = await transitionPayment(trx, payment, { to, actor, at });
+      if (to === 'ACTC' && options.submitWhenApproved && payment.service !== 'periodic-payments') {
+        return submitAfterCommit(trx, approved, actor, at);
+      }
+      return undefined;
     },
 
     async plan(payments, psuId) {
@@ -159,9 +198,7 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
       if (plan.kind === 'refuse') return refused(plan.reason, plan.rejectsPayment);
       return {
         ok: true,
-        apply: async (trx, at) => {
-          await approver.approve(trx, payment, plan.to, { type: 'psu', id: psuId }, at);
-        },
+        apply: async (trx, at) => approver.approve(trx, payment, plan.to, { type: 'psu', id: psuId }, at),
       };
     },
 
@@ -191,6 +228,8 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
     async onFailure(trx, authorisation, reason, at, actor) {
       const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
       if (!payment || !isAwaitingApproval(payment.status)) return;
+      // Approved through another authorisation and being settled (an instant payment): it stays.
+      if (await paymentSubmissionRepository.isInFlight(trx, payment.id)) return;
       await transitionPayment(trx, payment, {
         to: 'RJCT',
         reason: `SCA failed: ${reason.en}`,

@@ -2,6 +2,7 @@ import type { DbOrTx } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { auditRepository, type ActorType } from '../audit/audit.repository.js';
+import { paymentSubmissionRepository } from '../execution/payment-submission.repository.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
 import { canTransition, type TransactionStatus } from './payment-status.js';
 
@@ -18,6 +19,11 @@ export interface StatusChange {
   readonly actor: { readonly type: ActorType; readonly id: string };
   readonly requestId?: string | undefined;
   readonly at: string;
+  /**
+   * The executor's own change, made as it records the bank's answer. Any other change is refused
+   * while a submission of the payment to the bank is in flight (its outcome not recorded yet).
+   */
+  readonly byExecutor?: boolean | undefined;
 }
 
 /**
@@ -32,6 +38,15 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
     if (!canTransition(from, to)) {
       throw new AppError('STATUS_INVALID', {
         detail: localized(`a payment in status ${from} cannot move to ${to}`, `en betaling med status ${from} kan ikke gå til ${to}`),
+      });
+    }
+  }
+  if (!change.byExecutor) {
+    // The payment's lock first (PostgreSQL), so a submission marked meanwhile is seen below.
+    await paymentRepository.lockRows(trx, [payment.id]);
+    if (await paymentSubmissionRepository.isInFlight(trx, payment.id)) {
+      throw new AppError('STATUS_INVALID', {
+        detail: localized('the payment is being executed by the bank', 'betalingen blir utført av banken'),
       });
     }
   }

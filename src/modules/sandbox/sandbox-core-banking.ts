@@ -64,11 +64,9 @@ export type TransferResult =
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
- * How the server executes payments today: inside its own database transaction, against the
- * sandbox ledger in the same database, so a payment's postings and its status change commit
- * together (the batch runner's exactly-once guarantee, proven by test/execution). Only the
- * sandbox can offer this; a bank's adapter implements {@link CoreBanking.submitPayment} and
- * {@link CoreBanking.outcomesSince} instead, which the executor does not use yet.
+ * The sandbox ledger's own execution, inside a caller's transaction: what the sandbox adapter's
+ * {@link CoreBanking.submitPayment} does in a transaction of its own (and what the sandbox's
+ * tests post with). The server never uses it: it executes payments through the port only.
  */
 export interface SandboxLedgerExecution {
   /**
@@ -84,7 +82,7 @@ export interface SandboxLedgerExecution {
   post(trx: DbOrTx, tpp: RequestingTpp, posting: LedgerPosting): Promise<{ readonly applied: boolean }>;
 }
 
-/** The sandbox bank as the app uses it: the port, and execution in the server's transaction. */
+/** The sandbox adapter: the port, and its ledger execution for the sandbox's own tests. */
 export type SandboxCoreBanking = CoreBanking & SandboxLedgerExecution;
 
 const NO_PERMISSION: AccountPermission = { canView: false, canRegister: false };
@@ -208,7 +206,8 @@ export function sandboxClearingAccount(tpp: RequestingTpp): string {
  * An account's transactions are its ledger postings (mock transactions, executed payments; not
  * the postings that set balances), described by the mock transaction where there is one.
  * Payments execute synchronously: {@link CoreBanking.submitPayment} answers every outcome at
- * once, and the outcome feed lists the payments the ledger holds (executed ones) in posting order.
+ * once, and also reports each execution and rejection once in the outcome feed
+ * (`sandbox_payment_outcome`), numbered in commit order.
  */
 export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date, rates: NokRates): SandboxCoreBanking {
   const bookkeeping = sandboxBookkeeping(ledger);
@@ -414,18 +413,65 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     },
 
     async submitPayment(tpp, instruction) {
-      const result = await withTransaction(db, (trx) => execution.transfer(trx, tpp, transferOf(instruction)));
-      return submissionOutcomeOf(result);
+      return withTransaction(db, async (trx) => {
+        const result = await execution.transfer(trx, tpp, transferOf(instruction));
+        if (result.kind === 'booked') await report(trx, instruction, { kind: 'executed' });
+        if (result.kind === 'refused') await report(trx, instruction, { kind: 'rejected', reason: result.reason });
+        return submissionOutcomeOf(result);
+      });
     },
 
     async outcomesSince(cursor, limit = 100) {
-      const afterId = cursor === undefined ? 0 : Number(cursor);
-      if (!Number.isSafeInteger(afterId) || afterId < 0) throw new Error(`not an outcome cursor of this bank: ${cursor}`);
-      const rows = await ledgerRepository.keysSince(db, PAYMENT, afterId, Math.max(1, limit));
-      const outcomes = rows.map((row): ReportedOutcome => ({ ...paymentOfKey(row.idempotencyKey), outcome: { kind: 'executed' } }));
-      return { outcomes, cursor: String(rows.at(-1)?.id ?? afterId) };
+      const after = cursor === undefined ? 0 : Number(cursor);
+      if (!Number.isSafeInteger(after) || after < 0) throw new Error(`not an outcome cursor of this bank: ${cursor}`);
+      const rows = await db
+        .selectFrom('sandbox_payment_outcome')
+        .select(['seq', 'payment_id', 'item', 'kind', 'reason'])
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(Math.max(1, limit))
+        .execute();
+      const outcomes = rows.map((row): ReportedOutcome => ({
+        paymentId: row.payment_id,
+        ...(row.item === 0 ? {} : { item: row.item }),
+        outcome: row.kind === 'executed' ? { kind: 'executed' } : { kind: 'rejected', reason: row.reason ?? 'Rejected by the bank' },
+      }));
+      return { outcomes, cursor: String(rows.at(-1)?.seq ?? after) };
     },
   };
+
+  /**
+   * Puts an outcome in the feed once, in the submission's transaction. Its number comes from the
+   * counter row, whose lock is held until this transaction commits: numbers are handed out in
+   * commit order, so a poller that has read number n never later finds a smaller one appear.
+   */
+  async function report(trx: DbOrTx, instruction: PaymentInstruction, outcome: ReportedOutcome['outcome']): Promise<void> {
+    const item = instruction.item ?? 0;
+    const reported = await trx
+      .selectFrom('sandbox_payment_outcome')
+      .select('seq')
+      .where('payment_id', '=', instruction.paymentId)
+      .where('item', '=', item)
+      .executeTakeFirst();
+    if (reported) return;
+    const next = await trx
+      .updateTable('sandbox_outcome_sequence')
+      .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+      .where('id', '=', 1)
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('sandbox_payment_outcome')
+      .values({
+        seq: Number(next.last_seq),
+        payment_id: instruction.paymentId,
+        item,
+        kind: outcome.kind,
+        reason: outcome.kind === 'rejected' ? outcome.reason : null,
+        recorded_at: now().toISOString(),
+      })
+      .execute();
+  }
 }
 
 /** The in-transaction transfer of a submitted payment, under the key the batch runner uses too. */

@@ -3,7 +3,7 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
-import { isAwaitingApproval, type PaymentApprover } from '../payments/payment-approval.js';
+import { afterAll, isAwaitingApproval, type AfterCommit, type PaymentApprover } from '../payments/payment-approval.js';
 import { transitionPayment } from '../payments/payment-transition.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
 import { countedAs } from './basket-status.js';
@@ -62,9 +62,10 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
           });
           if (!unchanged.some(({ plan }) => plan.kind === 'approve')) throw new AppError('STATUS_INVALID');
           const actor = { type: 'psu' as const, id: psuId };
+          const afterCommit: (AfterCommit | undefined)[] = [];
           for (const { payment, plan } of unchanged) {
             if (plan.kind === 'approve') {
-              await approver.approve(trx, payment, plan.to, actor, at);
+              afterCommit.push(await approver.approve(trx, payment, plan.to, actor, at));
             } else if (plan.rejectsPayment) {
               await transitionPayment(trx, payment, {
                 to: 'RJCT',
@@ -74,6 +75,7 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
               });
             }
           }
+          return afterAll(afterCommit);
         },
       };
     },

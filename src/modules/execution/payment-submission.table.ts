@@ -1,0 +1,23 @@
+/**
+ * A payment (item 0) or one payment of a bulk (item n) as submitted to the bank (migration 0012).
+ * `outcome` null: submitted, or about to be, with no answer recorded (in flight).
+ */
+export interface PaymentSubmissionTable {
+  payment_id: string;
+  item: number;
+  tpp_id: string;
+  submitted_at: string;
+  /** null | executed | rejected | pending-funds | accepted */
+  outcome: string | null;
+  reason: string | null;
+  /** executed | rejected: the outcome feed's, received while the submission was in flight. */
+  reported: string | null;
+  reported_reason: string | null;
+}
+
+/** How far the server has read a bank's outcome feed. */
+export interface OutcomeFeedCursorTable {
+  name: string;
+  cursor: string;
+  updated_at: string;
+}
