@@ -220,6 +220,15 @@ export interface CoreBanking {
    */
   submitPayment(tpp: RequestingTpp, instruction: PaymentInstruction): Promise<SubmissionOutcome>;
   /**
+   * Hands a file of authorised payments to the bank at once, as banks take payment files: the
+   * answers are the outcomes {@link submitPayment} would give for each instruction submitted one
+   * after another in the order given (each later one funded by what the earlier ones left), one
+   * answer per instruction, in the same order. Idempotent by (paymentId, item) as submitPayment,
+   * also within one file: an instruction repeated moves money once and answers its outcome again.
+   * A throw means no answer for any of them (what was executed is answered by the next submission).
+   */
+  submitPayments(tpp: RequestingTpp, instructions: readonly PaymentInstruction[]): Promise<readonly SubmissionOutcome[]>;
+  /**
    * The outcomes the bank reports after the submission, in order, from `cursor` on (undefined:
    * from the start): each executed payment once, and, for a bank that decides later, each
    * rejection. Polled by the server; at most `limit` at a time.

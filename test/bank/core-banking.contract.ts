@@ -286,6 +286,64 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(100_000n));
       });
 
+      it('executes each payment of a file once, however often the file repeats it, and answers each repeat', async () => {
+        const { tpp, seed } = await world();
+        const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });
+        const single = instruction(debtor, nok(20_000n));
+        const first = instruction(debtor, nok(10_000n), { item: 1 });
+        const second = { ...first, item: 2 };
+        const file = [single, first, single, second, first];
+        expect(await bank.submitPayments(tpp, file)).toEqual(file.map(() => ({ kind: 'executed' })));
+        // The same file again moves nothing more.
+        expect(await bank.submitPayments(tpp, file)).toEqual(file.map(() => ({ kind: 'executed' })));
+        expect(await bank.submitPayment(tpp, single)).toEqual({ kind: 'executed' });
+        expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(60_000n));
+        const reported = (await wholeFeed()).filter((outcome) => [single.paymentId, first.paymentId].includes(outcome.paymentId));
+        expect(reported).toHaveLength(3);
+        expect(reported.filter((outcome) => outcome.paymentId === single.paymentId)).toEqual([
+          { paymentId: single.paymentId, outcome: { kind: 'executed' } },
+        ]);
+        expect(
+          reported
+            .filter((outcome) => outcome.paymentId === first.paymentId)
+            .map((outcome) => outcome.item)
+            .sort(),
+        ).toEqual([1, 2]);
+      });
+
+      it('answers a file in its order, each payment funded by what the ones before it left, with mixed outcomes', async () => {
+        const { tpp, seed } = await world();
+        const ola = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(50_000n) });
+        const kari = await seed.account({ owner: KARI, currency: 'NOK', closingBooked: nok(5_000n) });
+        const file = [
+          instruction(ola, nok(30_000n)),
+          instruction(kari, nok(1_000n)),
+          instruction(ola, nok(30_000n)), // 20 000 left after the first
+          instruction(ola, { minor: 100n, currency: 'HUF' }),
+          instruction(ola, nok(20_000n)),
+          instruction(kari, nok(10_000n)),
+        ];
+        expect(await bank.submitPayments(tpp, file)).toEqual([
+          { kind: 'executed' },
+          { kind: 'executed' },
+          { kind: 'pending-funds' },
+          { kind: 'rejected', reason: expect.stringMatching(/HUF/) },
+          { kind: 'executed' },
+          { kind: 'pending-funds' },
+        ]);
+        expect((await bank.balances(tpp, ola.id)).closingBooked).toEqual(nok(0n));
+        expect((await bank.balances(tpp, kari.id)).closingBooked).toEqual(nok(4_000n));
+        const executed = (await wholeFeed())
+          .filter((outcome) => outcome.outcome.kind === 'executed')
+          .map((outcome) => outcome.paymentId)
+          .filter((paymentId) => file.some((payment) => payment.paymentId === paymentId));
+        expect(executed.sort()).toEqual([file[0]!, file[1]!, file[4]!].map((payment) => payment.paymentId).sort());
+        // Pending funds stay submittable: once funded, the same payment executes.
+        await seed.transaction(kari.id, { status: 'booked', bookingDate: '2025-06-01', amount: nok(6_000n), counterpartyName: 'Lønn' });
+        expect(await bank.submitPayments(tpp, [file[5]!, file[2]!])).toEqual([{ kind: 'executed' }, { kind: 'pending-funds' }]);
+        expect(await bank.submitPayments(tpp, [])).toEqual([]);
+      });
+
       it('debits the debtor and credits a creditor account of the bank; the payment is a booked transaction on both', async () => {
         const { tpp, seed } = await world();
         const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });

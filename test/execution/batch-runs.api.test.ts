@@ -57,15 +57,31 @@ describe.each(DIALECTS)('batch runs (%s)', (dialect) => {
 
   const server = useTestServer({
     dialect,
-    coreBanking: (sandbox): CoreBanking => ({
-      ...sandbox,
-      async submitPayment(tpp, instruction) {
+    coreBanking: (sandbox): CoreBanking => {
+      const submitPayment: CoreBanking['submitPayment'] = async (tpp, instruction) => {
         if (failing.has(instruction.debtorAccountId)) throw new Error('core banking unavailable');
         const reason = refusing.get(instruction.debtorAccountId);
         if (reason !== undefined) return { kind: 'rejected', reason };
         return sandbox.submitPayment(tpp, instruction);
-      },
-    }),
+      };
+      return {
+        ...sandbox,
+        submitPayment,
+        async submitPayments(tpp, instructions) {
+          // A file with a failing payment fails as a whole; the rest goes to the sandbox as one file.
+          if (instructions.some((instruction) => failing.has(instruction.debtorAccountId))) throw new Error('core banking unavailable');
+          const outcomes = await sandbox.submitPayments(
+            tpp,
+            instructions.filter((instruction) => !refusing.has(instruction.debtorAccountId)),
+          );
+          let next = 0;
+          return instructions.map((instruction) => {
+            const reason = refusing.get(instruction.debtorAccountId);
+            return reason === undefined ? outcomes[next++]! : { kind: 'rejected' as const, reason };
+          });
+        },
+      };
+    },
   });
 
   /** A single payment from the PSU's account (with PSU-ID), walked to approval. */

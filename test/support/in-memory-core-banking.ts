@@ -189,16 +189,12 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
       if (amount.currency !== account.currency) throw new BankError('refused', `This bank does not exchange ${amount.currency}`);
       return balancesOf(tpp, account.id, account.currency).interimAvailable.minor >= amount.minor;
     },
-    async submitPayment(tpp, instruction) {
-      if (options.decidesLater) {
-        const known = `${instruction.paymentId}:${instruction.item ?? ''}`;
-        if (executed.has(known)) return { kind: 'executed' };
-        if (!accepted.some((entry) => `${entry.instruction.paymentId}:${entry.instruction.item ?? ''}` === known)) {
-          accepted.push({ tpp, instruction });
-        }
-        return { kind: 'accepted' };
-      }
-      return execute(tpp, instruction);
+    submitPayment: submit,
+    async submitPayments(tpp, instructions) {
+      // A payment file: each in the order given, as if submitted one after another.
+      const outcomes: SubmissionOutcome[] = [];
+      for (const instruction of instructions) outcomes.push(await submit(tpp, instruction));
+      return outcomes;
     },
     async outcomesSince(cursor, limit = 100) {
       const from = cursor === undefined ? 0 : Number(cursor);
@@ -206,6 +202,18 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
       return { outcomes, cursor: String(from + outcomes.length) };
     },
   };
+
+  async function submit(tpp: RequestingTpp, instruction: PaymentInstruction): Promise<SubmissionOutcome> {
+    if (options.decidesLater) {
+      const known = `${instruction.paymentId}:${instruction.item ?? ''}`;
+      if (executed.has(known)) return { kind: 'executed' };
+      if (!accepted.some((entry) => `${entry.instruction.paymentId}:${entry.instruction.item ?? ''}` === known)) {
+        accepted.push({ tpp, instruction });
+      }
+      return { kind: 'accepted' };
+    }
+    return execute(tpp, instruction);
+  }
 
   /** Executes a payment now (once per payment and item), or answers why not. */
   async function execute(tpp: RequestingTpp, instruction: PaymentInstruction): Promise<SubmissionOutcome> {

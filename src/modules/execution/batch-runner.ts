@@ -108,8 +108,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   /**
    * Executes one TPP's candidates from `next` on, in three steps (DESIGN §3): (1) in one
    * transaction, each payment taken (its own savepoint) and marked submitted, committed together
-   * before the bank hears of any; (2) each submitted to the bank through the core-banking port,
-   * outside any transaction of ours; (3) in one transaction, each payment's outcome recorded and
+   * before the bank hears of any; (2) all submitted to the bank in one `submitPayments` call (a
+   * payment file) through the core-banking port, outside any transaction of ours; (3) in one transaction, each payment's outcome recorded and
    * its status moved (its own savepoint). One commit per step and chunk rather than per payment is
    * what keeps 100 000 payments a matter of seconds; a chunk holds one TPP's payments only and its
    * transactions are short (a few dozen milliseconds), as their locks hold requests back. What is
@@ -154,13 +154,29 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
 
     const answered: { index: number; submission: Submission; context: ExecutionContext; answers: Answers }[] = [];
     const unanswered: string[] = [];
-    for (const entry of submissions) {
-      try {
-        answered.push({ ...entry, answers: await executor.submit(entry.submission) });
-      } catch (error) {
-        // Left in flight (attempt `failed`), released for the next run to submit again.
-        unanswered.push(entry.submission.paymentId);
-        deps.logger?.error({ err: error, batchRunId: run.id, paymentId: entry.submission.paymentId }, 'batch run: the bank did not answer');
+    const notAnswered = (paymentId: string, error: unknown) => {
+      // Left in flight (attempt `failed`), released for the next run to submit again.
+      unanswered.push(paymentId);
+      deps.logger?.error({ err: error, batchRunId: run.id, paymentId }, 'batch run: the bank did not answer');
+    };
+    try {
+      // The chunk as one payment file, in the order taken (of two payments the funds cover one of,
+      // the one created first).
+      const answers = await executor.submitAll(submissions.map((entry) => entry.submission));
+      submissions.forEach((entry, index) => answered.push({ ...entry, answers: answers[index]! }));
+    } catch (error) {
+      if (submissions.length === 1) {
+        notAnswered(submissions[0]!.submission.paymentId, error);
+      } else {
+        // Then each on its own, so a payment the bank cannot take holds no other back.
+        deps.logger?.warn({ err: error, batchRunId: run.id }, 'batch run: a payment file failed; its payments are submitted one by one');
+        for (const entry of submissions) {
+          try {
+            answered.push({ ...entry, answers: await executor.submit(entry.submission) });
+          } catch (failure) {
+            notAnswered(entry.submission.paymentId, failure);
+          }
+        }
       }
     }
 

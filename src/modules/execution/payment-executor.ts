@@ -52,8 +52,9 @@ const OUTCOME_OF: Readonly<Record<ExecutionDecision['kind'], BatchOutcome>> = {
  *
  * 1. {@link prepare}, in the caller's transaction: the payment's items are marked submitted
  *    (`payment_submission`, outcome null) and committed before the bank hears of them;
- * 2. {@link submit}, outside any transaction: `submitPayment` per item, in order (a bulk's later
- *    payments are funded by what the earlier ones left);
+ * 2. {@link submitAll} (or {@link submit}), outside any transaction: the items of one TPP's
+ *    payments in one `submitPayments` call, in order (a later payment, and a bulk's later items,
+ *    are funded by what the earlier ones left);
  * 3. {@link record}, in the caller's transaction: the answers are stored (never over a final one
  *    the outcome feed recorded first) and the payment's status follows from them.
  *
@@ -75,12 +76,30 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
     return { paymentId: payment.id, tppId: payment.tppId, instructions: open };
   }
 
-  async function submit(submission: Submission): Promise<Answers> {
-    const answers = new Map<number, RecordedOutcome>();
-    for (const instruction of submission.instructions) {
-      answers.set(instruction.item ?? 0, await coreBanking.submitPayment({ tppId: submission.tppId }, instruction));
+  /**
+   * Submits payments of one TPP as one payment file (`submitPayments`), their items in the order
+   * given; the answers per payment, in the same order.
+   */
+  async function submitAll(submissions: readonly Submission[]): Promise<Answers[]> {
+    const tppId = submissions[0]?.tppId;
+    if (tppId === undefined) return [];
+    if (submissions.some((submission) => submission.tppId !== tppId)) throw new Error('a payment file holds one TPP’s payments only');
+    const instructions = submissions.flatMap((submission) => submission.instructions);
+    const outcomes = instructions.length === 0 ? [] : await coreBanking.submitPayments({ tppId }, instructions);
+    if (outcomes.length !== instructions.length) {
+      throw new Error(`the bank answered ${outcomes.length} of ${instructions.length} payments submitted`);
     }
-    return answers;
+    let next = 0;
+    return submissions.map((submission) => {
+      const answers = new Map<number, RecordedOutcome>();
+      for (const instruction of submission.instructions) answers.set(instruction.item ?? 0, outcomes[next++]!);
+      return answers;
+    });
+  }
+
+  async function submit(submission: Submission): Promise<Answers> {
+    const [answers] = await submitAll([submission]);
+    return answers!;
   }
 
   /** Moves the payment by what its items' recorded outcomes say; `skipped` while one is unknown. */
@@ -149,6 +168,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
   return {
     prepare,
     submit,
+    submitAll,
     record,
 
     /**

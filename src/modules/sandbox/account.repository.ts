@@ -1,3 +1,4 @@
+import { PostgresAdapter } from 'kysely';
 import type { AccountReference } from '../../bank/core-banking.port.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { SandboxAccount } from './sandbox-bank.model.js';
@@ -132,4 +133,27 @@ export const accountRepository = {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
+
+  /**
+   * Takes the row locks of several accounts until the transaction ends, in id order, so two
+   * writers locking overlapping sets never deadlock. SQLite serialises write transactions anyway;
+   * on PostgreSQL these are the row locks, taken in the order of the statement's sort.
+   */
+  async lockAll(trx: DbOrTx, tppId: string, ids: readonly string[]): Promise<void> {
+    if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+    const sorted = [...new Set(ids)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let start = 0; start < sorted.length; start += LOCK_SLICE) {
+      await trx
+        .selectFrom('sandbox_account')
+        .select('id')
+        .where('tpp_id', '=', tppId)
+        .where('id', 'in', sorted.slice(start, start + LOCK_SLICE))
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+    }
+  },
 };
+
+/** Accounts locked per statement (both databases cap the bound parameters of one statement). */
+const LOCK_SLICE = 1000;

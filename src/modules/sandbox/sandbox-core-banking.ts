@@ -243,40 +243,72 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     return lines.map((line) => toBankTransaction(line, currency, mocks.get(transactionIdOf(line.idempotencyKey))));
   }
 
+  /** {@link SandboxLedgerExecution.transfer}, its caller holding the TPP's sandbox lock. */
+  async function transferLocked(trx: DbOrTx, tpp: RequestingTpp, transfer: OutgoingTransfer): Promise<TransferResult> {
+    if (await ledger.isRecorded(trx, transfer.idempotencyKey)) return { kind: 'already-booked' };
+    const debtor = await accountRepository.ledgerKeyOf(trx, tpp.tppId, { id: transfer.debtorAccountId });
+    if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
+    const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
+    if (debitMinor === undefined) {
+      return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
+    }
+    const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency)).interimAvailable;
+    if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
+    const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, tpp.tppId, transfer.creditorAccount));
+    // Credited here only in the instructed currency; anything else leaves the bank.
+    const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
+    const clearing = sandboxClearingAccount(tpp);
+    const legs: LedgerLeg[] =
+      creditor && creditor.currency === debtor.currency
+        ? transferLegs(debtor.id, creditor.id, debtor.currency, debitMinor)
+        : [
+            ...transferLegs(debtor.id, clearing, debtor.currency, debitMinor),
+            // A currency exchange into an account of this bank goes through the clearing account.
+            ...(creditor ? transferLegs(clearing, creditor.id, creditor.currency, transfer.amount.minor) : []),
+          ];
+    const recorded = await ledger.post(trx, {
+      idempotencyKey: transfer.idempotencyKey,
+      status: 'booked',
+      bookingDate: transfer.bookingDate,
+      valueDate: transfer.bookingDate,
+      description: transfer.description,
+      legs,
+    });
+    if (!recorded.applied) return { kind: 'already-booked' };
+    return { kind: 'booked', creditedInBank: creditor !== undefined };
+  }
+
+  /**
+   * A payment file in one transaction: the TPP's sandbox lock and its debtor accounts' row locks
+   * (in id order) first, then each instruction in the order given, its funds check seeing what
+   * the earlier ones left, and the file's outcomes in the feed at the end.
+   */
+  async function submitPayments(tpp: RequestingTpp, instructions: readonly PaymentInstruction[]): Promise<SubmissionOutcome[]> {
+    if (instructions.length === 0) return [];
+    return withTransaction(db, async (trx) => {
+      await sandboxBankRepository.lockTenant(trx, tpp.tppId, now().toISOString());
+      await accountRepository.lockAll(
+        trx,
+        tpp.tppId,
+        instructions.map((instruction) => instruction.debtorAccountId),
+      );
+      const outcomes: SubmissionOutcome[] = [];
+      const reports: FeedEntry[] = [];
+      for (const instruction of instructions) {
+        const result = await transferLocked(trx, tpp, transferOf(instruction));
+        if (result.kind === 'booked') reports.push({ instruction, outcome: { kind: 'executed' } });
+        if (result.kind === 'refused') reports.push({ instruction, outcome: { kind: 'rejected', reason: result.reason } });
+        outcomes.push(submissionOutcomeOf(result));
+      }
+      await report(trx, reports);
+      return outcomes;
+    });
+  }
+
   const execution: SandboxLedgerExecution = {
     async transfer(trx, tpp, transfer) {
       await sandboxBankRepository.lockTenant(trx, tpp.tppId, now().toISOString());
-      if (await ledger.isRecorded(trx, transfer.idempotencyKey)) return { kind: 'already-booked' };
-      const debtor = await accountRepository.ledgerKeyOf(trx, tpp.tppId, { id: transfer.debtorAccountId });
-      if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
-      const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
-      if (debitMinor === undefined) {
-        return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
-      }
-      const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency)).interimAvailable;
-      if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
-      const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, tpp.tppId, transfer.creditorAccount));
-      // Credited here only in the instructed currency; anything else leaves the bank.
-      const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
-      const clearing = sandboxClearingAccount(tpp);
-      const legs: LedgerLeg[] =
-        creditor && creditor.currency === debtor.currency
-          ? transferLegs(debtor.id, creditor.id, debtor.currency, debitMinor)
-          : [
-              ...transferLegs(debtor.id, clearing, debtor.currency, debitMinor),
-              // A currency exchange into an account of this bank goes through the clearing account.
-              ...(creditor ? transferLegs(clearing, creditor.id, creditor.currency, transfer.amount.minor) : []),
-            ];
-      const recorded = await ledger.post(trx, {
-        idempotencyKey: transfer.idempotencyKey,
-        status: 'booked',
-        bookingDate: transfer.bookingDate,
-        valueDate: transfer.bookingDate,
-        description: transfer.description,
-        legs,
-      });
-      if (!recorded.applied) return { kind: 'already-booked' };
-      return { kind: 'booked', creditedInBank: creditor !== undefined };
+      return transferLocked(trx, tpp, transfer);
     },
 
     async post(trx, tpp, posting) {
@@ -413,13 +445,11 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     },
 
     async submitPayment(tpp, instruction) {
-      return withTransaction(db, async (trx) => {
-        const result = await execution.transfer(trx, tpp, transferOf(instruction));
-        if (result.kind === 'booked') await report(trx, instruction, { kind: 'executed' });
-        if (result.kind === 'refused') await report(trx, instruction, { kind: 'rejected', reason: result.reason });
-        return submissionOutcomeOf(result);
-      });
+      const [outcome] = await submitPayments(tpp, [instruction]);
+      return outcome!;
     },
+
+    submitPayments,
 
     async outcomesSince(cursor, limit = 100) {
       const after = cursor === undefined ? 0 : Number(cursor);
@@ -441,38 +471,64 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
   };
 
   /**
-   * Puts an outcome in the feed once, in the submission's transaction. Its number comes from the
-   * counter row, whose lock is held until this transaction commits: numbers are handed out in
-   * commit order, so a poller that has read number n never later finds a smaller one appear.
+   * Puts a file's outcomes in the feed, each (payment, item) once, in the submission's
+   * transaction and as its last step. Their numbers come from the counter row, whose lock is held
+   * until this transaction commits: numbers are handed out in commit order, so a poller that has
+   * read number n never later finds a smaller one appear. Taken last, and for the whole file in
+   * one statement, that lock is held for a moment only.
    */
-  async function report(trx: DbOrTx, instruction: PaymentInstruction, outcome: ReportedOutcome['outcome']): Promise<void> {
-    const item = instruction.item ?? 0;
-    const reported = await trx
-      .selectFrom('sandbox_payment_outcome')
-      .select('seq')
-      .where('payment_id', '=', instruction.paymentId)
-      .where('item', '=', item)
-      .executeTakeFirst();
-    if (reported) return;
+  async function report(trx: DbOrTx, entries: readonly FeedEntry[]): Promise<void> {
+    const unique = new Map<string, FeedEntry>();
+    for (const entry of entries) {
+      const key = `${entry.instruction.paymentId}:${entry.instruction.item ?? 0}`;
+      if (!unique.has(key)) unique.set(key, entry);
+    }
+    if (unique.size === 0) return;
+    const paymentIds = [...new Set([...unique.values()].map((entry) => entry.instruction.paymentId))];
+    for (let start = 0; start < paymentIds.length; start += FEED_SLICE) {
+      const reported = await trx
+        .selectFrom('sandbox_payment_outcome')
+        .select(['payment_id', 'item'])
+        .where('payment_id', 'in', paymentIds.slice(start, start + FEED_SLICE))
+        .execute();
+      for (const row of reported) unique.delete(`${row.payment_id}:${row.item}`);
+    }
+    const fresh = [...unique.values()];
+    if (fresh.length === 0) return;
     const next = await trx
       .updateTable('sandbox_outcome_sequence')
-      .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+      .set((eb) => ({ last_seq: eb('last_seq', '+', fresh.length) }))
       .where('id', '=', 1)
       .returning('last_seq')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('sandbox_payment_outcome')
-      .values({
-        seq: Number(next.last_seq),
-        payment_id: instruction.paymentId,
-        item,
-        kind: outcome.kind,
-        reason: outcome.kind === 'rejected' ? outcome.reason : null,
-        recorded_at: now().toISOString(),
-      })
-      .execute();
+    const first = Number(next.last_seq) - fresh.length + 1;
+    const at = now().toISOString();
+    for (let start = 0; start < fresh.length; start += FEED_SLICE) {
+      await trx
+        .insertInto('sandbox_payment_outcome')
+        .values(
+          fresh.slice(start, start + FEED_SLICE).map(({ instruction, outcome }, index) => ({
+            seq: first + start + index,
+            payment_id: instruction.paymentId,
+            item: instruction.item ?? 0,
+            kind: outcome.kind,
+            reason: outcome.kind === 'rejected' ? outcome.reason : null,
+            recorded_at: at,
+          })),
+        )
+        .execute();
+    }
   }
 }
+
+/** An outcome a submission puts in the sandbox's feed. */
+interface FeedEntry {
+  readonly instruction: PaymentInstruction;
+  readonly outcome: ReportedOutcome['outcome'];
+}
+
+/** Feed rows read or written per statement (both databases cap the bound parameters of one statement). */
+const FEED_SLICE = 500;
 
 /** The in-transaction transfer of a submitted payment, under the key the batch runner uses too. */
 function transferOf(instruction: PaymentInstruction): OutgoingTransfer {
