@@ -25,6 +25,7 @@ import { createBankClock } from '../src/modules/clock/bank-clock.js';
 import { createBatchRunner } from '../src/modules/execution/batch-runner.js';
 import { createPaymentExecutor } from '../src/modules/execution/payment-executor.js';
 import { createLedger } from '../src/modules/ledger/ledger.service.js';
+import { writePaymentDocument } from '../src/modules/payments/payment-document.js';
 import { createSandboxBank } from '../src/modules/sandbox/sandbox-bank.service.js';
 
 export interface BatchBenchResult {
@@ -120,7 +121,7 @@ async function insertApprovedPayments(db: Db, count: number, tenants: readonly (
         amount_minor: BigInt(Math.round(Number(body.instructedAmount.amount) * 100)),
         requested_execution_date: null,
         logical_key: null,
-        body: JSON.stringify(body),
+        ...writePaymentDocument({ service: 'payments', body }),
         request_context: '{}',
         created_at: at,
         status_changed_at: at,

@@ -12,6 +12,7 @@ import * as requestRecords from './migrations/2026_11_27_0009_request_records.js
 import * as scaBrowserSessions from './migrations/2026_11_28_0010_sca_browser_sessions.js';
 import * as psuCodeAttempts from './migrations/2026_11_28_0011_psu_code_attempts.js';
 import * as paymentSubmissions from './migrations/2026_11_29_0012_payment_submissions.js';
+import * as paymentBodyVersion from './migrations/2026_11_29_0013_payment_body_version.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_0010_sca_browser_sessions': scaBrowserSessions,
   '2026_11_28_0011_psu_code_attempts': psuCodeAttempts,
   '2026_11_29_0012_payment_submissions': paymentSubmissions,
+  '2026_11_29_0013_payment_body_version': paymentBodyVersion,
 };
 
 /** The versions, oldest first. */
@@ -41,6 +43,19 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort()
  * once, before it forks).
  */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  return migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/**
+ * Applies the pending migrations up to and including `name` (a name of MIGRATION_NAMES): a
+ * database as an older server left it, for tests that write rows the way that server did.
+ */
+export async function migrateTo(db: Db, name: string): Promise<MigrationResultSet> {
+  if (!MIGRATION_NAMES.includes(name)) throw new Error(`no migration named ${name}`);
+  return migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
   // On PostgreSQL the bookkeeping tables live in the connection's own schema: without saying so,
   // Kysely finds another schema's tables in the same database and skips creating its own.
   const schema =
@@ -52,7 +67,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const result = await migrator.migrateToLatest();
+  const result = await run(migrator);
   if (result.error) {
     throw result.error instanceof Error ? result.error : new Error(`migration failed: ${JSON.stringify(result.error)}`);
   }

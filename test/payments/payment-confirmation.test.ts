@@ -10,9 +10,9 @@ import { localized } from '../../src/domain/localized.js';
 import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
 import { paymentConfirmation } from '../../src/modules/payments/payment-confirmation.js';
 import type { Payment } from '../../src/modules/payments/payment.repository.js';
-import { CREDITOR, DEBTOR, line, money, storedPayment } from '../support/stored-payment.js';
+import { CREDITOR, DEBTOR, line, money, storedPayment, type StoredPaymentOverrides } from '../support/stored-payment.js';
 
-function payment(overrides: Partial<Payment> & Pick<Payment, 'body'>): Payment {
+function payment(overrides: StoredPaymentOverrides): Payment {
   return storedPayment(overrides);
 }
 

@@ -860,7 +860,7 @@ describe('checkPeriodicPayment', () => {
     });
     expect(input.executionRule).toBe('preceeding');
     expect(scheduleOf(input)).toEqual(order.schedule);
-    expect(scheduleOf(order.body as PeriodicNdctBody)).toEqual(order.schedule);
+    expect(scheduleOf(order.body)).toEqual(order.schedule);
   });
 
   it('keeps executionRule following, and adds none when it is absent', () => {
@@ -874,7 +874,7 @@ describe('checkPeriodicPayment', () => {
     expect(order.amount).toEqual({ minor: 50000n, currency: 'NOK' });
     expect(order.requestedExecutionDate).toBe('2026-12-01');
     expect(order.schedule.monthsOfExecution).toEqual([9, 3]);
-    expect(scheduleOf(order.body as PeriodicNdctBody)).toEqual(order.schedule);
+    expect(scheduleOf(order.body)).toEqual(order.schedule);
   });
 
   it('has a logical key equal for equal orders and different when amount, creditor, startDate or remittance differ', () => {

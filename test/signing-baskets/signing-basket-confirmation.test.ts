@@ -11,13 +11,13 @@ import { paymentConfirmation } from '../../src/modules/payments/payment-confirma
 import type { TransactionStatus } from '../../src/modules/payments/payment-status.js';
 import { TRANSACTION_STATUSES } from '../../src/modules/payments/payment-status.js';
 import type { Payment } from '../../src/modules/payments/payment.repository.js';
-import { CREDITOR, DEBTOR, line, money, storedPayment } from '../support/stored-payment.js';
+import { CREDITOR, DEBTOR, line, money, storedPayment, type StoredPaymentOverrides } from '../support/stored-payment.js';
 import { basketConfirmation } from '../../src/modules/signing-baskets/signing-basket-confirmation.js';
 
 const BASKET = '0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e';
 
 /** A payment of a basket, as the repository returns it. */
-function payment(overrides: Partial<Payment> & Pick<Payment, 'body'>): Payment {
+function payment(overrides: StoredPaymentOverrides): Payment {
   return storedPayment({ basketId: BASKET, ...overrides });
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabase, type DatabaseHandle } from '../../src/db/create-db.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
 
 /**
  * The databases the database-tier tests run on: SQLite always, PostgreSQL when
@@ -19,13 +19,16 @@ export interface TestDatabase extends DatabaseHandle {
 
 /**
  * A fresh, migrated database of one dialect. On PostgreSQL each test database is its own schema,
- * so test files run in parallel without seeing each other's rows.
+ * so test files run in parallel without seeing each other's rows. `upTo` stops after that
+ * migration: a database as an older server left it (the test migrates the rest itself).
  */
-export async function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<TestDatabase> {
+export async function openTestDatabase(dialect: 'sqlite' | 'postgres', options: { upTo?: string } = {}): Promise<TestDatabase> {
+  const migrate = (handle: DatabaseHandle) =>
+    options.upTo === undefined ? migrateToLatest(handle.db) : migrateTo(handle.db, options.upTo);
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'xs2a-test-'));
     const handle = createDatabase({ dialect: 'sqlite', path: join(dir, 'test.db') });
-    await migrateToLatest(handle.db);
+    await migrate(handle);
     return {
       ...handle,
       dispose: async () => {
@@ -44,7 +47,7 @@ export async function openTestDatabase(dialect: 'sqlite' | 'postgres'): Promise<
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = createDatabase({ dialect: 'postgres', url }, { poolSize: 5, searchPath: schema });
-  await migrateToLatest(handle.db);
+  await migrate(handle);
   return {
     ...handle,
     dispose: async () => {

@@ -1,6 +1,7 @@
 import { localized, type Localized } from '../../src/domain/localized.js';
 import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
-import type { Payment } from '../../src/modules/payments/payment.repository.js';
+import type { PaymentService } from '../../src/modules/payments/payment-products.js';
+import type { Payment, PaymentFields } from '../../src/modules/payments/payment.repository.js';
 
 /**
  * Payments as the repository returns them, built without a database, for the pure tests of what
@@ -13,8 +14,17 @@ export const CREDITOR = '86011117947';
 
 let nextId = 1;
 
+/**
+ * What a test gives: any field, the service, and a body. The body is taken as it is, not as its
+ * service's type: these tests give only the members the code under test reads.
+ */
+export type StoredPaymentOverrides<S extends PaymentService = PaymentService> = Partial<PaymentFields> & {
+  readonly service?: S;
+  readonly body: Record<string, unknown>;
+};
+
 /** A received NDCT payment of 1234.56 NOK from {@link DEBTOR}, with whatever the test overrides. */
-export function storedPayment(overrides: Partial<Payment> & Pick<Payment, 'body'>): Payment {
+export function storedPayment<S extends PaymentService = 'payments'>(overrides: StoredPaymentOverrides<S>): Payment<S> {
   const n = String(nextId++).padStart(12, '0');
   return {
     id: `3f1e0c4e-6a53-4c1e-9b8e-${n}`,
@@ -37,7 +47,7 @@ export function storedPayment(overrides: Partial<Payment> & Pick<Payment, 'body'
     createdAt: '2026-11-20T08:00:00.000Z',
     statusChangedAt: '2026-11-20T08:00:00.000Z',
     ...overrides,
-  };
+  } as unknown as Payment<S>;
 }
 
 const NBSP = '\u00a0';

@@ -25,7 +25,7 @@ export interface PaymentTransfer {
 }
 
 function itemsOf(payment: Payment): readonly TransferFields[] {
-  return payment.service === 'bulk-payments' ? (payment.body.payments as TransferFields[]) : [payment.body as unknown as TransferFields];
+  return payment.service === 'bulk-payments' ? payment.body.payments : [payment.body];
 }
 
 /**

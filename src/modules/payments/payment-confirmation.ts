@@ -98,13 +98,13 @@ function transferLines(body: Body): ConfirmationLine[] {
 
 /** When the payment is executed: its date, "as soon as possible", or a standing order's schedule. */
 function whenLines(payment: Payment): ConfirmationLine[] {
-  const body = payment.body;
   if (payment.service === 'periodic-payments') {
+    const body = payment.body;
     const start = stringAt(body, 'startDate');
     const end = stringAt(body, 'endDate');
     const day = stringAt(body, 'dayOfExecution');
     const frequency = FREQUENCY_NAMES[stringAt(body, 'frequency') ?? ''] ?? same(stringAt(body, 'frequency') ?? '');
-    const months = Array.isArray(body['monthsOfExecution']) ? (body['monthsOfExecution'] as string[]).join(', ') : undefined;
+    const months = body.monthsOfExecution?.join(', ');
     const from = start ? displayDate(start) : same('');
     const until = end ? displayDate(end) : undefined;
     return line(
@@ -145,7 +145,7 @@ export function paymentConfirmation(payment: Payment, cancelling: boolean): Conf
         ? localized('Approve these payments', 'Godkjenn disse betalingene')
         : localized('Approve this payment', 'Godkjenn denne betalingen');
   if (payment.service === 'bulk-payments') {
-    const items = Array.isArray(body['payments']) ? (body['payments'] as Body[]) : [];
+    const items = payment.body.payments;
     const total = { currency: payment.currency, minor: payment.amountMinor };
     return {
       heading,

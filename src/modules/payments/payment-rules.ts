@@ -13,6 +13,7 @@ import { checkDayOfExecution, checkMonthsOfExecution, executionDates, type Perio
 import { isRegulatoryReportingCode, requiresRegulatoryReporting, type NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/error-catalogue.js';
+import type { PaymentBody } from './payment-document.js';
 import { isInstant, type PaymentProduct } from './payment-products.js';
 import type {
   AccountReference,
@@ -40,7 +41,7 @@ export interface RuleContext {
 }
 
 /** A validated payment order: what the service checks against the bank and stores. */
-export interface PaymentOrder {
+export interface PaymentOrder<Body extends PaymentBody = PaymentBody> {
   /** The debtor account as the bank looks it up: always its Norwegian BBAN. */
   readonly debtorBban: string;
   /** The currency the TPP named for the debtor account, if it did. */
@@ -51,7 +52,7 @@ export interface PaymentOrder {
   /** Fingerprint for the logical-duplicate rule (docs/design.md §2). */
   readonly logicalKey: string;
   /** The body to store and answer on GET: the submitted one, address names as sent (only `preceeding` is normalised). */
-  readonly body: Record<string, unknown>;
+  readonly body: Body;
 }
 
 /** One more than the largest NOK amount the wire format allows (14 digits, 2 decimals), in øre. */
@@ -279,7 +280,11 @@ function remittanceOf(body: Remittance): unknown {
 }
 
 /** Checks a single payment of any of the five products. */
-export function checkSinglePayment(product: PaymentProduct, body: SinglePaymentBody, context: RuleContext): PaymentOrder {
+export function checkSinglePayment(
+  product: PaymentProduct,
+  body: SinglePaymentBody,
+  context: RuleContext,
+): PaymentOrder<SinglePaymentBody> {
   const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
   const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
   let amount: Money;
@@ -365,7 +370,7 @@ function checkCreditorSide(
 }
 
 /** Checks a bulk of Norwegian domestic payments: one debtor and date, each payment checked with its index in the path. */
-export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): PaymentOrder {
+export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): PaymentOrder<BulkNdctBody> {
   const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
   const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
   const requestedExecutionDate =
@@ -397,7 +402,7 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
 }
 
 /** A checked periodic payment: the order, and the schedule its GET shows dates of. */
-export interface PeriodicOrder extends PaymentOrder {
+export interface PeriodicOrder extends PaymentOrder<PeriodicNdctBody> {
   readonly schedule: PeriodicSchedule;
 }
 
@@ -433,8 +438,7 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
   if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
     refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
   }
-  const normalised: Record<string, unknown> = { ...body };
-  if (executionRule !== undefined) normalised['executionRule'] = executionRule;
+  const normalised: PeriodicNdctBody = { ...body, ...(executionRule === undefined ? {} : { executionRule }) };
   return {
     debtorBban,
     debtorCurrency,

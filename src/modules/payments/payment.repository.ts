@@ -1,13 +1,14 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import type { PaymentTable } from './payment.table.js';
 import type { PaymentProduct, PaymentService } from './payment-products.js';
+import { readPaymentDocument, writePaymentDocument, type PaymentDocument } from './payment-document.js';
 import { isTransactionStatus, LIVE_STATUSES, type TransactionStatus } from './payment-status.js';
 
-/** A stored payment initiation. */
-export interface Payment {
+/** What every stored payment has, whatever its service. */
+export interface PaymentFields {
   readonly id: string;
   readonly tppId: string;
-  readonly service: PaymentService;
   readonly product: PaymentProduct;
   readonly status: TransactionStatus;
   readonly statusReason: string | undefined;
@@ -19,7 +20,6 @@ export interface Payment {
   readonly currency: string;
   readonly amountMinor: bigint;
   readonly requestedExecutionDate: string | undefined;
-  readonly body: Record<string, unknown>;
   readonly requestContext: Record<string, unknown>;
   readonly createdAt: string;
   readonly statusChangedAt: string;
@@ -29,12 +29,16 @@ export interface Payment {
   readonly awaitingFundsSince: string | undefined;
 }
 
-export interface NewPayment extends Omit<
-  Payment,
-  'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId' | 'awaitingFundsSince'
-> {
-  readonly logicalKey: string | undefined;
-}
+/**
+ * A stored payment initiation: its `service` with the typed `body` of that service
+ * (payment-document.ts), so checking the service narrows the body.
+ */
+export type Payment<S extends PaymentService = PaymentService> = PaymentFields & PaymentDocument<S>;
+
+export type NewPayment = Omit<PaymentFields, 'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId' | 'awaitingFundsSince'> &
+  PaymentDocument & {
+    readonly logicalKey: string | undefined;
+  };
 
 const COLUMNS = [
   'id',
@@ -51,6 +55,7 @@ const COLUMNS = [
   'currency',
   'requested_execution_date',
   'body',
+  'body_version',
   'request_context',
   'created_at',
   'status_changed_at',
@@ -58,13 +63,8 @@ const COLUMNS = [
   'awaiting_funds_since',
 ] as const;
 
-type Row = {
-  [K in (typeof COLUMNS)[number]]: K extends 'funds_available'
-    ? boolean | number | null
-    : K extends 'status_reason' | 'psu_id' | 'psu_corporate_id' | 'requested_execution_date' | 'basket_id' | 'awaiting_funds_since'
-      ? string | null
-      : string;
-} & { amount: string };
+/** A row as read: the table's own column types, and the amount as text. */
+type Row = Pick<PaymentTable, (typeof COLUMNS)[number]> & { amount: string };
 
 function toPayment(row: Row): Payment {
   // The column is typed, but a row written by hand or by another version of the server is read too.
@@ -73,8 +73,7 @@ function toPayment(row: Row): Payment {
   return {
     id: row.id,
     tppId: row.tpp_id,
-    service: row.service as PaymentService,
-    product: row.product as PaymentProduct,
+    product: row.product,
     status,
     statusReason: row.status_reason ?? undefined,
     fundsAvailable: row.funds_available === null ? undefined : Boolean(row.funds_available),
@@ -85,7 +84,7 @@ function toPayment(row: Row): Payment {
     currency: row.currency,
     amountMinor: BigInt(row.amount),
     requestedExecutionDate: row.requested_execution_date ?? undefined,
-    body: JSON.parse(row.body) as Record<string, unknown>,
+    ...readPaymentDocument(row.service, row, row.id),
     requestContext: JSON.parse(row.request_context) as Record<string, unknown>,
     createdAt: row.created_at,
     statusChangedAt: row.status_changed_at,
@@ -127,7 +126,7 @@ export const paymentRepository = {
         amount_minor: payment.amountMinor,
         requested_execution_date: payment.requestedExecutionDate ?? null,
         logical_key: payment.logicalKey ?? null,
-        body: JSON.stringify(payment.body),
+        ...writePaymentDocument(payment),
         request_context: JSON.stringify(payment.requestContext),
         created_at: payment.createdAt,
         status_changed_at: payment.createdAt,

@@ -30,6 +30,7 @@ import {
 } from './payment-rules.js';
 import { cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
+import type { PaymentDocument } from './payment-document.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
 
@@ -111,15 +112,22 @@ export function createPaymentsService(
     return { today: await clock.today(tppId), maxDaysAhead: settings.maxDaysAhead, nokRates: settings.nokRates };
   }
 
-  async function check(initiation: Initiation): Promise<PaymentOrder> {
+  /** The checked order, and the typed body to store with its service. */
+  async function check(initiation: Initiation): Promise<PaymentOrder & { readonly document: PaymentDocument }> {
     const context = await ruleContext(initiation.tpp.id);
     switch (initiation.service) {
-      case 'payments':
-        return checkSinglePayment(initiation.product, initiation.body as SinglePaymentBody, context);
-      case 'bulk-payments':
-        return checkBulkPayment(initiation.body as BulkNdctBody, context);
-      case 'periodic-payments':
-        return checkPeriodicPayment(initiation.body as PeriodicNdctBody, context);
+      case 'payments': {
+        const order = checkSinglePayment(initiation.product, initiation.body as SinglePaymentBody, context);
+        return { ...order, document: { service: 'payments', body: order.body } };
+      }
+      case 'bulk-payments': {
+        const order = checkBulkPayment(initiation.body as BulkNdctBody, context);
+        return { ...order, document: { service: 'bulk-payments', body: order.body } };
+      }
+      case 'periodic-payments': {
+        const order = checkPeriodicPayment(initiation.body as PeriodicNdctBody, context);
+        return { ...order, document: { service: 'periodic-payments', body: order.body } };
+      }
     }
   }
 
@@ -225,7 +233,7 @@ export function createPaymentsService(
           await paymentRepository.insert(trx, {
             id,
             tppId: initiation.tpp.id,
-            service: initiation.service,
+            ...order.document,
             product: initiation.product,
             status: 'RCVD',
             requestId: initiation.request.id,
@@ -236,7 +244,6 @@ export function createPaymentsService(
             amountMinor: order.amount.minor,
             requestedExecutionDate: order.requestedExecutionDate,
             logicalKey,
-            body: order.body,
             requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
             createdAt: at,
           });
@@ -319,7 +326,7 @@ export function createPaymentsService(
           return view;
         }
         const today = await clock.today(payment.tppId);
-        view['nextExecutionDates'] = executionDates(scheduleOf(payment.body as PeriodicNdctBody), {
+        view['nextExecutionDates'] = executionDates(scheduleOf(payment.body), {
           from: today,
           count: SHOWN_EXECUTION_DATES,
         });

@@ -29,8 +29,10 @@ export interface PaymentTable {
   requested_execution_date: string | null;
   /** Fingerprint of debtor, creditor, amount, date and remittance for the logical-duplicate rule. */
   logical_key: string | null;
-  /** The validated request body as JSON. */
+  /** The validated request body as JSON, in the version `body_version` (payment-document.ts). */
   body: string;
+  /** The version of `body` (migration 0013; rows written before it are version 1). Always written. */
+  body_version: number;
   /** JSON: redirect URIs, PSU context headers and preferences sent with the creation. */
   request_context: string;
   created_at: string;

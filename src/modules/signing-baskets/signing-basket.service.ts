@@ -170,9 +170,9 @@ export function createSigningBasketsService(
   }
 
   async function debtorAccountOf(tpp: TppIdentity, payment: Payment): Promise<BankAccount | undefined> {
-    const reference = payment.body['debtorAccount'] as { bban?: string; iban?: string } | undefined;
-    if (reference?.iban !== undefined) return coreBanking.findAccount({ tppId: tpp.id }, { iban: reference.iban });
-    if (reference?.bban !== undefined) return coreBanking.findAccount({ tppId: tpp.id }, { bban: reference.bban });
+    const reference = payment.body.debtorAccount;
+    if (reference.iban !== undefined) return coreBanking.findAccount({ tppId: tpp.id }, { iban: reference.iban });
+    if (reference.bban !== undefined) return coreBanking.findAccount({ tppId: tpp.id }, { bban: reference.bban });
     return undefined;
   }
 
