@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BankScope } from '../../src/bank/core-banking.port.js';
-import type { PsuAuthenticator } from '../../src/bank/psu-authenticator.port.js';
+import type { InPageCodeAuthenticator } from '../../src/bank/psu-authenticator.port.js';
 import type { DbOrTx } from '../../src/db/create-db.js';
 import { localized, type Localized } from '../../src/domain/localized.js';
 import { checkNorwegianIdentityNumber } from '../../src/domain/norwegian-identity-number.js';
@@ -61,7 +61,8 @@ const CONFIRMATION: Confirmation = {
 };
 
 /** The bank's authenticator: two customers, one right code, app confirmation as configured. */
-class FakeAuthenticator implements PsuAuthenticator {
+class FakeAuthenticator implements InPageCodeAuthenticator {
+  readonly kind = 'in-page-code' as const;
   readonly customers = new Set([PSU, OTHER_PSU]);
   readonly isCustomerCalls: [BankScope, string][] = [];
   readonly codeCalls: [BankScope, string, string][] = [];

@@ -25,6 +25,7 @@ const CODE = '123456';
 /** The bank's authenticator, as a bank would give it: its customers, one code. */
 function authenticatorOf(customers: Set<string>): PsuAuthenticator {
   return {
+    kind: 'in-page-code',
     isCustomer: async (_scope, psuId) => customers.has(psuId),
     verifyOneTimeCode: async (_scope, psuId, code) => customers.has(psuId) && code === CODE,
     offersAppConfirmation: false,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
@@ -67,6 +67,12 @@ const EXPIRY_ACTOR = { type: 'system', id: 'sca-link-expiry' } as const;
 /** How many wrong one-time codes fail an authorisation (docs/design.md §6). */
 export const MAX_WRONG_CODES = 3;
 
+/** How old an external login's assertion may be when the browser brings it back (by the server's clock). */
+export const ASSERTION_MAX_AGE_SECONDS = 300;
+
+/** How far an assertion's issue time may be ahead of the server's clock (the IdP's clock runs a little fast). */
+export const ASSERTION_CLOCK_SKEW_SECONDS = 30;
+
 /** How long the one-time code of a PSU login may wait for `POST /v1/token`. */
 export const LOGIN_CODE_SECONDS = 60;
 
@@ -74,6 +80,10 @@ export const LOGIN_CODE_SECONDS = 60;
 export const FAILURE_REASONS = {
   rejected: localized('The customer rejected it', 'Kunden avviste den'),
   wrongCodes: localized(`The one-time code was wrong ${MAX_WRONG_CODES} times`, `Engangskoden var feil ${MAX_WRONG_CODES} ganger`),
+  failedLogins: localized(
+    `The login at the bank was not accepted ${MAX_WRONG_CODES} times`,
+    `Innloggingen i banken ble ikke godtatt ${MAX_WRONG_CODES} ganger`,
+  ),
   expired: localized('The link expired before the approval was finished', 'Lenken utløp før godkjenningen var fullført'),
   otherPsu: localized(
     'Someone other than the customer the app named tried to approve it',
@@ -129,6 +139,19 @@ export interface AuthorisationService {
   /** The identify page's post: the PSU-ID, and whether the app confirmation stood in for the code. */
   identify(id: string, access: FormAccess, psuId: string, method: 'code' | 'app'): Promise<PageOutcome>;
   enterCode(id: string, access: FormAccess, code: string): Promise<PageOutcome>;
+  /** The authenticator's shape: the code page (`in-page-code`) or the bank's IdP by redirect (`external-redirect`). */
+  readonly loginStep: PsuAuthenticator['kind'];
+  /**
+   * External login: the IdP address for an identified PSU in this browser (its state is bound to
+   * the authorisation, the browser's session and the attempt).
+   */
+  externalLoginUrl(authorisation: Authorisation, access: BrowserAccess): Promise<string>;
+  /**
+   * External login: the browser is back from the IdP with `params` (the return route's query). The
+   * assertion must be the IdP's, name the identified PSU, be fresh and carry this browser's state for
+   * this attempt; anything else counts as a wrong code.
+   */
+  externalReturn(id: string, access: BrowserAccess, params: Readonly<Record<string, string>>): Promise<PageOutcome>;
   decide(id: string, access: FormAccess, decision: 'approve' | 'reject'): Promise<PageOutcome>;
   /** Spends a PSU login's one-time code for this TPP: the PSU it identified, or undefined. */
   redeemLoginCode(tppId: string, code: string): Promise<{ psuId: string; loginId: string } | undefined>;
@@ -246,7 +269,55 @@ export function createAuthorisationService(
     return { kind: 'next', authorisation: selected };
   }
 
-  return {
+  /**
+   * The step after identify, either shape: the attempt is counted first (and the PSU's lock claimed),
+   * then `verify` decides; a wrong attempt counts towards {@link MAX_WRONG_CODES} and the PSU's lock.
+   * `verify` gets the PSU and the attempt's number (0 for the first).
+   */
+  async function secondFactor(
+    authorisation: Authorisation,
+    failure: Localized,
+    wrong: (left: number) => Localized,
+    verify: (psuId: string, attempt: number) => Promise<boolean>,
+  ): Promise<PageOutcome> {
+    // The PSU's wrong codes across its authorisations: while they lock its code step, no code is checked.
+    const psu = bankPsuOf(authorisation);
+    const claim = await codeLock.claim(psu, authorisation.id);
+    if ('lockedUntil' in claim) {
+      return { kind: 'retry', status: 429, authorisation, message: codeLockedMessage(claim.lockedUntil, now()) };
+    }
+    // The attempt is counted before the code is checked, in one conditional update: codes posted
+    // in parallel cannot get more than MAX_WRONG_CODES checks between them.
+    const codeAttempts = await authorisationRepository.countCodeAttempt(db, authorisation.id, MAX_WRONG_CODES);
+    if (codeAttempts === undefined) {
+      await codeLock.release(claim.attemptId);
+      const current = await authorisationRepository.find(db, authorisation.id);
+      if (current && isFinalScaStatus(current.scaStatus)) return { kind: 'finished', authorisation: current };
+      return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
+    }
+    const counted = { ...authorisation, codeAttempts };
+    let right: boolean;
+    try {
+      right = await verify(psu.psuId, codeAttempts - 1);
+    } catch (error) {
+      // The bank could not check it: the PSU is not blamed for it.
+      await codeLock.release(claim.attemptId);
+      throw error;
+    }
+    const lockedUntil = await codeLock.settle(psu, claim.attemptId, right);
+    if (right) return authenticated(counted);
+    if (codeAttempts >= MAX_WRONG_CODES) {
+      return { kind: 'finished', authorisation: await fail(counted, failure) };
+    }
+    if (lockedUntil) return { kind: 'retry', status: 429, authorisation: counted, message: codeLockedMessage(lockedUntil, now()) };
+    return { kind: 'retry', authorisation: counted, message: wrong(MAX_WRONG_CODES - codeAttempts) };
+  }
+
+  function returnUrlOf(id: string): string {
+    return `${settings.publicUrl}/sca/${id}/return`;
+  }
+
+  const service: AuthorisationService = {
     async create(trx, request) {
       const at = now();
       return authorisationRepository.insert(trx, {
@@ -391,48 +462,59 @@ export function createAuthorisationService(
     },
 
     async enterCode(id, access, code) {
+      if (authenticator.kind !== 'in-page-code') return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
+      const verifyOneTimeCode = authenticator.verifyOneTimeCode.bind(authenticator);
       const target = await formTarget(id, access, 'psuIdentified');
       if ('kind' in target) return target;
-      const { authorisation } = target;
-      // The PSU's wrong codes across its authorisations: while they lock its code step, no code is checked.
-      const psu = bankPsuOf(authorisation);
-      const claim = await codeLock.claim(psu, authorisation.id);
-      if ('lockedUntil' in claim) {
-        return { kind: 'retry', status: 429, authorisation, message: codeLockedMessage(claim.lockedUntil, now()) };
-      }
-      // The attempt is counted before the code is checked, in one conditional update: codes posted
-      // in parallel cannot get more than MAX_WRONG_CODES checks between them.
-      const codeAttempts = await authorisationRepository.countCodeAttempt(db, authorisation.id, MAX_WRONG_CODES);
-      if (codeAttempts === undefined) {
-        await codeLock.release(claim.attemptId);
-        const current = await authorisationRepository.find(db, authorisation.id);
-        if (current && isFinalScaStatus(current.scaStatus)) return { kind: 'finished', authorisation: current };
-        return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
-      }
-      const counted = { ...authorisation, codeAttempts };
-      let right: boolean;
-      try {
-        right = await authenticator.verifyOneTimeCode({ tppId: authorisation.tppId }, psu.psuId, code.trim());
-      } catch (error) {
-        // The bank could not check it: the PSU is not blamed for it.
-        await codeLock.release(claim.attemptId);
-        throw error;
-      }
-      const lockedUntil = await codeLock.settle(psu, claim.attemptId, right);
-      if (right) return authenticated(counted);
-      if (codeAttempts >= MAX_WRONG_CODES) {
-        return { kind: 'finished', authorisation: await fail(counted, FAILURE_REASONS.wrongCodes) };
-      }
-      if (lockedUntil) return { kind: 'retry', status: 429, authorisation: counted, message: codeLockedMessage(lockedUntil, now()) };
-      const left = MAX_WRONG_CODES - codeAttempts;
-      return {
-        kind: 'retry',
-        authorisation: counted,
-        message: localized(
-          `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`,
-          `Feil kode. ${left} ${left === 1 ? 'forsøk' : 'forsøk'} igjen.`,
-        ),
-      };
+      return secondFactor(target.authorisation, FAILURE_REASONS.wrongCodes, WRONG_CODE, (psuId) =>
+        verifyOneTimeCode({ tppId: target.authorisation.tppId }, psuId, code.trim()),
+      );
+    },
+
+    loginStep: authenticator.kind,
+
+    async externalLoginUrl(authorisation, access) {
+      if (authenticator.kind !== 'external-redirect') throw new Error('the code page has no external login');
+      if (access.session === undefined || authorisation.psuId === undefined) throw new Error('an external login needs a browser and a PSU');
+      return authenticator.startUrl(
+        { tppId: authorisation.tppId },
+        {
+          authorisationId: authorisation.id,
+          psuId: authorisation.psuId,
+          returnUrl: returnUrlOf(authorisation.id),
+          state: externalState(authorisation.id, authorisation.codeAttempts, access.session),
+        },
+      );
+    },
+
+    async externalReturn(id, access, params) {
+      if (authenticator.kind !== 'external-redirect') return { kind: 'refused', status: 404, message: PAGE_REFUSALS.unknown };
+      const external = authenticator;
+      const found = await authorisationRepository.find(db, id);
+      if (!found) return { kind: 'refused', status: 404, message: PAGE_REFUSALS.unknown };
+      // Only the browser the pages belong to may bring a login back: nothing changes for another.
+      const session = access.session;
+      if (session === undefined || !(await browsers.owns(id, access))) return { kind: 'elsewhere' };
+      const authorisation = await expireIfDue(found);
+      if (isFinalScaStatus(authorisation.scaStatus)) return { kind: 'finished', authorisation };
+      if (authorisation.scaStatus !== 'psuIdentified') return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
+      return secondFactor(authorisation, FAILURE_REASONS.failedLogins, LOGIN_REFUSED, async (psuId, attempt) => {
+        const verified = await external.verifyAssertion(
+          { tppId: authorisation.tppId },
+          { authorisationId: id, returnUrl: returnUrlOf(id), params },
+        );
+        if (!verified.ok) return false;
+        // The state of this attempt in this browser: an assertion of an earlier attempt (replayed),
+        // of another authorisation or of another browser does not carry it.
+        const age = now().getTime() - verified.issuedAt.getTime();
+        return (
+          sameSecret(verified.state, externalState(id, attempt, session)) &&
+          verified.psuId === psuId &&
+          Number.isFinite(age) &&
+          age <= ASSERTION_MAX_AGE_SECONDS * 1000 &&
+          age >= -ASSERTION_CLOCK_SKEW_SECONDS * 1000
+        );
+      });
     },
 
     async decide(id, access, decision) {
@@ -484,6 +566,7 @@ export function createAuthorisationService(
       subjects[purpose] = subject;
     },
   };
+  return service;
 }
 
 /** Why a form post is refused, for the error page (the pages' own refusals use them too). */
@@ -506,6 +589,32 @@ export const PAGE_REFUSALS = {
     'Bankappen bekreftet ikke. Skriv inn engangskoden i stedet.',
   ),
 } as const;
+
+/** What the code page says after a wrong code. */
+const WRONG_CODE = (left: number) =>
+  localized(`Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`, `Feil kode. ${left} forsøk igjen.`);
+
+/** What the external login's page says after a refused login (or an assertion that does not fit). */
+const LOGIN_REFUSED = (left: number) =>
+  localized(
+    `The login was not accepted. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`,
+    `Innloggingen ble ikke godtatt. ${left} forsøk igjen.`,
+  );
+
+/**
+ * The state an external login carries: a MAC of the authorisation and the attempt under the
+ * browser's session (the cookie's secret, never stored here). Only that browser can have it, and
+ * each counted attempt has a new one, so an assertion is good for one attempt only.
+ */
+function externalState(authorisationId: string, attempt: number, session: string): string {
+  return createHmac('sha256', session).update(`sca-external-login:${authorisationId}:${attempt}`).digest('base64url');
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');

@@ -39,6 +39,12 @@ export function createBrowserBinding(db: Db, now: () => Date) {
       return bound ? { bound: true, csrf, newSession: session } : { bound: false };
     },
 
+    /** A GET that changes state without a form (the return from the bank's IdP): whether this browser owns the pages. */
+    async owns(authorisationId: string, access: BrowserAccess): Promise<boolean> {
+      const found = await scaBrowserSessionRepository.find(db, authorisationId);
+      return found !== undefined && sameSession(found.sessionHash, access.session);
+    },
+
     /**
      * A form post: `elsewhere` without the bound browser's cookie, `csrf` when its form token is not
      * that browser's (or no browser opened the pages yet), else `ok`.

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
+import type { InPageCodeAuthenticator } from '../../bank/psu-authenticator.port.js';
 import type { Db } from '../../db/create-db.js';
 import { customerRepository } from './customer.repository.js';
 
@@ -11,9 +11,10 @@ export const SANDBOX_ONE_TIME_CODE = '123456';
  * code is always {@link SANDBOX_ONE_TIME_CODE}, and the app confirmation (biometric shortcut) is
  * simulated as given.
  */
-export function createSandboxPsuAuthenticator(db: Db): PsuAuthenticator {
+export function createSandboxPsuAuthenticator(db: Db): InPageCodeAuthenticator {
   const expected = Buffer.from(SANDBOX_ONE_TIME_CODE);
   return {
+    kind: 'in-page-code',
     async isCustomer(scope, psuId) {
       return (await customerRepository.findByNumber(db, scope.tppId, psuId)) !== undefined;
     },

@@ -157,6 +157,24 @@ ${errorBox(frame, view.message, 'code-error')}
   );
 }
 
+export interface ExternalLoginPage {
+  /** The IdP's address for a new attempt. */
+  readonly href: string;
+  readonly message: Localized;
+}
+
+/** The external login's step after a refused login: why, and the way to the bank's login again. */
+export function externalLoginPage(frame: PageFrame, view: ExternalLoginPage): string {
+  const t = (text: Localized) => escapeHtml(text[frame.language]);
+  return page(
+    frame,
+    t(SCA_TEXTS.externalLoginHeading),
+    `${stepLine(frame, 2, stepsOf(frame.purpose))}
+${errorBox(frame, view.message, 'login-error')}
+<div class="actions"><a class="button" id="external-login" href="${escapeHtml(view.href)}">${t(SCA_TEXTS.externalLoginAgain)}</a></div>`,
+  );
+}
+
 function lines(frame: PageFrame, items: readonly ConfirmationLine[]): string {
   const t = (text: Localized) => escapeHtml(text[frame.language]);
   return `<dl>${items.map((line) => `<dt>${t(line.label)}</dt><dd>${t(line.value)}</dd>`).join('')}</dl>`;

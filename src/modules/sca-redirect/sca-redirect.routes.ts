@@ -7,11 +7,12 @@ import {
   failureReasonOf,
   PAGE_REFUSALS,
   type AuthorisationService,
+  type BrowserAccess,
   type FormAccess,
   type PageOutcome,
 } from '../authorisations/authorisation.service.js';
 import { sendPage, sendRedirect } from './sca-page-headers.js';
-import { codePage, confirmPage, identifyPage, messagePage, outcomePage, type PageFrame } from './sca-pages.js';
+import { codePage, confirmPage, externalLoginPage, identifyPage, messagePage, outcomePage, type PageFrame } from './sca-pages.js';
 import { sessionOfCookieHeader, sessionSetCookie } from './sca-session-cookie.js';
 import { SCA_TEXTS } from './sca-texts.js';
 
@@ -82,12 +83,13 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     request: FastifyRequest,
     reply: FastifyReply,
     authorisation: Authorisation,
-    csrf: string,
+    access: FormAccess,
     status = 200,
     message?: Localized,
     typed?: string,
   ) {
     const frame = frameOf(request, authorisation);
+    const csrf = access.csrf;
     switch (authorisation.scaStatus) {
       case 'received':
         return sendPage(
@@ -105,6 +107,7 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
           targets(authorisation),
         );
       case 'psuIdentified':
+        if (authorisations.loginStep === 'external-redirect') return externalLogin(request, reply, authorisation, access, status, message);
         return sendPage(
           reply,
           status,
@@ -137,6 +140,24 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
       case 'exempted':
         return outcome(request, reply, authorisation);
     }
+  }
+
+  /**
+   * The identified PSU logs in at the bank's IdP: the browser goes there at once; after a refused
+   * login (or while the PSU's lock holds) a page says why, with a link to try again.
+   */
+  async function externalLogin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    authorisation: Authorisation,
+    access: BrowserAccess,
+    status: number,
+    message: Localized | undefined,
+  ) {
+    const notice = message ?? (await authorisations.codeLockNotice(authorisation));
+    const startUrl = await authorisations.externalLoginUrl(authorisation, access);
+    if (notice === undefined) return sendRedirect(reply, startUrl);
+    return sendPage(reply, status, externalLoginPage(frameOf(request, authorisation), { href: startUrl, message: notice }));
   }
 
   /** The page of a finished authorisation: what happened, and the way back to the TPP. */
@@ -173,7 +194,7 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
         return sendRedirect(reply, pagePath(result.authorisation));
       case 'retry':
         // Only a post with this browser's session and CSRF token gets this far: its token stays.
-        return stepPage(request, reply, result.authorisation, access.csrf, result.status ?? 400, result.message, typed);
+        return stepPage(request, reply, result.authorisation, access, result.status ?? 400, result.message, typed);
       case 'finished': {
         const authorisation = result.authorisation;
         if (authorisation.scaStatus === 'finalised' && authorisation.redirectUri) {
@@ -204,7 +225,22 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
       const secure = options.secureCookie || request.protocol === 'https';
       reply.header('set-cookie', sessionSetCookie(visit.newSession, pagePath(visit.authorisation), secure));
     }
-    return stepPage(request, reply, visit.authorisation, visit.csrf);
+    return stepPage(request, reply, visit.authorisation, { session: visit.newSession ?? accessOf(request).session, csrf: visit.csrf });
+  });
+
+  // The browser back from the bank's IdP (external login): no form and no CSRF token; the state in
+  // the signed assertion binds it to this browser, and only this browser's cookie is accepted.
+  app.get('/:id/return', { schema: { hide: true } }, async (request, reply) => {
+    const id = idOf(request);
+    if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'string' && value.length <= FORM_LIMIT_BYTES) params[name] = value;
+    }
+    const access = { session: sessionOfCookieHeader(request.headers.cookie), csrf: '' };
+    const result = await authorisations.externalReturn(id, access, params);
+    // A retry's page needs this browser's CSRF token for nothing (it has a link, no form).
+    return answer(request, reply, result, access);
   });
 
   app.post('/:id/identify', { schema: { hide: true } }, async (request, reply) => {

@@ -17,6 +17,8 @@ export const SCA_TEXTS = {
   codeIntro: localized('We have sent a one-time code to your phone.', 'Vi har sendt en engangskode til telefonen din.'),
   codeSandboxHint: localized('Sandbox: the code is 123456.', 'Sandkasse: koden er 123456.'),
   codeLabel: localized('One-time code (6 digits)', 'Engangskode (6 siffer)'),
+  externalLoginHeading: localized('Log in at your bank', 'Logg inn i banken din'),
+  externalLoginAgain: localized('Log in again', 'Logg inn på nytt'),
   confirmIntro: localized(
     'Check the details. This is exactly what you approve.',
     'Kontroller opplysningene. Dette er nøyaktig det du godkjenner.',
