@@ -106,7 +106,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   /**
-   * Executes one TPP's candidates from `next` on, in three steps (DESIGN §3): (1) in one
+   * Executes one TPP's candidates from `next` on, in three steps (docs/design.md §3): (1) in one
    * transaction, each payment taken (its own savepoint) and marked submitted, committed together
    * before the bank hears of any; (2) all submitted to the bank in one `submitPayments` call (a
    * payment file) through the core-banking port, outside any transaction of ours; (3) in one transaction, each payment's outcome recorded and

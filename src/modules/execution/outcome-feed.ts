@@ -19,7 +19,7 @@ export interface OutcomeFeedDeps {
 
 /**
  * Reads the bank's outcome feed (`outcomesSince`) from the stored cursor on and applies each
- * outcome (DESIGN §3): a payment the bank accepted waits in ACSP until the feed says executed or
+ * outcome (docs/design.md §3): a payment the bank accepted waits in ACSP until the feed says executed or
  * rejected. Each outcome is applied in a transaction of its own and idempotently (an item's final
  * outcome is never replaced), and the cursor is stored after its page: a stop in between reads the
  * page again, harmlessly. Several processes may poll at once.

@@ -47,7 +47,7 @@ const OUTCOME_OF: Readonly<Record<ExecutionDecision['kind'], BatchOutcome>> = {
 };
 
 /**
- * Executes payments through the core-banking port (DESIGN §3, §8), in three steps so the bank is
+ * Executes payments through the core-banking port (docs/design.md §3, §8), in three steps so the bank is
  * never called inside the server's own transaction:
  *
  * 1. {@link prepare}, in the caller's transaction: the payment's items are marked submitted
