@@ -22,9 +22,6 @@ export interface RequestingTpp {
   readonly tppId: string;
 }
 
-/** The former name of {@link RequestingTpp}, kept for the ports and callers that use it. */
-export type BankScope = RequestingTpp;
-
 /** An account as a payment or a consent names it: by Norwegian BBAN or by IBAN. */
 export type AccountReference = { readonly bban: string } | { readonly iban: string };
 

@@ -1,4 +1,4 @@
-import type { BankScope } from './core-banking.port.js';
+import type { RequestingTpp } from './core-banking.port.js';
 
 /**
  * The bank's authenticator behind the SCA pages (docs/design.md §6), in one of two shapes:
@@ -17,7 +17,7 @@ export type PsuAuthenticator = InPageCodeAuthenticator | ExternalRedirectAuthent
 /** What both shapes answer. */
 export interface PsuAuthenticatorBase {
   /** Whether the PSU-ID names a customer of the bank (the identify page refuses other numbers). */
-  isCustomer(scope: BankScope, psuId: string): Promise<boolean>;
+  isCustomer(scope: RequestingTpp, psuId: string): Promise<boolean>;
   /**
    * Whether the bank's app (biometric, on the PSU's phone) is offered in place of the code or the
    * external login. False where the bank has no app.
@@ -27,14 +27,14 @@ export interface PsuAuthenticatorBase {
    * Whether the PSU confirmed this authorisation in the bank's app; the bank's app service decides
    * (its push and biometric check), never the page's word for it.
    */
-  confirmedInApp(scope: BankScope, psuId: string, authorisationId: string): Promise<boolean>;
+  confirmedInApp(scope: RequestingTpp, psuId: string, authorisationId: string): Promise<boolean>;
 }
 
 /** The one-time code typed on the server's own code page. */
 export interface InPageCodeAuthenticator extends PsuAuthenticatorBase {
   readonly kind: 'in-page-code';
   /** Whether `code` is the PSU's valid one-time code now. */
-  verifyOneTimeCode(scope: BankScope, psuId: string, code: string): Promise<boolean>;
+  verifyOneTimeCode(scope: RequestingTpp, psuId: string, code: string): Promise<boolean>;
 }
 
 /** Where the server sends the PSU's browser to log in at the bank's identity provider. */
@@ -83,7 +83,7 @@ export interface RefusedAssertion {
 export interface ExternalRedirectAuthenticator extends PsuAuthenticatorBase {
   readonly kind: 'external-redirect';
   /** The IdP's address for this login (the PSU's browser is sent there with a 303). */
-  startUrl(scope: BankScope, start: ExternalLoginStart): Promise<string>;
+  startUrl(scope: RequestingTpp, start: ExternalLoginStart): Promise<string>;
   /** Verifies what the browser brought back (signature, issuer, audience; an OIDC code exchange goes here). */
-  verifyAssertion(scope: BankScope, returned: ExternalLoginReturn): Promise<VerifiedAssertion | RefusedAssertion>;
+  verifyAssertion(scope: RequestingTpp, returned: ExternalLoginReturn): Promise<VerifiedAssertion | RefusedAssertion>;
 }

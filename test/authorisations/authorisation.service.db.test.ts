@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BankScope } from '../../src/bank/core-banking.port.js';
+import type { RequestingTpp } from '../../src/bank/core-banking.port.js';
 import type { InPageCodeAuthenticator } from '../../src/bank/psu-authenticator.port.js';
 import type { DbOrTx } from '../../src/db/create-db.js';
 import { localized, type Localized } from '../../src/domain/localized.js';
@@ -64,8 +64,8 @@ const CONFIRMATION: Confirmation = {
 class FakeAuthenticator implements InPageCodeAuthenticator {
   readonly kind = 'in-page-code' as const;
   readonly customers = new Set([PSU, OTHER_PSU]);
-  readonly isCustomerCalls: [BankScope, string][] = [];
-  readonly codeCalls: [BankScope, string, string][] = [];
+  readonly isCustomerCalls: [RequestingTpp, string][] = [];
+  readonly codeCalls: [RequestingTpp, string, string][] = [];
   /** What the bank's app answers when asked whether the PSU confirmed. */
   appConfirms = true;
   constructor(readonly offersAppConfirmation: boolean) {}
@@ -74,12 +74,12 @@ class FakeAuthenticator implements InPageCodeAuthenticator {
     return this.appConfirms;
   }
 
-  async isCustomer(scope: BankScope, psuId: string): Promise<boolean> {
+  async isCustomer(scope: RequestingTpp, psuId: string): Promise<boolean> {
     this.isCustomerCalls.push([scope, psuId]);
     return this.customers.has(psuId);
   }
 
-  async verifyOneTimeCode(scope: BankScope, psuId: string, code: string): Promise<boolean> {
+  async verifyOneTimeCode(scope: RequestingTpp, psuId: string, code: string): Promise<boolean> {
     this.codeCalls.push([scope, psuId, code]);
     // An asynchronous answer, as a real authenticator's would be.
     await new Promise((resolve) => setTimeout(resolve, 1));

@@ -6,7 +6,7 @@ import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
  * limits); balances from the ledger; postings applied once and only on the scope's own accounts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BankScope } from '../../src/bank/core-banking.port.js';
+import type { RequestingTpp } from '../../src/bank/core-banking.port.js';
 import {
   createSandboxCoreBanking,
   sandboxClearingAccount,
@@ -18,9 +18,9 @@ import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { createSandboxBank, type SandboxBank } from '../../src/modules/sandbox/sandbox-bank.service.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
-const A: BankScope = { tppId: 'PSDNO-FSA-111111111' };
-const B: BankScope = { tppId: 'PSDNO-FSA-222222222' };
-const EMPTY: BankScope = { tppId: 'PSDNO-FSA-333333333' };
+const A: RequestingTpp = { tppId: 'PSDNO-FSA-111111111' };
+const B: RequestingTpp = { tppId: 'PSDNO-FSA-222222222' };
+const EMPTY: RequestingTpp = { tppId: 'PSDNO-FSA-333333333' };
 
 const OLA = '13039319955';
 const PER = '12085592767';
@@ -43,7 +43,7 @@ describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
   });
   afterAll(() => database.dispose());
 
-  const id = async (scope: BankScope, bban: string) => (await core.findAccount(scope, { bban }))!.id;
+  const id = async (scope: RequestingTpp, bban: string) => (await core.findAccount(scope, { bban }))!.id;
   const bbans = (accounts: readonly { bban: string }[]) => accounts.map((account) => account.bban);
 
   describe('findAccount', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BankScope, CoreBanking } from '../../bank/core-banking.port.js';
+import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db } from '../../db/create-db.js';
 import { localized, type Language } from '../../domain/localized.js';
@@ -136,7 +136,7 @@ export function createPaymentsService(
    * tells whether the PSU's approval alone will do, or another approver is needed (several approvers).
    */
   async function debtorAccountOf(
-    scope: BankScope,
+    scope: RequestingTpp,
     initiation: Initiation,
     order: PaymentOrder,
   ): Promise<{ accountId: string; severalApprovers: boolean }> {
