@@ -94,6 +94,24 @@ export interface V1Services {
 }
 
 /**
+ * The bank behind the API: in production always the bank's own adapter (XS2A_BANK_ADAPTER), so
+ * no sandbox code is wired there; in the sandbox the sandbox bank, unless a test passes another.
+ */
+function bankOf(config: Config, deps: AppDependencies, now: () => Date): { coreBanking: CoreBanking; psuAuthenticator: PsuAuthenticator } {
+  if (config.mode === 'production') {
+    if (!deps.coreBanking || !deps.psuAuthenticator) {
+      throw new Error("production mode runs on the bank's adapter: coreBanking and psuAuthenticator are both required (XS2A_BANK_ADAPTER)");
+    }
+    return { coreBanking: deps.coreBanking, psuAuthenticator: deps.psuAuthenticator };
+  }
+  const db = deps.database.db;
+  return {
+    coreBanking: deps.coreBanking ?? createSandboxCoreBanking(db, createLedger(now), now, config.nokRates),
+    psuAuthenticator: deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db),
+  };
+}
+
+/**
  * Builds the application without listening: the platform (context, errors, content types,
  * OpenAPI), then the API scopes with their front door, then each module's routes.
  */
@@ -191,8 +209,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   installMetrics(app, createMetrics(db, { logger: app.log }), { onBatchRun: deps.onBatchRun });
 
   const tpps = createTppService(db, now);
-  const coreBanking: CoreBanking = deps.coreBanking ?? createSandboxCoreBanking(db, createLedger(now), now, config.nokRates);
-  const authorisations = createAuthorisationService(db, now, deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db), {
+  const { coreBanking, psuAuthenticator } = bankOf(config, deps, now);
+  const authorisations = createAuthorisationService(db, now, psuAuthenticator, {
     publicUrl: config.publicUrl,
     expirySeconds: config.scaExpirySeconds,
     codeLock: {

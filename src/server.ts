@@ -1,7 +1,10 @@
 import type { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { bankAdapterProblems, type BankAdapter, type BankAdapterLog, type CreateBankAdapter } from './bank/bank-adapter.js';
 import type { Config } from './config/config.schema.js';
 import { ConfigError } from './config/load-config.js';
 import { createDatabase } from './db/create-db.js';
@@ -31,10 +34,13 @@ export interface ServerOptions {
   readonly runsBatchSchedule?: boolean;
   /** Observes every finished batch run (the metrics). */
   readonly onBatchRun?: BatchRunObserver;
+  /** The environment handed to the bank's adapter for its own settings (default: none). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export async function openServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const database = createDatabase(config.database);
+  let bank: BankAdapter | undefined;
   try {
     await migrateToLatest(database.db);
     const sandboxCa = config.mode === 'sandbox' ? await SandboxCa.open(config.dataDir) : undefined;
@@ -55,6 +61,8 @@ export async function openServer(config: Config, options: ServerOptions = {}): P
         }),
       ),
     );
+    // The configuration's own files first, then the bank's adapter (which may connect to the core).
+    bank = await openBankAdapter(config, options);
     const app = await buildApp(config, {
       database,
       trustStore: new TrustStore(authorities, revocationLists),
@@ -63,19 +71,67 @@ export async function openServer(config: Config, options: ServerOptions = {}): P
       now: options.now,
       runsBatchSchedule: options.runsBatchSchedule,
       onBatchRun: options.onBatchRun,
+      coreBanking: bank?.coreBanking,
+      psuAuthenticator: bank?.psuAuthenticator,
     });
+    const opened = bank;
     return {
       app,
       sandboxCa,
       close: async () => {
         await app.close();
+        await opened?.close?.();
         await database.close();
       },
     };
   } catch (error) {
+    await bank?.close?.();
     await database.close();
     throw error;
   }
+}
+
+/**
+ * The bank's adapter named by `XS2A_BANK_ADAPTER` (production mode), imported and made once, and
+ * checked for every operation of both ports before the server listens: a missing one is a
+ * configuration error at start, not a 500 on the first payment.
+ */
+async function openBankAdapter(config: Config, options: ServerOptions): Promise<BankAdapter | undefined> {
+  if (config.bankAdapter === undefined) return undefined;
+  const file = resolve(config.bankAdapter);
+  let exported: unknown;
+  try {
+    exported = ((await import(pathToFileURL(file).href)) as Record<string, unknown>)['createBankAdapter'];
+  } catch (error) {
+    throw new ConfigError([`XS2A_BANK_ADAPTER: cannot load ${file}: ${(error as Error).message}`]);
+  }
+  if (typeof exported !== 'function') {
+    throw new ConfigError([`XS2A_BANK_ADAPTER: ${file} does not export a function createBankAdapter`]);
+  }
+  let adapter: unknown;
+  try {
+    adapter = await (exported as CreateBankAdapter)({
+      publicUrl: config.publicUrl,
+      env: options.env ?? {},
+      log: adapterLog(options.logger),
+    });
+  } catch (error) {
+    throw new ConfigError([`XS2A_BANK_ADAPTER: createBankAdapter of ${file} failed: ${(error as Error).message}`]);
+  }
+  const problems = bankAdapterProblems(adapter);
+  if (problems.length > 0) {
+    throw new ConfigError(problems.map((problem) => `XS2A_BANK_ADAPTER: ${file}: ${problem}`));
+  }
+  return adapter as BankAdapter;
+}
+
+function adapterLog(logger: FastifyBaseLogger | undefined): BankAdapterLog {
+  const log = logger?.child({ component: 'bank-adapter' });
+  return {
+    info: (fields, message) => log?.info(fields, message),
+    warn: (fields, message) => log?.warn(fields, message),
+    error: (fields, message) => log?.error(fields, message),
+  };
 }
 
 function readCertificates(file: string): X509Certificate[] {

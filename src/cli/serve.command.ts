@@ -120,7 +120,8 @@ interface Listening {
 }
 
 async function listen(config: Config, logger: pino.Logger, options: { runsBatchSchedule?: boolean }): Promise<Listening> {
-  const server = await openServer(config, { logger, ...options });
+  // The bank's adapter reads its own settings from the environment the server was started with.
+  const server = await openServer(config, { logger, env: process.env, ...options });
   try {
     await server.app.listen({ port: config.port, host: config.host });
   } catch (error) {

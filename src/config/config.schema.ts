@@ -16,6 +16,11 @@ export interface Config {
   readonly mode: Mode;
   /** PEM files of trusted QSealC issuers; the sandbox CA is added in sandbox mode. */
   readonly trustedCaFiles: readonly string[];
+  /**
+   * The bank's adapter module (production mode): a file exporting `createBankAdapter`, which gives
+   * the core-banking port and the PSU authenticator (src/bank/bank-adapter.ts, docs/bank-adapter.md).
+   */
+  readonly bankAdapter: string | undefined;
   /** PEM or DER certificate revocation lists, each signed by a trusted CA. */
   readonly crlFiles: readonly string[];
   /** SHA-256 fingerprints (hex) of certificates the bank has blocked. */
@@ -84,6 +89,8 @@ const list: Parse<readonly string[]> = (text) => ({
     .map((item) => item.trim())
     .filter(Boolean),
 });
+
+const optional: Parse<string | undefined> = (text) => ({ value: text.trim() === '' ? undefined : text.trim() });
 
 const fingerprints: Parse<ReadonlySet<string>> = (text) => {
   const items = text
@@ -165,6 +172,13 @@ export const VARIABLES = [
     description: 'comma-separated PEM files of CAs whose QSealCs are accepted (the sandbox CA is always trusted in sandbox mode)',
     fallback: '',
     parse: list,
+  },
+  {
+    name: 'XS2A_BANK_ADAPTER',
+    key: 'bankAdapter',
+    description: "the bank's adapter module, a file exporting createBankAdapter (production mode only; required there)",
+    fallback: '',
+    parse: optional,
   },
   {
     name: 'XS2A_CRL_FILES',

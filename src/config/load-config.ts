@@ -32,6 +32,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (settled.mode === 'production' && Array.isArray(settled.trustedCaFiles) && settled.trustedCaFiles.length === 0) {
     problems.push('XS2A_TRUSTED_CA_FILES="": production mode needs the PEM files of the QTSP CAs whose QSealCs it accepts');
   }
+  // Production puts the server in front of a real bank: its adapter, never the sandbox's mock bank.
+  if (settled.mode === 'production' && settled.bankAdapter === undefined) {
+    problems.push(
+      'XS2A_BANK_ADAPTER="": production mode needs the bank\'s adapter module, a file exporting createBankAdapter (docs/bank-adapter.md)',
+    );
+  }
+  if (settled.mode === 'sandbox' && settled.bankAdapter !== undefined) {
+    problems.push(
+      `XS2A_BANK_ADAPTER=${JSON.stringify(settled.bankAdapter)}: a bank adapter is used in production mode only (XS2A_MODE=production); the sandbox is its own bank`,
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }

@@ -15,6 +15,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,14 @@ import { MIGRATION_NAMES } from '../../src/db/migrate.js';
 import { ensureBuilt, killStartedServers, runCli, startServerProcess, until, type ServerProcess } from '../support/server-process.js';
 
 type Env = Record<string, string>;
+
+/** A bank adapter module's path: the configuration needs one in production (these tests stop before it is loaded). */
+const ADAPTER = '/opt/bank/xs2a-adapter.js';
+const PRODUCTION = {
+  XS2A_MODE: 'production',
+  XS2A_TRUSTED_CA_FILES: fileURLToPath(new URL('../fixtures/certs/generated/test-ca.pem', import.meta.url)),
+  XS2A_BANK_ADAPTER: ADAPTER,
+} as const;
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -78,14 +87,14 @@ describe('configuration is checked at start', () => {
   it('refuses XS2A_REQUIRE_SIGNATURE=false in production, naming it', async () => {
     const outcome = await runCli(['serve'], {
       cwd: tempDir(),
-      env: { XS2A_MODE: 'production', XS2A_REQUIRE_SIGNATURE: 'false', XS2A_TRUSTED_CA_FILES: '/etc/xs2a/qtsp.pem' },
+      env: { ...PRODUCTION, XS2A_REQUIRE_SIGNATURE: 'false' },
     });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_REQUIRE_SIGNATURE=false: /)]);
   });
 
   it('needs XS2A_TRUSTED_CA_FILES in production', async () => {
-    const outcome = await runCli(['serve'], { cwd: tempDir(), env: { XS2A_MODE: 'production' } });
+    const outcome = await runCli(['serve'], { cwd: tempDir(), env: { XS2A_MODE: 'production', XS2A_BANK_ADAPTER: ADAPTER } });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_TRUSTED_CA_FILES=/)]);
   });
@@ -94,11 +103,53 @@ describe('configuration is checked at start', () => {
     const cwd = tempDir();
     const outcome = await runCli(['serve'], {
       cwd,
-      env: { XS2A_MODE: 'production', XS2A_TRUSTED_CA_FILES: join(cwd, 'missing.pem'), DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
+      env: { ...PRODUCTION, XS2A_TRUSTED_CA_FILES: join(cwd, 'missing.pem'), DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
     });
     expect(outcome.code).toBe(2);
     expect(lines(outcome.stderr)).toEqual([
       expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_TRUSTED_CA_FILES: cannot read .*missing\.pem/),
+    ]);
+  });
+
+  it("needs the bank's adapter in production, naming XS2A_BANK_ADAPTER", async () => {
+    const { XS2A_BANK_ADAPTER: _none, ...withoutAdapter } = PRODUCTION;
+    const outcome = await runCli(['serve'], { cwd: tempDir(), env: withoutAdapter });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([
+      expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_BANK_ADAPTER="": production mode needs the bank's adapter module/),
+    ]);
+  });
+
+  it('stops a production serve whose adapter cannot be loaded, naming the file', async () => {
+    const cwd = tempDir();
+    const outcome = await runCli(['serve'], {
+      cwd,
+      env: { ...PRODUCTION, XS2A_BANK_ADAPTER: 'missing-adapter.js', DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
+    });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)).toEqual([
+      expect.stringMatching(/^nordic-xs2a: configuration error: XS2A_BANK_ADAPTER: cannot load .*missing-adapter\.js/),
+    ]);
+  });
+
+  it('stops a production serve whose adapter lacks operations, one line per missing part', async () => {
+    const cwd = tempDir();
+    // A JavaScript adapter has no compiler to tell it what the ports need: the server does, at start.
+    writeFileSync(
+      join(cwd, 'half-adapter.mjs'),
+      "export function createBankAdapter() { return { coreBanking: { findAccount() {} }, psuAuthenticator: { kind: 'in-page-code', isCustomer() {} } }; }\n",
+    );
+    const outcome = await runCli(['serve'], {
+      cwd,
+      env: { ...PRODUCTION, XS2A_BANK_ADAPTER: 'half-adapter.mjs', DATABASE_URL: `sqlite:${join(cwd, 'x.db')}` },
+    });
+    expect(outcome.code).toBe(2);
+    const problems = lines(outcome.stderr).map((line) => line.replace(/^.*half-adapter\.mjs: /, ''));
+    expect(problems).toEqual([
+      'coreBanking lacks account, accountsOf, permission, balances, transactions, transaction, cardAccountsOf, cardAccount, cardTransactions, fundsAvailable, submitPayment, submitPayments, outcomesSince',
+      'psuAuthenticator lacks confirmedInApp',
+      'psuAuthenticator lacks verifyOneTimeCode',
+      'psuAuthenticator.offersAppConfirmation must be true or false',
     ]);
   });
 

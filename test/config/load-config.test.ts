@@ -27,7 +27,11 @@ function problemsOf(env: Env): readonly string[] {
 
 const FINGERPRINT = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
 const FINGERPRINT_HEX = 'abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789';
-const PRODUCTION = { XS2A_MODE: 'production', XS2A_TRUSTED_CA_FILES: '/etc/xs2a/qtsp-cas.pem' } as const;
+const PRODUCTION = {
+  XS2A_MODE: 'production',
+  XS2A_TRUSTED_CA_FILES: '/etc/xs2a/qtsp-cas.pem',
+  XS2A_BANK_ADAPTER: '/opt/bank/xs2a-adapter.js',
+} as const;
 
 describe('loadConfig: defaults (docs/design.md §7)', () => {
   it('gives every documented default for an empty environment', () => {
@@ -92,6 +96,7 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       DATABASE_URL: 'postgres://xs2a@db:5432/xs2a',
       XS2A_MODE: 'production',
       XS2A_TRUSTED_CA_FILES: ' /etc/a.pem, /etc/b.pem ,',
+      XS2A_BANK_ADAPTER: ' /opt/bank/adapter.js ',
       XS2A_CRL_FILES: '/etc/a.crl,/etc/b.crl',
       XS2A_BLOCKED_CERTIFICATES: FINGERPRINT,
       XS2A_PUBLIC_URL: 'https://psd2.bank.example',
@@ -118,6 +123,7 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       database: { dialect: 'postgres', url: 'postgres://xs2a@db:5432/xs2a' },
       mode: 'production',
       trustedCaFiles: ['/etc/a.pem', '/etc/b.pem'],
+      bankAdapter: '/opt/bank/adapter.js',
       crlFiles: ['/etc/a.crl', '/etc/b.crl'],
       blockedCertificates: new Set([FINGERPRINT_HEX]),
       publicUrl: 'https://psd2.bank.example',
@@ -308,18 +314,40 @@ describe('loadConfig: production mode', () => {
   });
 
   it.each<Env>([{}, { XS2A_TRUSTED_CA_FILES: '' }, { XS2A_TRUSTED_CA_FILES: ' , ' }])('needs XS2A_TRUSTED_CA_FILES (%j)', (trusted) => {
-    const problems = problemsOf({ XS2A_MODE: 'production', ...trusted });
+    const { XS2A_TRUSTED_CA_FILES: _given, ...production } = PRODUCTION;
+    const problems = problemsOf({ ...production, ...trusted });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^XS2A_TRUSTED_CA_FILES=/);
   });
 
-  it('reports both production rules together', () => {
+  it.each<Env>([{}, { XS2A_BANK_ADAPTER: '' }, { XS2A_BANK_ADAPTER: '  ' }])(
+    "needs the bank's adapter, XS2A_BANK_ADAPTER (%j)",
+    (adapter) => {
+      const { XS2A_BANK_ADAPTER: _given, ...production } = PRODUCTION;
+      const problems = problemsOf({ ...production, ...adapter });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^XS2A_BANK_ADAPTER="": production mode needs the bank's adapter module/);
+    },
+  );
+
+  it('reports all production rules together', () => {
     const problems = problemsOf({ XS2A_MODE: 'production', XS2A_REQUIRE_SIGNATURE: 'false' });
-    expect(problems.map((line) => line.slice(0, line.indexOf('=')))).toEqual(['XS2A_REQUIRE_SIGNATURE', 'XS2A_TRUSTED_CA_FILES']);
+    expect(problems.map((line) => line.slice(0, line.indexOf('=')))).toEqual([
+      'XS2A_REQUIRE_SIGNATURE',
+      'XS2A_TRUSTED_CA_FILES',
+      'XS2A_BANK_ADAPTER',
+    ]);
   });
 
   it('does not apply the production rules in sandbox mode', () => {
     expect(() => loadConfig({ XS2A_MODE: 'sandbox', XS2A_REQUIRE_SIGNATURE: 'false', XS2A_TRUSTED_CA_FILES: '' })).not.toThrow();
+  });
+
+  it('refuses a bank adapter in sandbox mode: the sandbox is its own bank', () => {
+    const problems = problemsOf({ XS2A_BANK_ADAPTER: '/opt/bank/adapter.js' });
+    expect(problems).toEqual([
+      'XS2A_BANK_ADAPTER="/opt/bank/adapter.js": a bank adapter is used in production mode only (XS2A_MODE=production); the sandbox is its own bank',
+    ]);
   });
 });
 

@@ -21,6 +21,7 @@ import type {
   SubmissionOutcome,
 } from '../../src/bank/core-banking.port.js';
 import { accountNumber } from './sandbox.js';
+import { ibanFromNorwegianBban } from '../../src/domain/iban.js';
 import { matches, pageOf } from '../../src/bank/transaction-paging.js';
 import type { Money } from '../../src/domain/money.js';
 import type { ContractSeed, SeedEngagement } from '../bank/core-banking.contract.js';
@@ -46,9 +47,14 @@ interface Tenant {
   readonly cardTransactions: Map<string, BankCardTransaction[]>;
 }
 
+/** The contract's seed, where an account may be given a known number. */
+export interface InMemorySeed extends ContractSeed {
+  account(account: Parameters<ContractSeed['account']>[0] & { bban?: string }): Promise<BankAccount>;
+}
+
 export interface InMemoryCoreBanking {
   readonly bank: CoreBanking;
-  seed(tpp: RequestingTpp): ContractSeed;
+  seed(tpp: RequestingTpp): InMemorySeed;
   /** In `decidesLater` mode: executes what was accepted, reporting each in the feed; how many. */
   settleAccepted(): Promise<number>;
 }
@@ -258,14 +264,15 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
     return due.length;
   }
 
-  const seed = (tpp: RequestingTpp): ContractSeed => ({
+  const seed = (tpp: RequestingTpp): InMemorySeed => ({
     async customer(customer) {
       tenant(tpp).customers.set(customer.customerNumber, { name: customer.name, type: customer.type });
     },
-    async account({ owner, currency, closingBooked }) {
+    // `bban`: the account's number, when the caller wants a known one (the adapter's demo account).
+    async account({ owner, currency, closingBooked, bban: given }) {
       const customer = tenant(tpp).customers.get(owner);
       if (!customer) throw new Error(`no customer ${owner}`);
-      const { bban, iban } = accountNumber();
+      const { bban, iban } = given === undefined ? accountNumber() : { bban: given, iban: ibanFromNorwegianBban(given) };
       const account: BankAccount = {
         id: randomUUID(),
         bban,

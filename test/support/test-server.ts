@@ -18,6 +18,7 @@ import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
 import { TrustStore } from '../../src/security/certificates/trust-store.js';
 import type { Psd2Role } from '../../src/security/tpp-identity.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
+import { createBankAdapter } from './in-memory-bank-adapter.js';
 import { freePort } from './server-process.js';
 
 export interface TestServer {
@@ -53,9 +54,15 @@ export interface TestServerOptions {
 /** `env` of a server in production mode (XS2A_MODE=production). */
 export const PRODUCTION_ENV = {
   XS2A_MODE: 'production',
+  // Production runs on a bank's adapter: the test server passes the in-memory bank itself
+  // (options.bank, or the adapter below with its demo customer) rather than loading this file.
+  XS2A_BANK_ADAPTER: fileURLToPath(new URL('./in-memory-bank-adapter.ts', import.meta.url)),
   // The configuration must name a CA bundle in production; the test server passes its trust store itself.
   XS2A_TRUSTED_CA_FILES: fileURLToPath(new URL('../fixtures/certs/generated/test-ca.pem', import.meta.url)),
 } as const;
+
+/** The in-memory bank adapter's settings for a production test server given no bank of its own. */
+export const IN_MEMORY_BANK_ENV = { IN_MEMORY_BANK_PSU_ID: '13039319955', IN_MEMORY_BANK_BBAN: '97109900013' } as const;
 
 /**
  * The real app on a real socket (port 0), with a fresh database, its own sandbox CA in a temp
@@ -78,16 +85,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const database = await openTestDatabase(options.dialect ?? 'sqlite');
   const ca = await SandboxCa.open(dataDir);
+  const productionBank =
+    config.mode === 'production' && !options.bank
+      ? await createBankAdapter({ publicUrl: config.publicUrl, env: IN_MEMORY_BANK_ENV, log: { info() {}, warn() {}, error() {} } })
+      : undefined;
   const app = await buildApp(config, {
     database,
     trustStore: options.trustStore ? options.trustStore(ca) : new TrustStore([ca.trustAnchor()]),
     sandboxCa: ca,
     now: options.now,
     extraV1Routes: options.extraV1Routes,
-    psuAuthenticator: options.psuAuthenticator,
+    psuAuthenticator: options.psuAuthenticator ?? productionBank?.psuAuthenticator,
     runsBatchSchedule: options.runsBatchSchedule,
     coreBanking:
       options.bank ??
+      productionBank?.coreBanking ??
       (options.coreBanking &&
         options.coreBanking(
           createSandboxCoreBanking(
