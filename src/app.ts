@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { CoreBanking } from './bank/core-banking.port.js';
 import type { Config } from './config/config.schema.js';
+import { composeModules } from './compose-modules.js';
 import type { DatabaseHandle } from './db/create-db.js';
 import { AppError } from './errors/app-error.js';
 import { ErrorBodySchema } from './errors/error-body.js';
@@ -20,44 +21,12 @@ import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMetrics } from './observability/metrics.js';
 import { installMetrics } from './observability/metrics.routes.js';
-import { paymentRoutes } from './modules/payments/payment.routes.js';
-import { paymentAuthorisationRoutes } from './modules/payments/payment-authorisation.routes.js';
-import { createPaymentApprover, paymentApprovalSubject, paymentCancellationSubject } from './modules/payments/payment-approval.js';
-import { createSigningBasketsService } from './modules/signing-baskets/signing-basket.service.js';
-import { signingBasketApprovalSubject } from './modules/signing-baskets/signing-basket-approval.js';
-import { signingBasketRoutes } from './modules/signing-baskets/signing-basket.routes.js';
-import { createAuthorisationService, type AuthorisationService } from './modules/authorisations/authorisation.service.js';
-import { installExpirySweep } from './modules/authorisations/expiry-sweep.js';
-import { createPsuAccessService } from './modules/psu-access/psu-access.service.js';
-import { psuAccessRoutes } from './modules/psu-access/psu-access.routes.js';
-import { scaRedirectRoutes } from './modules/sca-redirect/sca-redirect.routes.js';
+import type { AuthorisationService } from './modules/authorisations/authorisation.service.js';
 import type { PsuAuthenticator } from './bank/psu-authenticator.port.js';
-import { createSandboxPsuAuthenticator } from './modules/sandbox/sandbox-psu-authenticator.js';
-import { createPaymentsService, type PaymentsService } from './modules/payments/payment.service.js';
+import type { PaymentsService } from './modules/payments/payment.service.js';
 import type { BatchRunObserver } from './modules/execution/batch-run-report.js';
-import { createBankClock } from './modules/clock/bank-clock.js';
-import { createSandboxClockService } from './modules/clock/sandbox-clock.service.js';
-import { installBatchSchedule } from './modules/execution/batch-schedule.plugin.js';
-import { createBatchRunner } from './modules/execution/batch-runner.js';
-import { createPaymentExecutor } from './modules/execution/payment-executor.js';
-import { createOutcomeFeedPoller, installOutcomeFeed } from './modules/execution/outcome-feed.js';
-import { sandboxExecutionRoutes } from './modules/execution/sandbox-execution.routes.js';
-import { createLedger } from './modules/ledger/ledger.service.js';
-import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
-import { createSandboxCoreBanking } from './modules/sandbox/sandbox-core-banking.js';
-import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
-import { tppCertificateRoutes } from './modules/sandbox/tpp-certificate.routes.js';
-import { createTppCertificateDesk } from './modules/sandbox/tpp-certificate.service.js';
-import { tppRoutes } from './modules/tpps/tpp.routes.js';
-import { createTppService } from './modules/tpps/tpp.service.js';
-import { CertificateVerifier } from './security/certificates/certificate-verifier.js';
 import type { SandboxCa } from './security/certificates/sandbox-ca.js';
 import type { TrustStore } from './security/certificates/trust-store.js';
-
-/** Production mode: how often what has fallen due is submitted to the bank. */
-const PRODUCTION_SUBMIT_INTERVAL_MS = 60_000;
-/** How often the bank's outcome feed is read. */
-const OUTCOME_FEED_INTERVAL_MS = 1_000;
 
 export interface AppDependencies {
   readonly database: DatabaseHandle;
@@ -69,7 +38,8 @@ export interface AppDependencies {
   readonly now?: (() => Date) | undefined;
   /**
    * The bank behind the API (docs/design.md §1: the port in src/bank/core-banking.port.ts): a bank's own
-   * adapter. Payments execute through its submitPayment and its outcome feed. Absent: the sandbox
+   * adapter (required in production, src/server.ts loads it from XS2A_BANK_ADAPTER). Payments
+   * execute through its submitPayment and its outcome feed. Absent in sandbox mode: the sandbox
    * bank, its mock data and ledger in this database.
    */
   readonly coreBanking?: CoreBanking | undefined;
@@ -94,26 +64,9 @@ export interface V1Services {
 }
 
 /**
- * The bank behind the API: in production always the bank's own adapter (XS2A_BANK_ADAPTER), so
- * no sandbox code is wired there; in the sandbox the sandbox bank, unless a test passes another.
- */
-function bankOf(config: Config, deps: AppDependencies, now: () => Date): { coreBanking: CoreBanking; psuAuthenticator: PsuAuthenticator } {
-  if (config.mode === 'production') {
-    if (!deps.coreBanking || !deps.psuAuthenticator) {
-      throw new Error("production mode runs on the bank's adapter: coreBanking and psuAuthenticator are both required (XS2A_BANK_ADAPTER)");
-    }
-    return { coreBanking: deps.coreBanking, psuAuthenticator: deps.psuAuthenticator };
-  }
-  const db = deps.database.db;
-  return {
-    coreBanking: deps.coreBanking ?? createSandboxCoreBanking(db, createLedger(now), now, config.nokRates),
-    psuAuthenticator: deps.psuAuthenticator ?? createSandboxPsuAuthenticator(db),
-  };
-}
-
-/**
  * Builds the application without listening: the platform (context, errors, content types,
- * OpenAPI), then the API scopes with their front door, then each module's routes.
+ * OpenAPI, health, metrics), then the modules of src/compose-modules.ts: their jobs, their routes
+ * in the signed `/v1` scope behind its front door, and their routes outside it.
  */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
@@ -208,126 +161,24 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // which feeds the metrics and then deps.onBatchRun.
   installMetrics(app, createMetrics(db, { logger: app.log }), { onBatchRun: deps.onBatchRun });
 
-  const tpps = createTppService(db, now);
-  const { coreBanking, psuAuthenticator } = bankOf(config, deps, now);
-  const authorisations = createAuthorisationService(db, now, psuAuthenticator, {
-    publicUrl: config.publicUrl,
-    expirySeconds: config.scaExpirySeconds,
-    codeLock: {
-      attempts: config.scaCodeLockAttempts,
-      windowMinutes: config.scaCodeLockWindowMinutes,
-      lockMinutes: config.scaCodeLockMinutes,
-    },
-    sandbox: config.mode === 'sandbox',
-  });
-  const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
-  const clock = createBankClock(db, now, config.mode === 'sandbox');
-  const sandboxMode = config.mode === 'sandbox';
-  const executor = createPaymentExecutor(db, coreBanking, app.log);
-  // In the sandbox, the sandbox bank's batch runs at its five times a day (and on a TPP's request)
-  // decide when due payments are submitted; in production the server submits a payment when it
-  // is approved on its date, and at each interval what has fallen due since, and the bank decides.
-  const runner = createBatchRunner({
-    db,
-    clock,
-    executor,
-    batchTimes: sandboxMode ? config.batchTimes : [],
-    parallelTenants: deps.database.dialect === 'postgres' ? 4 : 1,
-    observer: (report) => app.batchRunFinished(report),
-    logger: app.log,
-  });
-  // One process of a deployment (every worker but one passes false) resumes stopped runs and, when
-  // the schedule is on, runs it.
-  const runsSchedule = deps.runsBatchSchedule !== false;
-  installBatchSchedule(app, runner, {
-    times: runsSchedule && config.batchSchedule && sandboxMode ? config.batchTimes : undefined,
-    intervalMs: runsSchedule && config.batchSchedule && !sandboxMode ? PRODUCTION_SUBMIT_INTERVAL_MS : undefined,
-    resume: runsSchedule,
-  });
-  if (runsSchedule) {
-    installOutcomeFeed(app, createOutcomeFeedPoller({ db, coreBanking, executor, clock, logger: app.log }), OUTCOME_FEED_INTERVAL_MS);
-  }
-  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, clock, {
-    publicUrl: config.publicUrl,
-    maxDaysAhead: config.maxExecutionDaysAhead,
-    nokRates: config.nokRates,
-    sandbox: config.mode === 'sandbox',
-  });
-  const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess }, now, { publicUrl: config.publicUrl });
-  const approver = createPaymentApprover(coreBanking, authorisations, clock, executor, config.nokRates, {
-    submitWhenApproved: !sandboxMode,
-  });
-  authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
-  authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
-  authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
-  const services: V1Services = { coreBanking, payments, authorisations };
-  installExpirySweep(app, authorisations);
-  const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
+  const services = composeModules(app, config, deps, now);
+  for (const module of services.modules) module.jobs?.(app);
   await app.register(
     async (v1) => {
       installFrontDoor(v1, {
+        ...services.frontDoor,
         signed: true,
-        requireSignature: config.requireSignature,
-        maxClockSkewSeconds: config.maxClockSkewSeconds,
-        certificates,
-        now,
-        onTpp: (tpp) => tpps.recordContact(tpp),
-        psuOfToken: (tpp, token) => psuAccess.psuOfToken(tpp, token),
+        onTpp: (tpp) => services.tpps.recordContact(tpp),
+        psuOfToken: (tpp, token) => services.psuAccess.psuOfToken(tpp, token),
       });
       installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds, requestLeaseSeconds: config.requestLeaseSeconds });
-      await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
-      await v1.register(paymentRoutes, { payments });
-      await v1.register(paymentAuthorisationRoutes, { payments });
-      await v1.register(signingBasketRoutes, { signingBaskets });
-      await v1.register(psuAccessRoutes, { psuAccess });
-      if (config.mode === 'sandbox') {
-        // The mock-data API is not part of a production API (docs/design.md §6).
-        await v1.register(sandboxRoutes, {
-          prefix: '/sandbox',
-          bank: createSandboxBank(db, createLedger(now), now),
-          publicUrl: config.publicUrl,
-        });
-        await v1.register(sandboxExecutionRoutes, {
-          prefix: '/sandbox',
-          sandboxClock: createSandboxClockService(db, clock, config.batchTimes),
-          runner,
-        });
-      }
+      for (const module of services.modules) await module.v1Routes?.(v1);
       if (deps.extraV1Routes) {
-        await deps.extraV1Routes(v1, services);
+        await deps.extraV1Routes(v1, services.v1);
       }
     },
     { prefix: '/v1' },
   );
-
-  // The PSU's pages: unsigned (a browser), HTML, outside the API's front door.
-  const scaBasePath = `${new URL(config.publicUrl).pathname.replace(/\/$/, '')}/sca`;
-  await app.register(scaRedirectRoutes, {
-    prefix: '/sca',
-    authorisations,
-    bankName: config.bankName,
-    sandbox: config.mode === 'sandbox',
-    basePath: scaBasePath,
-    secureCookie: new URL(config.publicUrl).protocol === 'https:',
-  });
-
-  if (config.mode === 'sandbox' && deps.sandboxCa) {
-    const ca = deps.sandboxCa;
-    await app.register(
-      async (sandbox) => {
-        installFrontDoor(sandbox, {
-          signed: false,
-          verifiesSignatureWhenSent: true,
-          requireSignature: config.requireSignature,
-          maxClockSkewSeconds: config.maxClockSkewSeconds,
-          certificates,
-          now,
-          onTpp: async () => undefined,
-        });
-        await sandbox.register(tppCertificateRoutes, { ca, desk: createTppCertificateDesk(db, ca, now, (id) => tpps.isKnown(id)) });
-      },
-      { prefix: '/sandbox' },
-    );
-  }
+  for (const module of services.modules) await module.rootRoutes?.(app);
   return app;
 }
