@@ -259,8 +259,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds, requestLeaseSeconds: config.requestLeaseSeconds });
       await v1.register(tppRoutes, { tpps, publicUrl: config.publicUrl });
       await v1.register(paymentRoutes, { payments });
-      await v1.register(paymentAuthorisationRoutes, { payments });
-      await v1.register(signingBasketRoutes, { signingBaskets });
+      await v1.register(paymentAuthorisationRoutes, { payments, authorisations });
+      await v1.register(signingBasketRoutes, { signingBaskets, authorisations });
       await v1.register(psuAccessRoutes, { psuAccess });
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (docs/design.md §6).
