@@ -24,7 +24,8 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
   authorisations: AuthorisationService;
 }> = async (app, { signingBaskets, authorisations }) => {
   const config = { requiredRole: 'PSP_PI' as const };
-  const tags = ['Signing baskets'];
+  const tag = 'Signing baskets';
+  const tags = [tag];
 
   app.post(
     '/signing-baskets',
@@ -123,7 +124,7 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
           list: 'getSigningBasketAuthorisation',
           status: 'getSigningBasketScaStatus',
         },
-        tag: tags[0]!,
+        tag,
         summaries: {
           start: 'Start an authorisation (explicit start, or the next approver of corporate payments): 201 with scaRedirect',
           list: "The ids of the basket's authorisations",
