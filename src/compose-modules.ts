@@ -124,8 +124,8 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   };
   const modules: AppModule[] = [
     tppsModule(tpps, config.publicUrl),
-    paymentsModule(payments),
-    signingBasketsModule(signingBaskets),
+    paymentsModule(payments, authorisations),
+    signingBasketsModule(signingBaskets, authorisations),
     psuAccessModule(psuAccess),
     authorisationsModule(authorisations),
     executionModule({

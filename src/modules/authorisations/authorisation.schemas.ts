@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Link, ResourceId } from '../../http/schemas/common.schemas.js';
+import { Link } from '../../http/schemas/common.schemas.js';
 import { SCA_STATUSES, type ScaStatus as ScaStatusValue } from './sca-status.js';
 
 /** Wire schemas of the authorisation sub-resources (Berlin Group 1.3.12 names). */
@@ -22,10 +22,4 @@ export const AuthorisationsResponse = Type.Object({
 export const ScaStatusResponse = Type.Object({
   scaStatus: ScaStatus,
   psuMessage: Type.Optional(Type.String({ maxLength: 500, description: 'Why the authorisation failed' })),
-});
-
-export const AuthorisationIdParams = Type.Object({
-  paymentProduct: Type.String({ maxLength: 100 }),
-  paymentId: ResourceId,
-  authorisationId: ResourceId,
 });

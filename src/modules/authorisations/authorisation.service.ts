@@ -5,6 +5,7 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
+import { startAuthorisation, type AuthorisationStart, type StartedAuthorisation } from './authorisation-start.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
 import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
@@ -94,6 +95,8 @@ export const FAILURE_REASONS = {
 export interface AuthorisationService {
   /** A new authorisation for the caller's transaction (the implicit start at payment creation uses `trx`). */
   create(db: DbOrTx, request: AuthorisationRequest): Promise<Authorisation>;
+  /** `POST …/authorisations` of any resource: see {@link startAuthorisation}. */
+  start(start: AuthorisationStart): Promise<StartedAuthorisation>;
   /** The authorisations of a resource for this TPP, oldest first. */
   list(tppId: string, purpose: AuthorisationPurpose, resourceId: string): Promise<Authorisation[]>;
   /**
@@ -334,6 +337,10 @@ export function createAuthorisationService(
         expiresAt: new Date(at.getTime() + settings.expirySeconds * 1000).toISOString(),
         createdAt: at.toISOString(),
       });
+    },
+
+    async start(start) {
+      return startAuthorisation(db, service, start);
     },
 
     async list(tppId, purpose, resourceId) {

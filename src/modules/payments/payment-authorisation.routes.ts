@@ -1,112 +1,74 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requestHeadersOf, tppOf } from '../../http/request-context.js';
-import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
-import {
-  AuthorisationIdParams,
-  AuthorisationsResponse,
-  ScaStatusResponse,
-  StartScaProcessResponse,
-} from '../authorisations/authorisation.schemas.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
+import { registerAuthorisationSubresource, type AuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
 import type { AuthorisationKind } from './payment-links.js';
 import { PAYMENT_SERVICES, type PaymentService } from './payment-products.js';
+import type { Payment } from './payment.repository.js';
 import type { PaymentsService } from './payment.service.js';
 import { PaymentIdParams } from './payment.schemas.js';
-
-const KINDS: readonly AuthorisationKind[] = ['authorisations', 'cancellation-authorisations'];
 
 /** Berlin Group operationIds, suffixed per service so each is unique in the OpenAPI document. */
 function operationId(name: string, service: PaymentService): string {
   return service === 'payments' ? name : `${name}_${service.split('-')[0]}`;
 }
 
-const NAMES: Readonly<Record<AuthorisationKind, { start: string; list: string; status: string; tag: string }>> = {
-  authorisations: {
-    start: 'startPaymentAuthorisation',
-    list: 'getPaymentInitiationAuthorisation',
-    status: 'getPaymentInitiationScaStatus',
+/** What each sub-resource approves, and its Berlin Group names. */
+const KINDS: readonly {
+  readonly kind: AuthorisationKind;
+  readonly purpose: 'payment' | 'payment-cancellation';
+  readonly names: { readonly start: string; readonly list: string; readonly status: string };
+  readonly tag: string;
+  readonly startSummary: string;
+}[] = [
+  {
+    kind: 'authorisations',
+    purpose: 'payment',
+    names: { start: 'startPaymentAuthorisation', list: 'getPaymentInitiationAuthorisation', status: 'getPaymentInitiationScaStatus' },
     tag: 'Payment authorisation',
+    startSummary: 'Start an authorisation (explicit start, or the next approver of a corporate payment): 201 with scaRedirect',
   },
-  'cancellation-authorisations': {
-    start: 'startPaymentInitiationCancellationAuthorisation',
-    list: 'getPaymentInitiationCancellationAuthorisationInformation',
-    status: 'getPaymentCancellationScaStatus',
+  {
+    kind: 'cancellation-authorisations',
+    purpose: 'payment-cancellation',
+    names: {
+      start: 'startPaymentInitiationCancellationAuthorisation',
+      list: 'getPaymentInitiationCancellationAuthorisationInformation',
+      status: 'getPaymentCancellationScaStatus',
+    },
     tag: 'Payment cancellation authorisation',
+    startSummary: 'Start the cancellation authorisation of an approved payment: 201 with scaRedirect',
   },
-};
+];
 
 /**
- * The authorisation sub-resources of payments, bulk and periodic payments: start one
- * (201 with `scaRedirect`), list them, read one's scaStatus; the same for cancellations.
+ * The authorisation sub-resources of payments, bulk and periodic payments (the shared
+ * sub-resource of the authorisations module): authorisations, and cancellation authorisations.
  */
-export const paymentAuthorisationRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsService }> = async (app, { payments }) => {
-  const config = { requiredRole: 'PSP_PI' as const };
+export const paymentAuthorisationRoutes: FastifyPluginAsyncTypebox<{
+  payments: PaymentsService;
+  authorisations: AuthorisationService;
+}> = async (app, { payments, authorisations }) => {
   for (const service of PAYMENT_SERVICES) {
-    for (const kind of KINDS) {
-      const names = NAMES[kind];
-      const base = `/${service}/:paymentProduct/:paymentId/${kind}`;
-      const tags = [names.tag];
-
-      app.post(
-        base,
-        {
-          config,
-          schema: {
-            operationId: operationId(names.start, service),
-            tags,
-            summary:
-              kind === 'authorisations'
-                ? 'Start an authorisation (explicit start, or the next approver of a corporate payment): 201 with scaRedirect'
-                : 'Start the cancellation authorisation of an approved payment: 201 with scaRedirect',
-            headers: SignedRequestHeaders,
-            params: PaymentIdParams,
-            response: { 201: StartScaProcessResponse, ...signedErrorResponses() },
-          },
-        },
-        async (request, reply) => {
-          const tpp = tppOf(request);
-          const payment = await payments.find(tpp, service, request.params.paymentProduct, request.params.paymentId);
-          const started = await payments.startAuthorisation(payment, kind, tpp, requestHeadersOf(request));
-          return reply.code(201).header('location', started.location).header('aspsp-sca-approach', 'REDIRECT').send(started.body);
-        },
-      );
-
-      app.get(
-        base,
-        {
-          config,
-          schema: {
-            operationId: operationId(names.list, service),
-            tags,
-            summary: `The ids of the payment's ${kind}`,
-            headers: SignedRequestHeaders,
-            params: PaymentIdParams,
-            response: { 200: AuthorisationsResponse, ...signedErrorResponses() },
-          },
-        },
-        async (request) => {
-          const payment = await payments.find(tppOf(request), service, request.params.paymentProduct, request.params.paymentId);
-          return { authorisationIds: await payments.authorisationIds(payment, kind) };
-        },
-      );
-
-      app.get(
-        `${base}/:authorisationId`,
-        {
-          config,
-          schema: {
-            operationId: operationId(names.status, service),
-            tags,
-            summary: 'The scaStatus of one authorisation, with psuMessage when it failed',
-            headers: SignedRequestHeaders,
-            params: AuthorisationIdParams,
-            response: { 200: ScaStatusResponse, ...signedErrorResponses() },
-          },
-        },
-        async (request) => {
-          const payment = await payments.find(tppOf(request), service, request.params.paymentProduct, request.params.paymentId);
-          return payments.scaStatus(payment, kind, request.params.authorisationId, request.ctx.language);
-        },
-      );
-    }
+    const subresources = KINDS.map(({ kind, purpose, names, tag, startSummary }): AuthorisationSubresource<Payment> => ({
+      segment: kind,
+      purpose,
+      operationIds: {
+        start: operationId(names.start, service),
+        list: operationId(names.list, service),
+        status: operationId(names.status, service),
+      },
+      tag,
+      summaries: { start: startSummary, list: `The ids of the payment's ${kind}` },
+      resource: (trx, payment) => payments.authorisationTarget(trx, payment, kind),
+    }));
+    registerAuthorisationSubresource(app, {
+      authorisations,
+      parentPath: `/${service}/:paymentProduct/:paymentId`,
+      params: PaymentIdParams,
+      requiredRole: 'PSP_PI',
+      find: (tpp, params) => payments.find(tpp, service, params.paymentProduct, params.paymentId),
+      idOf: (payment) => payment.id,
+      subresources,
+    });
   }
 };

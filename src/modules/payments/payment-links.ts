@@ -1,4 +1,4 @@
-import { authorisationHref, creationLinks, type StartedWithResource } from '../authorisations/authorisation-links.js';
+import { creationLinks, type StartedWithResource } from '../authorisations/authorisation-links.js';
 import type { PaymentService } from './payment-products.js';
 
 /** Hyperlinks handed to TPPs for a payment; every one points at a route this server has. */
@@ -15,18 +15,6 @@ export function paymentLinks(publicUrl: string, service: PaymentService, product
     self: { href: self },
     status: { href: `${self}/status` },
   };
-}
-
-/** Where the TPP reads an authorisation's scaStatus. */
-export function scaStatusHref(
-  publicUrl: string,
-  service: PaymentService,
-  product: string,
-  paymentId: string,
-  kind: AuthorisationKind,
-  authorisationId: string,
-): string {
-  return authorisationHref(`${publicUrl}${paymentPath(service, product, paymentId)}`, authorisationId, kind);
 }
 
 /** The links of a payment creation (docs/design.md §2): see {@link creationLinks}. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js';
 import type { BankClock } from '../clock/bank-clock.js';
-import { withTransaction, type Db } from '../../db/create-db.js';
-import { localized, type Language } from '../../domain/localized.js';
+import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
+import { localized } from '../../domain/localized.js';
 import { formatAmount } from '../../domain/money.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
@@ -13,11 +13,10 @@ import type { StoredResponse } from '../../http/idempotency/idempotency.reposito
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import { exceedsLimit } from './payment-limits.js';
-import { cancellationLinks, initiationLinks, paymentPath, scaStatusHref, type AuthorisationKind } from './payment-links.js';
+import { cancellationLinks, initiationLinks, paymentPath, type AuthorisationKind } from './payment-links.js';
 import { approvesAlone, isAwaitingApproval } from './payment-approval.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
-import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
-import type { ScaStatus } from '../authorisations/sca-status.js';
+import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
 import { isDomestic, offers, PRODUCTS_OF_SERVICE, type PaymentProduct, type PaymentService } from './payment-products.js';
 import {
@@ -71,23 +70,12 @@ export interface PaymentsService {
   view(payment: Payment): Promise<{ transactionStatus: TransactionStatus } & Record<string, unknown>>;
   statusView(payment: Payment): { transactionStatus: TransactionStatus; fundsAvailable?: boolean; psuMessage?: string };
   cancel(tpp: TppIdentity, service: PaymentService, product: string, paymentId: string, requestId: string): Promise<Cancellation>;
-  /** `POST …/authorisations` or `…/cancellation-authorisations`: a new authorisation and where to send the PSU. */
-  startAuthorisation(payment: Payment, kind: AuthorisationKind, tpp: TppIdentity, headers: RequestHeaders): Promise<StartedAuthorisation>;
-  /** The ids of a payment's authorisations (or cancellation authorisations), oldest first. */
-  authorisationIds(payment: Payment, kind: AuthorisationKind): Promise<string[]>;
-  /** One authorisation's scaStatus, and why it failed in the PSU's language. */
-  scaStatus(
-    payment: Payment,
-    kind: AuthorisationKind,
-    authorisationId: string,
-    language: Language,
-  ): Promise<{ scaStatus: ScaStatus; psuMessage?: string }>;
+  /**
+   * The payment as `POST …/authorisations` or `…/cancellation-authorisations` starts on it, in the
+   * starting transaction: refused unless it may get such an authorisation now.
+   */
+  authorisationTarget(trx: DbOrTx, payment: Payment, kind: AuthorisationKind): Promise<AuthorisableResource>;
 }
-
-const PURPOSE_OF_KIND: Readonly<Record<AuthorisationKind, 'payment' | 'payment-cancellation'>> = {
-  authorisations: 'payment',
-  'cancellation-authorisations': 'payment-cancellation',
-};
 
 /** The requirement's rule for the sandbox, told wherever a standing order's status is read. */
 const PERIODIC_NOT_EXECUTED = 'Registered. The sandbox does not execute periodic payments: batch runs leave them as they are.';
@@ -381,71 +369,49 @@ export function createPaymentsService(
       }
     },
 
-    async startAuthorisation(found, kind, tpp, headers) {
-      // Checked and created under the payment's lock, on its current row: a basket taking the
-      // payment, or an approval, at the same moment cannot slip in between (a 201 then 409 later).
-      const { payment, authorisation } = await withTransaction(db, async (trx) => {
-        await paymentRepository.lockRows(trx, [found.id]);
-        const payment = (await paymentRepository.findById(trx, found.tppId, found.id)) ?? found;
-        if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
-          throw new AppError('STATUS_INVALID', {
-            detail: localized(
-              `the payment is not waiting for approval (status ${payment.status})`,
-              `betalingen venter ikke på godkjenning (status ${payment.status})`,
-            ),
-          });
-        }
-        if (kind === 'authorisations' && payment.basketId !== undefined) {
-          throw new AppError('REFERENCE_STATUS_INVALID', {
-            detail: localized(
-              `the payment is in signing basket ${payment.basketId}: start the basket's authorisation instead`,
-              `betalingen ligger i signeringskurv ${payment.basketId}: start kurvens autorisasjon i stedet`,
-            ),
-          });
-        }
-        if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
-          throw new AppError('CANCELLATION_INVALID', {
-            detail: localized(
-              payment.status === 'RCVD'
-                ? 'the payment is not approved yet: DELETE cancels it at once'
-                : `a payment in status ${payment.status} cannot be cancelled`,
-              payment.status === 'RCVD'
-                ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
-                : `en betaling med status ${payment.status} kan ikke kanselleres`,
-            ),
-          });
-        }
-        if (headers.psuCorporateId !== undefined && headers.psuCorporateId !== payment.psuCorporateId) {
-          throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
-        }
-        const context = payment.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
-        // Until someone approves, the PSU the TPP named at creation is the one expected.
-        const expectedPsuId = headers.psuId?.number ?? (kind === 'authorisations' && payment.status === 'RCVD' ? payment.psuId : undefined);
-        const authorisation = await sca.authorisations.create(trx, {
-          tpp,
-          purpose: PURPOSE_OF_KIND[kind],
-          resourceId: payment.id,
-          expectedPsuId,
-          psuCorporateId: payment.psuCorporateId,
-          redirectUri: headers.tppRedirectUri ?? context.tppRedirectUri,
-          nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
-          biometric: headers.biometricAuthentication,
+    async authorisationTarget(trx, found, kind) {
+      // Checked under the payment's lock, on its current row: a basket taking the payment, or an
+      // approval, at the same moment cannot slip in between (a 201 then 409 later).
+      await paymentRepository.lockRows(trx, [found.id]);
+      const payment = (await paymentRepository.findById(trx, found.tppId, found.id)) ?? found;
+      if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
+        throw new AppError('STATUS_INVALID', {
+          detail: localized(
+            `the payment is not waiting for approval (status ${payment.status})`,
+            `betalingen venter ikke på godkjenning (status ${payment.status})`,
+          ),
         });
-        return { payment, authorisation };
-      });
-      return startedAuthorisation(
-        authorisation,
-        sca.authorisations.redirectLink(authorisation),
-        scaStatusHref(settings.publicUrl, payment.service, payment.product, payment.id, kind, authorisation.id),
-      );
-    },
-
-    async authorisationIds(payment, kind) {
-      return (await sca.authorisations.list(payment.tppId, PURPOSE_OF_KIND[kind], payment.id)).map((authorisation) => authorisation.id);
-    },
-
-    async scaStatus(payment, kind, authorisationId, language) {
-      return scaStatusView(await sca.authorisations.find(payment.tppId, PURPOSE_OF_KIND[kind], payment.id, authorisationId), language);
+      }
+      if (kind === 'authorisations' && payment.basketId !== undefined) {
+        throw new AppError('REFERENCE_STATUS_INVALID', {
+          detail: localized(
+            `the payment is in signing basket ${payment.basketId}: start the basket's authorisation instead`,
+            `betalingen ligger i signeringskurv ${payment.basketId}: start kurvens autorisasjon i stedet`,
+          ),
+        });
+      }
+      if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
+        throw new AppError('CANCELLATION_INVALID', {
+          detail: localized(
+            payment.status === 'RCVD'
+              ? 'the payment is not approved yet: DELETE cancels it at once'
+              : `a payment in status ${payment.status} cannot be cancelled`,
+            payment.status === 'RCVD'
+              ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
+              : `en betaling med status ${payment.status} kan ikke kanselleres`,
+          ),
+        });
+      }
+      const context = payment.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+      return {
+        id: payment.id,
+        href: `${settings.publicUrl}${paymentPath(payment.service, payment.product, payment.id)}`,
+        psuCorporateId: payment.psuCorporateId,
+        // Until someone approves, the PSU the TPP named at creation is the one expected.
+        expectedPsuId: kind === 'authorisations' && payment.status === 'RCVD' ? payment.psuId : undefined,
+        redirectUri: context.tppRedirectUri,
+        nokRedirectUri: context.tppNokRedirectUri,
+      };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { authorisationHref, creationLinks, type StartedWithResource } from '../authorisations/authorisation-links.js';
+import { creationLinks, type StartedWithResource } from '../authorisations/authorisation-links.js';
 
 /** Hyperlinks handed to TPPs for a signing basket; every one points at a route this server has. */
 export function basketHref(publicUrl: string, basketId: string): string {
@@ -18,8 +18,4 @@ export function basketLinks(publicUrl: string, basketId: string, authorisable: b
     status: { href: `${self}/status` },
     ...(authorisable ? { startAuthorisation: { href: `${self}/authorisations` } } : {}),
   };
-}
-
-export function basketScaStatusHref(publicUrl: string, basketId: string, authorisationId: string): string {
-  return authorisationHref(basketHref(publicUrl, basketId), authorisationId);
 }

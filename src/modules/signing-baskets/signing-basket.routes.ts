@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { fingerprintOf } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
-import { AuthorisationsResponse, ScaStatusResponse, StartScaProcessResponse } from '../authorisations/authorisation.schemas.js';
+import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import { InitiationHeaders } from '../payments/payment.schemas.js';
 import {
-  BasketAuthorisationIdParams,
   BasketIdParams,
   SigningBasketBody,
   SigningBasketCreatedResponse,
@@ -17,14 +17,15 @@ import type { SigningBasketsService } from './signing-basket.service.js';
 
 /**
  * Signing baskets: create one from payments created earlier, read it and its status,
- * delete it before it is approved, and its authorisations (Berlin Group operationIds).
+ * delete it before it is approved, and its authorisations (the shared sub-resource; Berlin Group operationIds).
  */
-export const signingBasketRoutes: FastifyPluginAsyncTypebox<{ signingBaskets: SigningBasketsService }> = async (
-  app,
-  { signingBaskets },
-) => {
+export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
+  signingBaskets: SigningBasketsService;
+  authorisations: AuthorisationService;
+}> = async (app, { signingBaskets, authorisations }) => {
   const config = { requiredRole: 'PSP_PI' as const };
-  const tags = ['Signing baskets'];
+  const tag = 'Signing baskets';
+  const tags = [tag];
 
   app.post(
     '/signing-baskets',
@@ -107,61 +108,29 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{ signingBaskets: Si
     },
   );
 
-  app.post(
-    '/signing-baskets/:basketId/authorisations',
-    {
-      config,
-      schema: {
-        operationId: 'startSigningBasketAuthorisation',
-        tags,
-        summary: 'Start an authorisation (explicit start, or the next approver of corporate payments): 201 with scaRedirect',
-        headers: SignedRequestHeaders,
-        params: BasketIdParams,
-        response: { 201: StartScaProcessResponse, ...signedErrorResponses() },
+  registerAuthorisationSubresource(app, {
+    authorisations,
+    parentPath: '/signing-baskets/:basketId',
+    params: BasketIdParams,
+    requiredRole: config.requiredRole,
+    find: (tpp, params) => signingBaskets.find(tpp, params.basketId),
+    idOf: (content) => content.basket.id,
+    subresources: [
+      {
+        segment: 'authorisations',
+        purpose: 'signing-basket',
+        operationIds: {
+          start: 'startSigningBasketAuthorisation',
+          list: 'getSigningBasketAuthorisation',
+          status: 'getSigningBasketScaStatus',
+        },
+        tag,
+        summaries: {
+          start: 'Start an authorisation (explicit start, or the next approver of corporate payments): 201 with scaRedirect',
+          list: "The ids of the basket's authorisations",
+        },
+        resource: (trx, content) => signingBaskets.authorisationTarget(trx, content),
       },
-    },
-    async (request, reply) => {
-      const tpp = tppOf(request);
-      const content = await signingBaskets.find(tpp, request.params.basketId);
-      const started = await signingBaskets.startAuthorisation(content, tpp, requestHeadersOf(request));
-      return reply.code(201).header('location', started.location).header('aspsp-sca-approach', 'REDIRECT').send(started.body);
-    },
-  );
-
-  app.get(
-    '/signing-baskets/:basketId/authorisations',
-    {
-      config,
-      schema: {
-        operationId: 'getSigningBasketAuthorisation',
-        tags,
-        summary: "The ids of the basket's authorisations",
-        headers: SignedRequestHeaders,
-        params: BasketIdParams,
-        response: { 200: AuthorisationsResponse, ...signedErrorResponses() },
-      },
-    },
-    async (request) => ({
-      authorisationIds: await signingBaskets.authorisationIds(await signingBaskets.find(tppOf(request), request.params.basketId)),
-    }),
-  );
-
-  app.get(
-    '/signing-baskets/:basketId/authorisations/:authorisationId',
-    {
-      config,
-      schema: {
-        operationId: 'getSigningBasketScaStatus',
-        tags,
-        summary: 'The scaStatus of one authorisation, with psuMessage when it failed',
-        headers: SignedRequestHeaders,
-        params: BasketAuthorisationIdParams,
-        response: { 200: ScaStatusResponse, ...signedErrorResponses() },
-      },
-    },
-    async (request) => {
-      const content = await signingBaskets.find(tppOf(request), request.params.basketId);
-      return signingBaskets.scaStatus(content, request.params.authorisationId, request.ctx.language);
-    },
-  );
+    ],
+  });
 };

@@ -42,8 +42,3 @@ export const SigningBasketResponse = Type.Object({
 export const SigningBasketStatusResponse = Type.Object({ transactionStatus: BasketStatus });
 
 export const BasketIdParams = Type.Object({ basketId: ResourceId });
-
-export const BasketAuthorisationIdParams = Type.Object({
-  basketId: ResourceId,
-  authorisationId: ResourceId,
-});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BankAccount, CoreBanking } from '../../bank/core-banking.port.js';
-import { withTransaction, type Db } from '../../db/create-db.js';
-import { localized, type Language } from '../../domain/localized.js';
+import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
+import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
@@ -9,13 +9,12 @@ import type { StoredResponse } from '../../http/idempotency/idempotency.reposito
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
-import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
-import type { ScaStatus } from '../authorisations/sca-status.js';
+import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
 import { isAwaitingApproval } from '../payments/payment-approval.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
 import { basketStatusOf, type BasketStatus } from './basket-status.js';
-import { basketCreationLinks, basketHref, basketLinks, basketScaStatusHref } from './signing-basket-links.js';
+import { basketCreationLinks, basketHref, basketLinks } from './signing-basket-links.js';
 import { signingBasketRepository, type SigningBasket } from './signing-basket.repository.js';
 
 /** The most payments one basket holds (the requirement's limit). */
@@ -45,9 +44,8 @@ export interface SigningBasketsService {
   view(content: BasketContent): { payments: string[]; transactionStatus: BasketStatus; _links: Record<string, { href: string }> };
   /** DELETE: before any approval only; the payments stay as they are and are free again. */
   remove(tpp: TppIdentity, basketId: string, requestId: string): Promise<void>;
-  startAuthorisation(content: BasketContent, tpp: TppIdentity, headers: RequestHeaders): Promise<StartedAuthorisation>;
-  authorisationIds(content: BasketContent): Promise<string[]>;
-  scaStatus(content: BasketContent, authorisationId: string, language: Language): Promise<{ scaStatus: ScaStatus; psuMessage?: string }>;
+  /** The basket as `POST …/authorisations` starts on it: refused unless it may get an authorisation now. */
+  authorisationTarget(trx: DbOrTx, content: BasketContent): Promise<AuthorisableResource>;
 }
 
 export interface SigningBasketSettings {
@@ -364,7 +362,9 @@ export function createSigningBasketsService(
       });
     },
 
-    async startAuthorisation(content, tpp, headers) {
+    // Judged on the content just read, without a lock: the approval checks the basket again (a
+    // basket deleted meanwhile refuses it), so a start racing a DELETE cannot approve anything.
+    async authorisationTarget(_trx, content) {
       const { basket, payments } = content;
       if (!authorisable(content)) {
         throw new AppError('REFERENCE_STATUS_INVALID', {
@@ -374,40 +374,16 @@ export function createSigningBasketsService(
               : localized('no payment in the basket waits for approval', 'ingen betaling i kurven venter på godkjenning'),
         });
       }
-      if (headers.psuCorporateId !== undefined && headers.psuCorporateId !== basket.psuCorporateId) {
-        throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
-      }
       const context = basket.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
-      // Until someone approves, the PSU the basket was created for is the one expected.
-      const untouched = payments.every((payment) => payment.status === 'RCVD');
-      const authorisation = await sca.authorisations.create(db, {
-        tpp,
-        purpose: 'signing-basket',
-        resourceId: basket.id,
-        expectedPsuId: headers.psuId?.number ?? (untouched ? basket.psuId : undefined),
+      return {
+        id: basket.id,
+        href: basketHref(settings.publicUrl, basket.id),
         psuCorporateId: basket.psuCorporateId,
-        redirectUri: headers.tppRedirectUri ?? context.tppRedirectUri,
-        nokRedirectUri: headers.tppNokRedirectUri ?? context.tppNokRedirectUri,
-        biometric: headers.biometricAuthentication,
-      });
-      return startedAuthorisation(
-        authorisation,
-        sca.authorisations.redirectLink(authorisation),
-        basketScaStatusHref(settings.publicUrl, basket.id, authorisation.id),
-      );
-    },
-
-    async authorisationIds(content) {
-      return (await sca.authorisations.list(content.basket.tppId, 'signing-basket', content.basket.id)).map(
-        (authorisation) => authorisation.id,
-      );
-    },
-
-    async scaStatus(content, authorisationId, language) {
-      return scaStatusView(
-        await sca.authorisations.find(content.basket.tppId, 'signing-basket', content.basket.id, authorisationId),
-        language,
-      );
+        // Until someone approves, the PSU the basket was created for is the one expected.
+        expectedPsuId: payments.every((payment) => payment.status === 'RCVD') ? basket.psuId : undefined,
+        redirectUri: context.tppRedirectUri,
+        nokRedirectUri: context.tppNokRedirectUri,
+      };
     },
   };
 }
