@@ -63,9 +63,30 @@ export default tseslint.config(
     },
   },
   {
-    // Services never import Fastify; only repositories and db/ build queries.
+    // Services never import Fastify; only repositories and db/ build queries. Nor the HTTP layer:
+    // they return domain results, routes make answers of them, and idempotency is the HTTP layer's
+    // alone (docs/adr/0009-one-idempotency-mechanism-in-the-http-layer.md). The one exception is the
+    // type of the validated request headers, a service's input (PSU, corporate id, redirect URIs).
     files: ['src/modules/**/*.service.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*'] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*'] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '!**/http/headers/request-headers.js'],
+              message: 'services return domain results; the HTTP layer (routes, idempotency) makes answers of them',
+            },
+            {
+              group: ['**/http/headers/request-headers.js'],
+              allowTypeImports: true,
+              message: 'services may use the type of the validated request headers, nothing else of the HTTP layer',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

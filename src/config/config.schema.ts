@@ -281,8 +281,7 @@ export const VARIABLES = [
   {
     name: 'XS2A_REQUEST_LEASE_SECONDS',
     key: 'requestLeaseSeconds',
-    description:
-      'how long a POST (other than payment and basket creation, whose answer commits with them) may run before a retry with its X-Request-ID takes it over, as after a crash',
+    description: 'how long a POST may run before a retry with its X-Request-ID takes it over, as after a crash',
     fallback: '120',
     parse: integer(1, 3600),
   },

@@ -82,14 +82,15 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 
 /**
  * Runs `work` in one transaction; services use it, repositories take the `trx` it passes. Inside
- * a transaction scope (transaction-scope.ts) the scope's pending work commits with it.
+ * a transaction scope (transaction-scope.ts) the scope's pending work, told the value `work`
+ * returned, commits with it.
  */
 export async function withTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
   let scope: Awaited<ReturnType<typeof beforeCommit>> = undefined;
   const result = await db.transaction().execute((trx) =>
     insideTransaction(async () => {
       const value = await work(trx);
-      scope = await beforeCommit(trx);
+      scope = await beforeCommit(trx, value);
       return value;
     }),
   );

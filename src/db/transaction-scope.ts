@@ -1,29 +1,33 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tx } from './create-db.js';
 
-/** Work that must commit with the first transaction of a unit of work, or not at all. */
-type BeforeFirstCommit = (trx: Tx) => Promise<void>;
+/**
+ * Work that joins a transaction of a unit of work just before it commits, told the value the
+ * transaction's work returned. True when it joined this transaction: once that one committed, it
+ * is not called again; false leaves it for a later transaction.
+ */
+export type BeforeCommit = (trx: Tx, value: unknown) => Promise<boolean>;
 
 interface Scope {
-  pending: BeforeFirstCommit | undefined;
+  pending: BeforeCommit | undefined;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
 
 /**
- * Runs `work` so that the first transaction it commits (through withTransaction) also runs
- * `beforeFirstCommit` inside it. The request-record plugin uses it to mark a POST as carried out
- * atomically with its effect, without the services knowing of requests.
+ * Runs `work` so that its transactions (through withTransaction) run `beforeCommit` inside them,
+ * until one it joined has committed. The idempotency layer uses it to record a POST as carried
+ * out, and to store its answer, atomically with its effect, without the services knowing of
+ * requests (docs/adr/0009-one-idempotency-mechanism-in-the-http-layer.md).
  */
-export function runInTransactionScope<T>(beforeFirstCommit: BeforeFirstCommit, work: () => T): T {
-  return scopes.run({ pending: beforeFirstCommit }, work);
+export function runInTransactionScope<T>(beforeCommit: BeforeCommit, work: () => T): T {
+  return scopes.run({ pending: beforeCommit }, work);
 }
 
-/** Called by withTransaction at the end of its work, still inside the transaction. */
-export async function beforeCommit(trx: Tx): Promise<Scope | undefined> {
+/** Called by withTransaction at the end of its work, still inside the transaction: the scope it joined, if any. */
+export async function beforeCommit(trx: Tx, value: unknown): Promise<Scope | undefined> {
   const scope = scopes.getStore();
-  if (scope?.pending) await scope.pending(trx);
-  return scope;
+  return scope?.pending && (await scope.pending(trx, value)) ? scope : undefined;
 }
 
 /** Called by withTransaction once its transaction committed: the scope's work is done. */

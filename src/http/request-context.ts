@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Language } from '../domain/localized.js';
 import type { RequestHeaders } from './headers/request-headers.js';
+import type { CreatedAnswer } from './idempotency/created-answer.js';
 import type { Psd2Role, TppIdentity } from '../security/tpp-identity.js';
 import { pickLanguage } from './content-negotiation.js';
 
@@ -29,10 +30,10 @@ declare module 'fastify' {
     /** The PSD2 role the route needs (docs/design.md §5): PIS needs PSP_PI. */
     requiredRole?: Psd2Role;
     /**
-     * The route's service records the X-Request-ID and its answer in its own transaction (see
-     * idempotencyRepository.recordCompleted); the generic claim is skipped.
+     * A POST that creates a resource: its handler returns the service's CreatedResource, and this
+     * turns it into the answer, stored in the transaction that creates the resource (idempotency.plugin.ts).
      */
-    idempotentInService?: boolean;
+    answer?: CreatedAnswer;
   }
 }
 

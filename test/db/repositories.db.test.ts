@@ -356,7 +356,10 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       ).toMatchObject({
         kind: 'other-operation',
       });
-      expect(await idempotencyRepository.peek(database.db, key, post, T0)).toMatchObject({ kind: 'other-operation', method: 'GET' });
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0))).toMatchObject({
+        kind: 'other-operation',
+        method: 'GET',
+      });
     });
 
     it('lets the identical GET, PUT or DELETE run again (repeat)', async () => {
@@ -370,7 +373,6 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
       await idempotencyRepository.complete(database.db, key, response, { at: T1, expiresAt: T2 });
       expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T1))).toEqual({ kind: 'replay', response });
-      expect(await idempotencyRepository.peek(database.db, key, post, T1)).toEqual({ kind: 'replay', response });
       expect(await rowOf(key)).toMatchObject({ state: 'completed', created_at: T0, completed_at: T1, expires_at: T2 });
     });
 
@@ -396,7 +398,6 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       const key = newKey();
       await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
       await idempotencyRepository.markRefused(database.db, key, post);
-      expect(await idempotencyRepository.peek(database.db, key, { ...post, hash: 'hash-2' }, T0)).toBeUndefined();
       expect(await idempotencyRepository.claim(database.db, key, get, 'seen', times(T0))).toMatchObject({ kind: 'other-operation' });
       expect(await idempotencyRepository.claim(database.db, key, { ...post, hash: 'hash-2' }, 'in_progress', times(T0))).toEqual({
         kind: 'new',
@@ -427,7 +428,6 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       const kept = newKey();
       await idempotencyRepository.claim(database.db, key, get, 'seen', { at: T0, expiresAt: T1, abandonedBefore: T0 });
       await idempotencyRepository.claim(database.db, kept, get, 'seen', { at: T0, expiresAt: T2, abandonedBefore: T0 });
-      expect(await idempotencyRepository.peek(database.db, key, del, T2)).toBeUndefined();
       expect(await idempotencyRepository.claim(database.db, key, del, 'seen', times(T2))).toEqual({ kind: 'new' });
       await idempotencyRepository.claim(database.db, newKey(), get, 'seen', { at: T0, expiresAt: T1, abandonedBefore: T0 });
       expect(await idempotencyRepository.purgeExpired(database.db, T2)).toBeGreaterThanOrEqual(1);
@@ -435,20 +435,30 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       expect(await rowOf(key)).toMatchObject({ method: 'DELETE' });
     });
 
-    it('records a completed answer over a refused row of the same operation or an expired one, not over a live one', async () => {
-      const refused = newKey();
-      await idempotencyRepository.recordRefused(database.db, refused, post, { at: T0, expiresAt: T2 });
+    it('stores an answer with the effect that carries the request out, fenced by the claim, once', async () => {
+      const key = newKey();
+      await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(T0));
+      // Rolled back with its effect: the claim is as it was.
+      await expect(
+        database.db.transaction().execute(async (trx) => {
+          expect(await idempotencyRepository.answerClaim(trx, key, T0, response, { at: T1, expiresAt: T2 })).toBe(true);
+          throw new Error('the effect failed');
+        }),
+      ).rejects.toThrow('the effect failed');
+      expect((await rowOf(key))?.state).toBe('in_progress');
+      // A retry took the claim over: the slow run can no longer answer it.
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER, LATER))).toEqual({ kind: 'new' });
+      expect(await idempotencyRepository.answerClaim(database.db, key, T0, response, { at: T1, expiresAt: T2 })).toBe(false);
       expect(
-        await idempotencyRepository.recordCompleted(database.db, refused, { ...post, hash: 'h3' }, response, { at: T1, expiresAt: T2 }),
+        await database.db
+          .transaction()
+          .execute((trx) => idempotencyRepository.answerClaim(trx, key, LATER, response, { at: LATER, expiresAt: T2 })),
       ).toBe(true);
-      expect(await rowOf(refused)).toMatchObject({ state: 'completed', request_hash: 'h3' });
-      const expired = newKey();
-      await idempotencyRepository.recordRefused(database.db, expired, get, { at: T0, expiresAt: T0 });
-      expect(await idempotencyRepository.recordCompleted(database.db, expired, post, response, { at: T1, expiresAt: T2 })).toBe(true);
-      const live = newKey();
-      await idempotencyRepository.claim(database.db, live, get, 'seen', times(T0));
-      expect(await idempotencyRepository.recordCompleted(database.db, live, post, response, { at: T0, expiresAt: T2 })).toBe(false);
-      expect(await rowOf(live)).toMatchObject({ method: 'GET', state: 'seen' });
+      expect(
+        await idempotencyRepository.answerClaim(database.db, key, LATER, { ...response, body: 'late' }, { at: LATER, expiresAt: T2 }),
+      ).toBe(false);
+      expect(await idempotencyRepository.claim(database.db, key, post, 'in_progress', times(LATER))).toEqual({ kind: 'replay', response });
+      expect(await rowOf(key)).toMatchObject({ state: 'completed', completed_at: LATER, expires_at: T2 });
     });
 
     it('keeps the same X-Request-ID of two TPPs apart', async () => {

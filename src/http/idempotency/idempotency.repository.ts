@@ -105,66 +105,37 @@ export const idempotencyRepository = {
   },
 
   /**
-   * What is stored under an id, without claiming it. Services that record their answer in their
-   * own transaction ({@link recordCompleted}) look here first, so a retry is answered before it
-   * is validated again. Undefined: nothing that binds the id (none, expired, or a refused request
-   * to this same operation).
+   * Stores a claimed POST's answer in the transaction that carries the request out (the one that
+   * creates its resource), so the answer cannot be lost between the two: a crash leaves neither.
+   * Fenced by the claim's time: false when a retry took the claim over (this run outlived its
+   * lease), and the caller rolls its effect back.
    */
-  async peek(db: DbOrTx, key: IdempotencyKey, request: RequestFingerprint, at: string): Promise<Earlier | undefined> {
-    const existing = await readRow(db, key);
-    if (!existing || existing.expires_at < at) return undefined;
-    if (existing.state === 'refused' && sameOperation(existing, request)) return undefined;
-    return classify(existing, request);
-  },
-
-  /**
-   * Records a request and its answer at once, in the caller's transaction with the change it made,
-   * so the answer cannot be lost between the two (a crash leaves neither). Takes over an expired
-   * row or a refused request to the same operation. False when the id was taken meanwhile: the
-   * caller rolls back and answers what {@link peek} finds.
-   */
-  async recordCompleted(
+  async answerClaim(
     trx: DbOrTx,
     key: IdempotencyKey,
-    request: RequestFingerprint,
+    claimedAt: string,
     response: StoredResponse,
     times: Pick<Lifetimes, 'at' | 'expiresAt'>,
   ): Promise<boolean> {
-    const values = {
-      method: request.method,
-      path: request.path,
-      request_hash: request.hash,
-      state: 'completed' as const,
-      response_status: response.status,
-      response_headers: JSON.stringify(response.headers),
-      response_body: response.body,
-      created_at: times.at,
-      completed_at: times.at,
-      expires_at: times.expiresAt,
-    };
-    const written = await trx
-      .insertInto('idempotency_record')
-      .values({ tpp_id: key.tppId, request_id: key.requestId, ...values })
-      .onConflict((oc) =>
-        oc
-          .columns(['tpp_id', 'request_id'])
-          .doUpdateSet(values)
-          .where((eb) =>
-            eb.or([
-              eb('idempotency_record.expires_at', '<', times.at),
-              eb.and([
-                eb('idempotency_record.state', '=', 'refused'),
-                eb('idempotency_record.method', '=', request.method),
-                eb('idempotency_record.path', '=', request.path),
-              ]),
-            ]),
-          ),
-      )
+    const updated = await trx
+      .updateTable('idempotency_record')
+      .set({
+        state: 'completed',
+        response_status: response.status,
+        response_headers: JSON.stringify(response.headers),
+        response_body: response.body,
+        completed_at: times.at,
+        expires_at: times.expiresAt,
+      })
+      .where('tpp_id', '=', key.tppId)
+      .where('request_id', '=', key.requestId)
+      .where('state', '=', 'in_progress')
+      .where('created_at', '=', claimedAt)
       .executeTakeFirst();
-    return Number(written.numInsertedOrUpdatedRows ?? 0n) === 1;
+    return Number(updated.numUpdatedRows) === 1;
   },
 
-  /** Stores a claimed POST's answer (generic routes, after their handler). */
+  /** Stores a claimed POST's answer after it was sent (routes without an `answer`). */
   async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>): Promise<void> {
     await db
       .updateTable('idempotency_record')
@@ -277,9 +248,9 @@ function takesOver(row: Row, request: RequestFingerprint, times: Lifetimes): boo
 
 /**
  * What a row means to a request with its id. An `applied` POST without an answer is still
- * finishing within its lease; past it, its answer was lost (`abandonedBefore` undefined: past).
+ * finishing within its lease; past it, its answer was lost.
  */
-function classify(row: Row, request: RequestFingerprint, abandonedBefore?: string): Earlier {
+function classify(row: Row, request: RequestFingerprint, abandonedBefore: string): Earlier {
   if (!sameOperation(row, request)) return { kind: 'other-operation', method: row.method, path: row.path };
   if (row.request_hash !== request.hash) return { kind: 'conflict' };
   switch (row.state) {
@@ -298,7 +269,7 @@ function classify(row: Row, request: RequestFingerprint, abandonedBefore?: strin
             },
           };
     case 'applied':
-      return abandonedBefore !== undefined && row.created_at >= abandonedBefore ? { kind: 'in-progress' } : { kind: 'applied' };
+      return row.created_at >= abandonedBefore ? { kind: 'in-progress' } : { kind: 'applied' };
     case 'in_progress':
       return { kind: 'in-progress' };
   }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Type } from 'typebox';
-import { fingerprintOf } from '../../http/idempotency/idempotency.plugin.js';
+import { createdForRedirect } from '../../http/idempotency/created-answer.js';
+import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { tppOf } from '../../http/request-context.js';
 import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import {
@@ -67,7 +68,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       app.post(
         `/${service}/${product}`,
         {
-          config: { ...config, idempotentInService: true },
+          // The created payment's 201, stored with the payment for retries.
+          config: { ...config, answer: createdForRedirect },
           schema: {
             operationId: operationId('initiatePayment', service, product),
             tags,
@@ -175,15 +177,15 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       throw new Error('payment routes must sit behind the API front door');
     }
     const query = request.query as { allowLogicalDuplicate?: boolean };
-    const answer = await payments.initiate({
+    const created = await payments.initiate({
       tpp: tppOf(request),
       service,
       product,
       body: request.body,
       headers,
       allowLogicalDuplicate: query.allowLogicalDuplicate ?? false,
-      request: { id: requestId, ...fingerprintOf(request) },
+      requestId,
     });
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    return replyCreated(request, reply, created);
   }
 };

@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
+import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { formatAmount } from '../../domain/money.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
-import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import { exceedsLimit } from './payment-limits.js';
@@ -56,15 +55,22 @@ export interface Initiation {
   readonly body: unknown;
   readonly headers: RequestHeaders;
   readonly allowLogicalDuplicate: boolean;
-  /** X-Request-ID and the fingerprint of the request it names (idempotency, docs/design.md §2). */
-  readonly request: { readonly id: string; readonly hash: string; readonly method: string; readonly path: string };
+  /** The request's X-Request-ID, kept with the payment and its audit event. */
+  readonly requestId: string;
 }
+
+/** A payment just created: its address, and the Berlin Group initiation view (RCVD, its id and links). */
+export type CreatedPayment = CreatedResource<{
+  readonly transactionStatus: 'RCVD';
+  readonly paymentId: string;
+  readonly _links: ReturnType<typeof initiationLinks>;
+}>;
 
 export type Cancellation = { readonly kind: 'cancelled' } | { readonly kind: 'needs-authorisation'; readonly body: unknown };
 
 export interface PaymentsService {
-  /** Creates a payment, or answers a retry with the stored answer; the answer is ready to send. */
-  initiate(initiation: Initiation): Promise<StoredResponse>;
+  /** Creates a payment: its audit event and, unless the TPP starts it itself, its authorisation in one transaction. */
+  initiate(initiation: Initiation): Promise<CreatedPayment>;
   find(tpp: TppIdentity, service: PaymentService, product: string, paymentId: string): Promise<Payment>;
   /** The payment as submitted, with its status (and for a periodic payment, its next execution dates). */
   view(payment: Payment): Promise<{ transactionStatus: TransactionStatus } & Record<string, unknown>>;
@@ -85,8 +91,8 @@ const SHOWN_EXECUTION_DATES = 12;
 
 /**
  * Payment initiation: the rules, the bank's say on the debtor account and the PSU, the
- * logical-duplicate rule, and the idempotent write of payment, audit event and stored answer in
- * one transaction (a crash leaves all or nothing, and a retry finds the answer).
+ * logical-duplicate rule, and the write of payment, audit event and authorisation in one
+ * transaction, whose value is the created payment (the HTTP layer stores the answer in it too).
  */
 export function createPaymentsService(
   db: Db,
@@ -185,10 +191,6 @@ export function createPaymentsService(
 
   return {
     async initiate(initiation) {
-      const key = { tppId: initiation.tpp.id, requestId: initiation.request.id };
-      const earlier = await earlierAnswer(db, key, initiation.request, now().toISOString());
-      if (earlier) return earlier;
-
       const scope = { tppId: initiation.tpp.id };
       const order = await check(initiation);
       const { accountId: debtorAccountId, severalApprovers } = await debtorAccountOf(scope, initiation, order);
@@ -200,86 +202,80 @@ export function createPaymentsService(
       // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (docs/design.md §2).
       const logicalKey = initiation.service === 'periodic-payments' ? undefined : order.logicalKey;
       const checksDuplicates = logicalKey !== undefined && !initiation.allowLogicalDuplicate;
-      return answerOnce(
-        db,
-        key,
-        initiation.request,
-        at,
-        async (trx) => {
-          if (checksDuplicates) {
-            const duplicate = await paymentRepository.findLiveDuplicate(trx, initiation.tpp.id, logicalKey);
-            if (duplicate !== undefined) {
-              throw new AppError('PAYMENT_DUPLICATE', {
-                detail: localized(
-                  `payment ${duplicate} is equal and still live; send allowLogicalDuplicate=true to create this one anyway`,
-                  `betaling ${duplicate} er lik og fortsatt aktiv; send allowLogicalDuplicate=true for å opprette denne likevel`,
-                ),
-              });
-            }
+      return withTransaction(db, async (trx): Promise<CreatedPayment> => {
+        if (checksDuplicates) {
+          // Equal payments queue here (PostgreSQL): of two sent at once, the later one sees the
+          // earlier one and is refused as its duplicate.
+          await paymentRepository.lockLogicalKey(trx, initiation.tpp.id, logicalKey);
+          const duplicate = await paymentRepository.findLiveDuplicate(trx, initiation.tpp.id, logicalKey);
+          if (duplicate !== undefined) {
+            throw new AppError('PAYMENT_DUPLICATE', {
+              detail: localized(
+                `payment ${duplicate} is equal and still live; send allowLogicalDuplicate=true to create this one anyway`,
+                `betaling ${duplicate} er lik og fortsatt aktiv; send allowLogicalDuplicate=true for å opprette denne likevel`,
+              ),
+            });
           }
-          const { psuId, psuCorporateId, ...context } = initiation.headers;
-          await paymentRepository.insert(trx, {
-            id,
-            tppId: initiation.tpp.id,
-            ...order.document,
-            product: initiation.product,
-            status: 'RCVD',
-            requestId: initiation.request.id,
-            psuId: psuId?.number,
-            psuCorporateId,
-            debtorAccountId,
-            currency: order.amount.currency,
-            amountMinor: order.amount.minor,
-            requestedExecutionDate: order.requestedExecutionDate,
-            logicalKey,
-            requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
-            createdAt: at,
-          });
-          await auditRepository.append(
-            trx,
-            {
-              actor: { type: 'tpp', id: initiation.tpp.id },
-              requestId: initiation.request.id,
-              action: 'payment.created',
-              resource: { type: 'payment', id },
-              details: {
-                service: initiation.service,
-                product: initiation.product,
-                status: 'RCVD',
-                ...(severalApprovers ? { severalApprovers } : {}),
-              },
+        }
+        const { psuId, psuCorporateId, ...context } = initiation.headers;
+        await paymentRepository.insert(trx, {
+          id,
+          tppId: initiation.tpp.id,
+          ...order.document,
+          product: initiation.product,
+          status: 'RCVD',
+          requestId: initiation.requestId,
+          psuId: psuId?.number,
+          psuCorporateId,
+          debtorAccountId,
+          currency: order.amount.currency,
+          amountMinor: order.amount.minor,
+          requestedExecutionDate: order.requestedExecutionDate,
+          logicalKey,
+          requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
+          createdAt: at,
+        });
+        await auditRepository.append(
+          trx,
+          {
+            actor: { type: 'tpp', id: initiation.tpp.id },
+            requestId: initiation.requestId,
+            action: 'payment.created',
+            resource: { type: 'payment', id },
+            details: {
+              service: initiation.service,
+              product: initiation.product,
+              status: 'RCVD',
+              ...(severalApprovers ? { severalApprovers } : {}),
             },
-            at,
-          );
-          const started = startsImplicitly
-            ? await sca.authorisations.create(trx, {
-                tpp: initiation.tpp,
-                purpose: 'payment',
-                resourceId: id,
-                expectedPsuId: psuId?.number,
-                psuCorporateId,
-                redirectUri: context.tppRedirectUri,
-                nokRedirectUri: context.tppNokRedirectUri,
-                biometric: context.biometricAuthentication,
-              })
-            : undefined;
-          const links = initiationLinks(
-            settings.publicUrl,
-            initiation.service,
-            initiation.product,
-            id,
-            started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
-          );
-          return createdForRedirect(`${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`, {
-            transactionStatus: 'RCVD',
-            paymentId: id,
-            _links: links,
-          });
-        },
-        // Equal payments queue here (PostgreSQL), so a parallel retry of this very request sees
-        // the first one's stored answer instead of taking it for a logical duplicate.
-        checksDuplicates ? (trx) => paymentRepository.lockLogicalKey(trx, initiation.tpp.id, logicalKey) : undefined,
-      );
+          },
+          at,
+        );
+        const started = startsImplicitly
+          ? await sca.authorisations.create(trx, {
+              tpp: initiation.tpp,
+              purpose: 'payment',
+              resourceId: id,
+              expectedPsuId: psuId?.number,
+              psuCorporateId,
+              redirectUri: context.tppRedirectUri,
+              nokRedirectUri: context.tppNokRedirectUri,
+              biometric: context.biometricAuthentication,
+            })
+          : undefined;
+        const links = initiationLinks(
+          settings.publicUrl,
+          initiation.service,
+          initiation.product,
+          id,
+          started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+        );
+        return new CreatedResource(`${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`, {
+          transactionStatus: 'RCVD' as const,
+          paymentId: id,
+          _links: links,
+        });
+      });
     },
 
     async find(tpp, service, product, paymentId) {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fingerprintOf } from '../../http/idempotency/idempotency.plugin.js';
+import { createdForRedirect } from '../../http/idempotency/created-answer.js';
+import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
@@ -30,7 +31,8 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/signing-baskets',
     {
-      config: { ...config, idempotentInService: true },
+      // The created basket's 201, stored with the basket for retries.
+      config: { ...config, answer: createdForRedirect },
       schema: {
         operationId: 'createSigningBasket',
         tags,
@@ -43,17 +45,13 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const requestId = request.ctx.requestId;
       if (!requestId) throw new Error('signing basket routes must sit behind the API front door');
-      const answer = await signingBaskets.create({
+      const created = await signingBaskets.create({
         tpp: tppOf(request),
         paymentIds: request.body.paymentIds,
         headers: requestHeadersOf(request),
-        request: { id: requestId, ...fingerprintOf(request) },
+        requestId,
       });
-      // The stored answer is already serialised (a replay sends the very same bytes).
-      return reply
-        .code(answer.status as 201)
-        .headers(answer.headers)
-        .send(answer.body as never);
+      return replyCreated(request, reply, created);
     },
   );
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BankAccount, CoreBanking } from '../../bank/core-banking.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
+import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
-import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
-import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
@@ -25,9 +24,16 @@ export interface BasketCreation {
   readonly tpp: TppIdentity;
   readonly paymentIds: readonly string[];
   readonly headers: RequestHeaders;
-  /** X-Request-ID and the fingerprint of the request it names (idempotency, docs/design.md §2). */
-  readonly request: { readonly id: string; readonly hash: string; readonly method: string; readonly path: string };
+  /** The request's X-Request-ID, kept with the basket and its audit event. */
+  readonly requestId: string;
 }
+
+/** A basket just created: its address, and the Berlin Group creation view (RCVD, its id and links). */
+export type CreatedBasket = CreatedResource<{
+  readonly transactionStatus: 'RCVD';
+  readonly basketId: string;
+  readonly _links: ReturnType<typeof basketCreationLinks>;
+}>;
 
 /** A basket with the payments it holds (or, once deleted, held), in the TPP's order. */
 export interface BasketContent {
@@ -36,8 +42,8 @@ export interface BasketContent {
 }
 
 export interface SigningBasketsService {
-  /** Creates a basket, or answers a retry with the stored answer; the answer is ready to send. */
-  create(creation: BasketCreation): Promise<StoredResponse>;
+  /** Creates a basket: its payments taken, their own links ended, its audit event and authorisation in one transaction. */
+  create(creation: BasketCreation): Promise<CreatedBasket>;
   /** A basket of this TPP with its payments (authorisations whose links expired are failed first). */
   find(tpp: TppIdentity, basketId: string): Promise<BasketContent>;
   statusOf(content: BasketContent): BasketStatus;
@@ -228,10 +234,6 @@ export function createSigningBasketsService(
 
   return {
     async create(creation) {
-      const key = { tppId: creation.tpp.id, requestId: creation.request.id };
-      const earlier = await earlierAnswer(db, key, creation.request, now().toISOString());
-      if (earlier) return earlier;
-
       const payments = await basketablePayments(creation.tpp, creation.paymentIds);
       const party = await debtorPartyOf(creation.tpp, payments);
       const psuId = await approvingPsu(creation, party, payments);
@@ -239,73 +241,68 @@ export function createSigningBasketsService(
       const at = now().toISOString();
       const { psuId: _psu, psuCorporateId, ...context } = creation.headers;
       const actor = { type: 'tpp' as const, id: creation.tpp.id };
-      return answerOnce(
-        db,
-        key,
-        creation.request,
-        at,
-        async (trx) => {
-          await signingBasketRepository.insert(trx, {
-            id,
-            tppId: creation.tpp.id,
-            psuId,
-            psuCorporateId,
-            paymentIds: creation.paymentIds,
-            requestId: creation.request.id,
-            requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
-            createdAt: at,
+      return withTransaction(db, async (trx): Promise<CreatedBasket> => {
+        // Baskets sharing payments queue here. Authorisations first, then payments: the order
+        // the SCA flow locks them in.
+        await sca.authorisations.lockOf(trx, 'payment', creation.paymentIds);
+        await paymentRepository.lockRows(trx, creation.paymentIds);
+        await signingBasketRepository.insert(trx, {
+          id,
+          tppId: creation.tpp.id,
+          psuId,
+          psuCorporateId,
+          paymentIds: creation.paymentIds,
+          requestId: creation.requestId,
+          requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
+          createdAt: at,
+        });
+        // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
+        if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
+          throw new AppError('REFERENCE_STATUS_INVALID', {
+            path: 'paymentIds',
+            detail: localized(
+              'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
+              'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
+            ),
           });
-          // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
-          if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
-            throw new AppError('REFERENCE_STATUS_INVALID', {
-              path: 'paymentIds',
-              detail: localized(
-                'a payment of the basket was approved or put in another basket meanwhile; read the payments again',
-                'en betaling i kurven ble godkjent eller lagt i en annen kurv i mellomtiden; les betalingene på nytt',
-              ),
+        }
+        // A payment in a basket is approved with the basket: a link started for it alone stops working.
+        const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
+        await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
+        await auditRepository.append(
+          trx,
+          {
+            actor,
+            requestId: creation.requestId,
+            action: 'signing-basket.created',
+            resource: { type: 'signing-basket', id },
+            details: { paymentIds: [...creation.paymentIds], psuId },
+          },
+          at,
+        );
+        const started = creation.headers.tppExplicitAuthorisationPreferred
+          ? undefined
+          : await sca.authorisations.create(trx, {
+              tpp: creation.tpp,
+              purpose: 'signing-basket',
+              resourceId: id,
+              expectedPsuId: psuId,
+              psuCorporateId,
+              redirectUri: context.tppRedirectUri,
+              nokRedirectUri: context.tppNokRedirectUri,
+              biometric: context.biometricAuthentication,
             });
-          }
-          // A payment in a basket is approved with the basket: a link started for it alone stops working.
-          const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
-          await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
-          await auditRepository.append(
-            trx,
-            {
-              actor,
-              requestId: creation.request.id,
-              action: 'signing-basket.created',
-              resource: { type: 'signing-basket', id },
-              details: { paymentIds: [...creation.paymentIds], psuId },
-            },
-            at,
-          );
-          const started = creation.headers.tppExplicitAuthorisationPreferred
-            ? undefined
-            : await sca.authorisations.create(trx, {
-                tpp: creation.tpp,
-                purpose: 'signing-basket',
-                resourceId: id,
-                expectedPsuId: psuId,
-                psuCorporateId,
-                redirectUri: context.tppRedirectUri,
-                nokRedirectUri: context.tppNokRedirectUri,
-                biometric: context.biometricAuthentication,
-              });
-          const links = basketCreationLinks(
-            settings.publicUrl,
-            id,
-            started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
-          );
-          return createdForRedirect(basketHref(settings.publicUrl, id), { transactionStatus: 'RCVD', basketId: id, _links: links });
-        },
-        // Before the replay check: a concurrent retry of this request waits here and then replays
-        // its answer, and baskets sharing payments queue. Authorisations first, then payments: the
-        // order the SCA flow locks them in.
-        async (trx) => {
-          await sca.authorisations.lockOf(trx, 'payment', creation.paymentIds);
-          await paymentRepository.lockRows(trx, creation.paymentIds);
-        },
-      );
+        const links = basketCreationLinks(
+          settings.publicUrl,
+          id,
+          started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+        );
+        return new CreatedResource(basketHref(settings.publicUrl, id), {
+          transactionStatus: 'RCVD' as const,
+          basketId: id,
+          _links: links,
+        });
+      });
     },
 
     async find(tpp, basketId) {
