@@ -3,7 +3,7 @@ import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { auditRepository, type ActorType } from '../audit/audit.repository.js';
 import { authorisationRepository, type Authorisation } from './authorisation.repository.js';
-import { canMoveSca, type ScaStatus } from './sca-status.js';
+import { approvedScaMove, type ScaStatus } from './sca-status.js';
 
 export interface ScaStatusChange {
   readonly to: ScaStatus;
@@ -21,7 +21,8 @@ export interface ScaStatusChange {
  * log in the caller's transaction.
  */
 export async function transitionAuthorisation(trx: DbOrTx, authorisation: Authorisation, change: ScaStatusChange): Promise<Authorisation> {
-  if (!canMoveSca(authorisation.scaStatus, change.to)) {
+  const move = approvedScaMove(authorisation.scaStatus, change.to);
+  if (!move) {
     throw new AppError('STATUS_INVALID', {
       detail: localized(
         `an authorisation in scaStatus ${authorisation.scaStatus} cannot move to ${change.to}`,
@@ -29,8 +30,7 @@ export async function transitionAuthorisation(trx: DbOrTx, authorisation: Author
       ),
     });
   }
-  const applied = await authorisationRepository.update(trx, authorisation.id, authorisation.scaStatus, {
-    scaStatus: change.to,
+  const applied = await authorisationRepository.transition(trx, authorisation.id, move, {
     ...(change.reason === undefined ? {} : { statusReason: change.reason }),
     ...(change.psuId === undefined ? {} : { psuId: change.psuId }),
     at: change.at,

@@ -254,7 +254,6 @@ export function createAuthorisationService(
         const stored = await authorisationRepository.update(trx, final.id, 'finalised', {
           loginCodeHash: sha256(code),
           loginCodeExpiresAt: new Date(now().getTime() + LOGIN_CODE_SECONDS * 1000).toISOString(),
-          at,
         });
         if (!stored) throw new Error('a finalised login changed within its own transaction');
         return final;
