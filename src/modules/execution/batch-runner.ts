@@ -6,7 +6,8 @@ import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { isLastRunOfDay, type BatchTime } from '../../domain/batch-schedule.js';
 import { todayIn } from '../../domain/iso-date.js';
 import type { BankClock } from '../clock/bank-clock.js';
-import { EXECUTABLE_STATUSES, paymentRepository, type DuePayment, type Payment } from '../payments/payment.repository.js';
+import { allows } from '../payments/payment-status.js';
+import { paymentRepository, type DuePayment, type Payment } from '../payments/payment.repository.js';
 import { BATCH_OUTCOMES, type BatchOutcome, type BatchRunObserver, type BatchRunReport, type BatchTrigger } from './batch-run-report.js';
 import { batchRunRepository } from './batch-run.repository.js';
 import type { Answers, ExecutionContext, PaymentExecutor, Submission } from './payment-executor.js';
@@ -69,7 +70,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   function isDue(payment: Pick<Payment, 'status' | 'requestedExecutionDate'>, today: string): boolean {
-    if (!EXECUTABLE_STATUSES.includes(payment.status)) return false;
+    if (!allows(payment.status, 'execute')) return false;
     return payment.status !== 'PDNG' || payment.requestedExecutionDate === undefined || payment.requestedExecutionDate <= today;
   }
 

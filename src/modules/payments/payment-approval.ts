@@ -15,16 +15,9 @@ import type { Authorisation } from '../authorisations/authorisation.repository.j
 import { paymentConfirmation } from './payment-confirmation.js';
 import { exceedsLimit } from './payment-limits.js';
 import { isInstant } from './payment-products.js';
-import { cancellationRule, type TransactionStatus } from './payment-status.js';
+import { allows, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
-
-/** Statuses in which a payment waits for (more) approval. */
-const AWAITING_APPROVAL: readonly TransactionStatus[] = ['RCVD', 'PATC'];
-
-export function isAwaitingApproval(status: TransactionStatus): boolean {
-  return AWAITING_APPROVAL.includes(status);
-}
 
 /**
  * Whether an approver's approval is enough alone: no approval limit, or an amount within it. An
@@ -137,7 +130,7 @@ export function createPaymentApprover(
       const permissions = new Map<string, ReturnType<CoreBanking['permission']>>();
       const plans: PaymentApprovalPlan[] = [];
       for (const payment of payments) {
-        if (!isAwaitingApproval(payment.status)) {
+        if (!allows(payment.status, 'approve')) {
           plans.push({ kind: 'refuse', reason: noLongerWaiting(payment.status), rejectsPayment: false });
           continue;
         }
@@ -192,7 +185,7 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
 
     async prepareApproval(authorisation, psuId) {
       const payment = await paymentOf(db, authorisation);
-      if (payment.basketId !== undefined && isAwaitingApproval(payment.status)) return refused(inBasket(), false);
+      if (payment.basketId !== undefined && allows(payment.status, 'approve')) return refused(inBasket(), false);
       const [plan] = await approver.plan([payment], psuId);
       if (!plan) throw new Error('a plan for each payment');
       if (plan.kind === 'refuse') return refused(plan.reason, plan.rejectsPayment);
@@ -227,7 +220,7 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
 
     async onFailure(trx, authorisation, reason, at, actor) {
       const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
-      if (!payment || !isAwaitingApproval(payment.status)) return;
+      if (!payment || !allows(payment.status, 'approve')) return;
       // Approved through another authorisation and being settled (an instant payment): it stays.
       if (await paymentSubmissionRepository.isInFlight(trx, payment.id)) return;
       await transitionPayment(trx, payment, {
@@ -252,7 +245,7 @@ export function paymentCancellationSubject(db: Db, coreBanking: CoreBanking): Au
 
     async prepareApproval(authorisation, psuId) {
       const payment = await paymentOf(db, authorisation);
-      if (cancellationRule(payment.status) !== 'needs-authorisation') {
+      if (!allows(payment.status, 'authorise-cancellation')) {
         return refused(
           localized(
             `The payment can no longer be cancelled (status ${payment.status})`,

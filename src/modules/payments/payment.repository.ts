@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/create-db.js';
 import type { PaymentTable } from './payment.table.js';
 import type { PaymentProduct, PaymentService } from './payment-products.js';
 import { readPaymentDocument, writePaymentDocument, type PaymentDocument } from './payment-document.js';
-import { isTransactionStatus, LIVE_STATUSES, type TransactionStatus } from './payment-status.js';
+import { isTransactionStatus, LIVE_STATUSES, statusesAllowing, type TransactionStatus } from './payment-status.js';
 
 /** What every stored payment has, whatever its service. */
 export interface PaymentFields {
@@ -101,8 +101,7 @@ export interface DuePayment {
   readonly requestedExecutionDate: string | undefined;
 }
 
-/** Approved and not yet executed; periodic payments are never executed by the sandbox. */
-export const EXECUTABLE_STATUSES: readonly TransactionStatus[] = ['ACTC', 'PDNG', 'ACCP'];
+/** Periodic payments are never executed by the sandbox. */
 const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
 
 /** The only place that queries the payment table. */
@@ -171,8 +170,8 @@ export const paymentRepository = {
   },
 
   /**
-   * Puts single payments into a basket, each only if it is still received (RCVD) and in no open
-   * basket: conditional updates, so two baskets created at once cannot both take a payment.
+   * Puts single payments into a basket, each only if its status still allows it (received, RCVD)
+   * and it is in no open basket: conditional updates, so two baskets created at once cannot both take a payment.
    * Returns how many it took; the caller rolls back unless it took them all.
    */
   async claimForBasket(trx: DbOrTx, tppId: string, ids: readonly string[], basketId: string): Promise<number> {
@@ -186,7 +185,7 @@ export const paymentRepository = {
         .where('id', '=', id)
         .where('tpp_id', '=', tppId)
         .where('service', '=', 'payments')
-        .where('status', '=', 'RCVD')
+        .where('status', 'in', statusesAllowing('put-in-basket'))
         .where('basket_id', 'is', null)
         .executeTakeFirst();
       claimed += Number(result.numUpdatedRows);
@@ -218,7 +217,7 @@ export const paymentRepository = {
     let query = db
       .selectFrom('payment')
       .select(['id', 'tpp_id', 'status', 'requested_execution_date'])
-      .where('status', 'in', EXECUTABLE_STATUSES)
+      .where('status', 'in', statusesAllowing('execute'))
       .where('service', 'in', EXECUTED_SERVICES)
       // First come, first served: an earlier payment gets the money before a later one.
       .orderBy('created_at')

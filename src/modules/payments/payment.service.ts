@@ -14,7 +14,7 @@ import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditRepository } from '../audit/audit.repository.js';
 import { exceedsLimit } from './payment-limits.js';
 import { cancellationLinks, initiationLinks, paymentPath, scaStatusHref, type AuthorisationKind } from './payment-links.js';
-import { approvesAlone, isAwaitingApproval } from './payment-approval.js';
+import { approvesAlone } from './payment-approval.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
 import type { ScaStatus } from '../authorisations/sca-status.js';
@@ -28,7 +28,7 @@ import {
   type PaymentOrder,
   type RuleContext,
 } from './payment-rules.js';
-import { cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
+import { allows, cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import type { PaymentDocument } from './payment-document.js';
 import { paymentRepository, type Payment } from './payment.repository.js';
@@ -302,7 +302,7 @@ export function createPaymentsService(
       if (!payment || payment.product !== product) {
         throw new AppError('RESOURCE_UNKNOWN', { path: 'paymentId' });
       }
-      if (isAwaitingApproval(payment.status)) {
+      if (allows(payment.status, 'approve')) {
         // An authorisation whose link expired rejects its payment: the status read tells the truth.
         const expired =
           (await sca.authorisations.expireOverdueOf('payment', [payment.id])) +
@@ -387,7 +387,7 @@ export function createPaymentsService(
       const { payment, authorisation } = await withTransaction(db, async (trx) => {
         await paymentRepository.lockRows(trx, [found.id]);
         const payment = (await paymentRepository.findById(trx, found.tppId, found.id)) ?? found;
-        if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
+        if (kind === 'authorisations' && !allows(payment.status, 'approve')) {
           throw new AppError('STATUS_INVALID', {
             detail: localized(
               `the payment is not waiting for approval (status ${payment.status})`,
@@ -403,13 +403,13 @@ export function createPaymentsService(
             ),
           });
         }
-        if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
+        if (kind === 'cancellation-authorisations' && !allows(payment.status, 'authorise-cancellation')) {
           throw new AppError('CANCELLATION_INVALID', {
             detail: localized(
-              payment.status === 'RCVD'
+              allows(payment.status, 'cancel')
                 ? 'the payment is not approved yet: DELETE cancels it at once'
                 : `a payment in status ${payment.status} cannot be cancelled`,
-              payment.status === 'RCVD'
+              allows(payment.status, 'cancel')
                 ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
                 : `en betaling med status ${payment.status} kan ikke kanselleres`,
             ),

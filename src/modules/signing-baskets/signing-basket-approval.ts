@@ -3,10 +3,11 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
 import type { Authorisation } from '../authorisations/authorisation.repository.js';
-import { afterAll, isAwaitingApproval, type AfterCommit, type PaymentApprover } from '../payments/payment-approval.js';
+import { afterAll, type AfterCommit, type PaymentApprover } from '../payments/payment-approval.js';
+import { allows } from '../payments/payment-status.js';
 import { transitionPayment } from '../payments/payment-transition.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
-import { countedAs } from './basket-status.js';
+import { basketAllows, countedAs } from './basket-status.js';
 import { basketConfirmation } from './signing-basket-confirmation.js';
 import { signingBasketRepository, type SigningBasket } from './signing-basket.repository.js';
 
@@ -37,7 +38,11 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
       const plans = payments.map((payment, index) => ({ payment, plan: planned[index]! }));
       if (!plans.some(({ plan }) => plan.kind === 'approve')) {
         const refusals = plans.flatMap(({ plan }) => (plan.kind === 'refuse' ? [plan] : []));
-        const waiting = payments.some((payment) => isAwaitingApproval(payment.status));
+        const waiting = basketAllows(
+          payments.map((payment) => payment.status),
+          false,
+          'authorise',
+        );
         const reason = waiting
           ? (refusals.find((refusal) => refusal.rejectsPayment) ?? refusals[0])?.reason
           : localized('No payment in the basket waits for approval any more', 'Ingen betaling i kurven venter lenger på godkjenning');
@@ -117,7 +122,7 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
     async onFailure(trx, authorisation, reason, at, actor) {
       const { payments } = await contentOf(trx, authorisation);
       for (const payment of payments) {
-        if (!isAwaitingApproval(payment.status)) continue;
+        if (!allows(payment.status, 'approve')) continue;
         await transitionPayment(trx, payment, { to: 'RJCT', reason: `SCA failed: ${reason.en}`, actor, at });
       }
     },

@@ -11,10 +11,10 @@ import { auditRepository } from '../audit/audit.repository.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
 import type { ScaStatus } from '../authorisations/sca-status.js';
-import { isAwaitingApproval } from '../payments/payment-approval.js';
+import { allows } from '../payments/payment-status.js';
 import { paymentRepository, type Payment } from '../payments/payment.repository.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
-import { basketStatusOf, type BasketStatus } from './basket-status.js';
+import { basketAllows, basketStatusOf, type BasketStatus } from './basket-status.js';
 import { basketCreationLinks, basketHref, basketLinks, basketScaStatusHref } from './signing-basket-links.js';
 import { signingBasketRepository, type SigningBasket } from './signing-basket.repository.js';
 
@@ -118,7 +118,7 @@ export function createSigningBasketsService(
         ),
       });
     }
-    const blocked = payments.filter((payment) => payment.status !== 'RCVD' || payment.basketId !== undefined);
+    const blocked = payments.filter((payment) => !allows(payment.status, 'put-in-basket') || payment.basketId !== undefined);
     if (blocked.length > 0) {
       throw new AppError('REFERENCE_STATUS_INVALID', {
         path: 'paymentIds',
@@ -225,7 +225,11 @@ export function createSigningBasketsService(
 
   /** Whether the basket may still get an authorisation: not deleted, and a payment in it waits for approval. */
   function authorisable(content: BasketContent): boolean {
-    return content.basket.deletedAt === undefined && content.payments.some((payment) => isAwaitingApproval(payment.status));
+    return basketAllows(
+      content.payments.map((payment) => payment.status),
+      content.basket.deletedAt !== undefined,
+      'authorise',
+    );
   }
 
   return {
@@ -414,7 +418,8 @@ export function createSigningBasketsService(
 
 /** Why a payment cannot go into a basket, in a few words. */
 function whyBlocked(payment: Payment) {
-  if (payment.status === 'RCVD') {
+  // Its status allows it: what blocks it is the basket that holds it.
+  if (allows(payment.status, 'put-in-basket')) {
     return localized(`is in signing basket ${payment.basketId ?? ''}`, `ligger i signeringskurv ${payment.basketId ?? ''}`);
   }
   if (payment.status === 'PATC') return localized('is partly approved (PATC)', 'er delvis godkjent (PATC)');
