@@ -9,11 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authorisationRepository,
-  type Authorisation,
-  type NewAuthorisation,
-} from '../../src/modules/authorisations/authorisation.repository.js';
+import { authorisationRepository } from '../../src/modules/authorisations/authorisation.repository.js';
+import type { Authorisation, NewAuthorisation } from '../../src/modules/authorisations/authorisation.model.js';
 import { approvedScaMove, type ScaMove, type ScaStatus } from '../../src/modules/authorisations/sca-status.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 

@@ -1,8 +1,10 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { auditRepository, type ActorType } from '../audit/audit.repository.js';
-import { authorisationRepository, type Authorisation } from './authorisation.repository.js';
+import type { ActorType } from '../audit/audit-event.js';
+import { auditService } from '../audit/audit.service.js';
+import { authorisationRepository } from './authorisation.repository.js';
+import type { Authorisation } from './authorisation.model.js';
 import { approvedScaMove, type ScaStatus } from './sca-status.js';
 
 export interface ScaStatusChange {
@@ -40,7 +42,7 @@ export async function transitionAuthorisation(trx: DbOrTx, authorisation: Author
       detail: localized('the authorisation changed meanwhile', 'autorisasjonen ble endret i mellomtiden'),
     });
   }
-  await auditRepository.append(
+  await auditService.append(
     trx,
     {
       actor: change.actor,

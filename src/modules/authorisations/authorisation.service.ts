@@ -7,7 +7,8 @@ import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
-import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
+import { authorisationRepository } from './authorisation.repository.js';
+import type { Authorisation, AuthorisationPurpose } from './authorisation.model.js';
 import { createBrowserBinding, type BrowserAccess, type FormAccess } from './browser-binding.js';
 import type { BankPsu } from './psu-code-attempt.repository.js';
 import { createPsuCodeLock, type CodeLockSettings } from './psu-code-lock.js';

@@ -2,22 +2,23 @@ import type { CoreBanking } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { IsoDate } from '../../domain/iso-date.js';
-import type { ActorType } from '../audit/audit.repository.js';
+import type { ActorType } from '../audit/audit-event.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { PaymentExecutor } from '../execution/payment-executor.js';
-import { paymentSubmissionRepository } from '../execution/payment-submission.repository.js';
+import { isSubmissionInFlight } from '../execution/submission-in-flight.js';
 import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
-import type { Authorisation } from '../authorisations/authorisation.repository.js';
+import type { Authorisation } from '../authorisations/authorisation.model.js';
 import { paymentConfirmation } from './payment-confirmation.js';
 import { exceedsLimit } from './payment-limits.js';
 import { isInstant } from './payment-products.js';
 import { allows, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
-import { paymentRepository, type Payment } from './payment.repository.js';
+import { paymentRepository } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 
 /**
  * Whether an approver's approval is enough alone: no approval limit, or an amount within it. An
@@ -222,7 +223,7 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
       const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
       if (!payment || !allows(payment.status, 'approve')) return;
       // Approved through another authorisation and being settled (an instant payment): it stays.
-      if (await paymentSubmissionRepository.isInFlight(trx, payment.id)) return;
+      if (await isSubmissionInFlight(trx, payment.id)) return;
       await transitionPayment(trx, payment, {
         to: 'RJCT',
         reason: `SCA failed: ${reason.en}`,

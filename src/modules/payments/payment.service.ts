@@ -11,7 +11,7 @@ import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
 import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import { exceedsLimit } from './payment-limits.js';
 import { cancellationLinks, initiationLinks, paymentPath, scaStatusHref, type AuthorisationKind } from './payment-links.js';
 import { approvesAlone } from './payment-approval.js';
@@ -31,7 +31,8 @@ import {
 import { allows, cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import type { PaymentDocument } from './payment-document.js';
-import { paymentRepository, type Payment } from './payment.repository.js';
+import { paymentRepository } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
 
 /** What payment initiation needs from the SCA modules. */
@@ -247,7 +248,7 @@ export function createPaymentsService(
             requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
             createdAt: at,
           });
-          await auditRepository.append(
+          await auditService.append(
             trx,
             {
               actor: { type: 'tpp', id: initiation.tpp.id },

@@ -4,7 +4,7 @@ import { addMoney, type Money } from '../../domain/money.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
 import { paymentConfirmation } from '../payments/payment-confirmation.js';
 import { allows } from '../payments/payment-status.js';
-import type { Payment } from '../payments/payment.repository.js';
+import type { Payment } from '../payments/payment.model.js';
 
 /**
  * What the PSU's confirmation page shows for a signing basket: how many payments the

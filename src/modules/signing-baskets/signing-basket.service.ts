@@ -7,12 +7,13 @@ import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import { answerOnce, createdForRedirect, earlierAnswer } from '../../http/idempotency/answer-once.js';
 import type { StoredResponse } from '../../http/idempotency/idempotency.repository.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '../authorisations/authorisation-views.js';
 import type { ScaStatus } from '../authorisations/sca-status.js';
 import { allows } from '../payments/payment-status.js';
-import { paymentRepository, type Payment } from '../payments/payment.repository.js';
+import { paymentStore } from '../payments/payment-store.js';
+import type { Payment } from '../payments/payment.model.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
 import { basketAllows, basketStatusOf, type BasketStatus } from './basket-status.js';
 import { basketCreationLinks, basketHref, basketLinks, basketScaStatusHref } from './signing-basket-links.js';
@@ -88,15 +89,13 @@ export function createSigningBasketsService(
         ),
       });
     }
-    const own = await paymentRepository.findManyById(db, tpp.id, ids);
+    const own = await paymentStore.findManyById(db, tpp.id, ids);
     // A payment of this TPP whose authorisation link expired is rejected before it is judged.
     const expired = await sca.authorisations.expireOverdueOf(
       'payment',
       own.map((payment) => payment.id),
     );
-    const found = new Map(
-      (expired > 0 ? await paymentRepository.findManyById(db, tpp.id, ids) : own).map((payment) => [payment.id, payment]),
-    );
+    const found = new Map((expired > 0 ? await paymentStore.findManyById(db, tpp.id, ids) : own).map((payment) => [payment.id, payment]));
     const unknown = ids.filter((id) => !found.has(id));
     if (unknown.length > 0) {
       throw new AppError('RESOURCE_UNKNOWN', {
@@ -210,9 +209,7 @@ export function createSigningBasketsService(
   }
 
   async function contentOf(basket: SigningBasket): Promise<BasketContent> {
-    const found = new Map(
-      (await paymentRepository.findManyById(db, basket.tppId, basket.paymentIds)).map((payment) => [payment.id, payment]),
-    );
+    const found = new Map((await paymentStore.findManyById(db, basket.tppId, basket.paymentIds)).map((payment) => [payment.id, payment]));
     return { basket, payments: basket.paymentIds.flatMap((id) => found.get(id) ?? []) };
   }
 
@@ -262,7 +259,7 @@ export function createSigningBasketsService(
             createdAt: at,
           });
           // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
-          if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
+          if ((await paymentStore.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
             throw new AppError('REFERENCE_STATUS_INVALID', {
               path: 'paymentIds',
               detail: localized(
@@ -274,7 +271,7 @@ export function createSigningBasketsService(
           // A payment in a basket is approved with the basket: a link started for it alone stops working.
           const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
           await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
-          await auditRepository.append(
+          await auditService.append(
             trx,
             {
               actor,
@@ -309,7 +306,7 @@ export function createSigningBasketsService(
         // order the SCA flow locks them in.
         async (trx) => {
           await sca.authorisations.lockOf(trx, 'payment', creation.paymentIds);
-          await paymentRepository.lockRows(trx, creation.paymentIds);
+          await paymentStore.lockRows(trx, creation.paymentIds);
         },
       );
     },
@@ -352,7 +349,7 @@ export function createSigningBasketsService(
           });
         }
         if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
-        await paymentRepository.releaseFromBasket(trx, basket.id);
+        await paymentStore.releaseFromBasket(trx, basket.id);
         await sca.authorisations.abandonOpen(
           trx,
           'signing-basket',
@@ -360,7 +357,7 @@ export function createSigningBasketsService(
           localized('The TPP deleted the signing basket', 'Tredjepartstjenesten slettet signeringskurven'),
           actor,
         );
-        await auditRepository.append(
+        await auditService.append(
           trx,
           { actor, requestId, action: 'signing-basket.deleted', resource: { type: 'signing-basket', id: basket.id }, details: {} },
           at,
