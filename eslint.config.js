@@ -2,6 +2,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Modules talk to each other through services (docs/design.md §8): a module's repositories and
+ * tables are its own. Another module imports its service, a `*-store.ts` or a `*.model.ts`, never
+ * its storage, not even for a type. Modules sit side by side under src/modules/, so another
+ * module's file is `../<module>/…`; the second pair catches a longer way round.
+ */
+const otherModulesStorage = {
+  group: ['../*/*.repository.js', '../*/*.table.js', '**/modules/*/*.repository.js', '**/modules/*/*.table.js'],
+  message: "another module's storage: use its service, its *-store.ts or its *.model.ts",
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test/fixtures/'] },
   js.configs.recommended,
@@ -53,6 +64,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/modules/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherModulesStorage] }] },
+  },
+  {
     // Routes call services, never repositories or the database handle directly.
     files: ['src/modules/**/*.routes.ts'],
     rules: {
@@ -63,13 +78,14 @@ export default tseslint.config(
     },
   },
   {
-    // Services never import Fastify; only repositories and db/ build queries. Nor the HTTP layer:
+    // Services never import Fastify; only repositories and db/ build queries. (This setting
+    // replaces the one for every module file, so it repeats its rule.) Nor the HTTP layer:
     // they return domain results, routes make answers of them, and idempotency is the HTTP layer's
     // alone (docs/adr/0009-one-idempotency-mechanism-in-the-http-layer.md). The one exception is the
     // type of the validated request headers, a service's input (PSU, corporate id, redirect URIs).
     files: ['src/modules/**/*.service.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['fastify', '@fastify/*'] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'] }, otherModulesStorage] }],
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {

@@ -4,16 +4,14 @@
  * - listFor filters by TPP, purpose and resource and lists oldest first;
  * - listOpenOf lists the open authorisations of a resource, whichever TPP started them;
  * - listExpired lists only open authorisations whose link is due, oldest due first, up to a limit;
- * - update applies only from the expected status; takeLoginCode spends a code exactly once.
+ * - transition writes an approved status move, and update other fields, only from the expected
+ *   status (update cannot write the status); takeLoginCode spends a code exactly once.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authorisationRepository,
-  type Authorisation,
-  type NewAuthorisation,
-} from '../../src/modules/authorisations/authorisation.repository.js';
-import type { ScaStatus } from '../../src/modules/authorisations/sca-status.js';
+import { authorisationRepository } from '../../src/modules/authorisations/authorisation.repository.js';
+import type { Authorisation, NewAuthorisation } from '../../src/modules/authorisations/authorisation.model.js';
+import { approvedScaMove, type ScaMove, type ScaStatus } from '../../src/modules/authorisations/sca-status.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const TPP = 'PSDNO-FSA-123456789';
@@ -49,10 +47,15 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
   const find = (id: string) => authorisationRepository.find(database.db, id);
   const insert = (overrides: Partial<NewAuthorisation> = {}) => authorisationRepository.insert(database.db, newAuthorisation(overrides));
 
+  /** Straight to the table: the repository writes only moves the table approves. */
   async function forceStatus(authorisation: Authorisation, status: ScaStatus): Promise<void> {
-    expect(
-      await authorisationRepository.update(database.db, authorisation.id, authorisation.scaStatus, { scaStatus: status, at: CREATED }),
-    ).toBe(true);
+    await database.db.updateTable('authorisation').set({ sca_status: status }).where('id', '=', authorisation.id).execute();
+  }
+
+  function move(from: ScaStatus, to: ScaStatus): ScaMove {
+    const approved = approvedScaMove(from, to);
+    if (!approved) throw new Error(`the table allows no move from ${from} to ${to}`);
+    return approved;
   }
 
   describe('insert and find', () => {
@@ -183,31 +186,43 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
     });
   });
 
-  describe('update', () => {
-    it('applies a change only from the expected status', async () => {
+  describe('transition and update', () => {
+    it('writes a status move only from its expected status', async () => {
       const authorisation = await insert();
+      await forceStatus(authorisation, 'psuIdentified');
+      const identified = { ...authorisation, scaStatus: 'psuIdentified' as const };
       expect(
-        await authorisationRepository.update(database.db, authorisation.id, 'psuIdentified', {
-          scaStatus: 'failed',
+        await authorisationRepository.transition(database.db, authorisation.id, move('received', 'failed'), {
           statusReason: 'x',
           at: '2026-11-20T08:05:00.000Z',
         }),
       ).toBe(false);
-      expect(await find(authorisation.id)).toEqual(authorisation);
+      expect(await find(authorisation.id)).toEqual(identified);
 
       expect(
-        await authorisationRepository.update(database.db, authorisation.id, 'received', {
-          scaStatus: 'psuIdentified',
+        await authorisationRepository.transition(database.db, authorisation.id, move('psuIdentified', 'failed'), {
+          statusReason: 'x',
           psuId: PSU,
           at: '2026-11-20T08:05:00.000Z',
         }),
       ).toBe(true);
       expect(await find(authorisation.id)).toEqual({
         ...authorisation,
-        scaStatus: 'psuIdentified',
+        scaStatus: 'failed',
+        statusReason: 'x',
         psuId: PSU,
         statusChangedAt: '2026-11-20T08:05:00.000Z',
       });
+    });
+
+    it('updates other fields only from the expected status, and never the status', async () => {
+      const authorisation = await insert();
+      expect(await authorisationRepository.update(database.db, authorisation.id, 'psuIdentified', { loginCodeHash: 'h' })).toBe(false);
+      expect(await find(authorisation.id)).toEqual(authorisation);
+      // @ts-expect-error the scaStatus changes only through a move the table approved (transition)
+      const change: Parameters<typeof authorisationRepository.update>[3] = { loginCodeHash: 'h', scaStatus: 'failed' };
+      expect(await authorisationRepository.update(database.db, authorisation.id, 'received', change)).toBe(true);
+      expect(await find(authorisation.id)).toEqual({ ...authorisation, loginCodeHash: 'h' });
     });
 
     it('counts code attempts up to the limit without touching the status or its time; none for another status', async () => {
@@ -224,7 +239,7 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
     });
 
     it('changes nothing for an unknown id', async () => {
-      expect(await authorisationRepository.update(database.db, randomUUID(), 'received', { scaStatus: 'failed', at: CREATED })).toBe(false);
+      expect(await authorisationRepository.transition(database.db, randomUUID(), move('received', 'failed'), { at: CREATED })).toBe(false);
     });
   });
 
@@ -236,7 +251,6 @@ describe.each(DIALECTS)('authorisationRepository on %s', (dialect) => {
         await authorisationRepository.update(database.db, login.id, 'finalised', {
           loginCodeHash: hash,
           loginCodeExpiresAt: '2026-11-20T08:01:00.000Z',
-          at: CREATED,
         }),
       ).toBe(true);
       return login;

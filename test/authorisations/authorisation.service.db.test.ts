@@ -24,11 +24,8 @@ import { localized, type Localized } from '../../src/domain/localized.js';
 import { checkNorwegianIdentityNumber } from '../../src/domain/norwegian-identity-number.js';
 import { auditRepository } from '../../src/modules/audit/audit.repository.js';
 import type { Approval, AuditActor, AuthorisationSubject, Confirmation } from '../../src/modules/authorisations/authorisation-subject.js';
-import {
-  authorisationRepository,
-  type Authorisation,
-  type AuthorisationPurpose,
-} from '../../src/modules/authorisations/authorisation.repository.js';
+import { authorisationRepository } from '../../src/modules/authorisations/authorisation.repository.js';
+import type { Authorisation, AuthorisationPurpose } from '../../src/modules/authorisations/authorisation.model.js';
 import {
   createAuthorisationService,
   FAILURE_REASONS,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  approvedScaMove,
   canMoveSca,
   FINAL_SCA_STATUSES,
   isFinalScaStatus,
@@ -57,6 +58,10 @@ describe('canMoveSca', () => {
 
   it.each(matrix)('$from → $to is legal: $legal', ({ from, to, legal }) => {
     expect(canMoveSca(from, to)).toBe(legal);
+  });
+
+  it.each(matrix)('$from → $to is approved as a move for storage: $legal', ({ from, to, legal }) => {
+    expect(approvedScaMove(from, to)).toEqual(legal ? { from, to } : undefined);
   });
 
   it('never moves an authorisation to the status it already has', () => {

@@ -15,7 +15,8 @@ import type { DbOrTx } from '../../src/db/create-db.js';
 import { MIGRATION_NAMES, migrateToLatest } from '../../src/db/migrate.js';
 import { CURRENT_PAYMENT_BODY_VERSION, type PaymentBody } from '../../src/modules/payments/payment-document.js';
 import type { PaymentService } from '../../src/modules/payments/payment-products.js';
-import { paymentRepository, type Payment } from '../../src/modules/payments/payment.repository.js';
+import { paymentRepository } from '../../src/modules/payments/payment.repository.js';
+import type { Payment } from '../../src/modules/payments/payment.model.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const MIGRATION = '2026_11_29_0013_payment_body_version';

@@ -2,24 +2,13 @@ import { BANK_TIME_ZONE } from '../../src/domain/bank-calendar.js';
 import { todayIn } from '../../src/domain/iso-date.js';
 /**
  * The pure rules behind a PSU's approval of a payment (docs/design.md §3):
- * - isAwaitingApproval: only RCVD and PATC wait for (more) approval;
  * - approvesAlone: no approval limit, or an amount within it (compared in NOK across currencies;
  *   a limit of 0 always needs a second approver; a missing rate never passes a limit);
  * - isFutureDated: a requested execution date after today in Oslo (not UTC); standing orders never.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NOK_RATES, type NokRates } from '../../src/domain/regulatory-reporting.js';
-import { approvesAlone, isAwaitingApproval, isFutureDated } from '../../src/modules/payments/payment-approval.js';
-import { TRANSACTION_STATUSES } from '../../src/modules/payments/payment-status.js';
-
-describe('isAwaitingApproval', () => {
-  it.each(TRANSACTION_STATUSES.map((status) => ({ status, waiting: status === 'RCVD' || status === 'PATC' })))(
-    '$status waits for approval: $waiting',
-    ({ status, waiting }) => {
-      expect(isAwaitingApproval(status)).toBe(waiting);
-    },
-  );
-});
+import { approvesAlone, isFutureDated } from '../../src/modules/payments/payment-approval.js';
 
 describe('approvesAlone', () => {
   const nok = (minor: bigint) => ({ currency: 'NOK', minor });

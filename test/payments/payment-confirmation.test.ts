@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { localized } from '../../src/domain/localized.js';
 import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
 import { paymentConfirmation } from '../../src/modules/payments/payment-confirmation.js';
-import type { Payment } from '../../src/modules/payments/payment.repository.js';
+import type { Payment } from '../../src/modules/payments/payment.model.js';
 import { CREDITOR, DEBTOR, line, money, storedPayment, type StoredPaymentOverrides } from '../support/stored-payment.js';
 
 function payment(overrides: StoredPaymentOverrides): Payment {

@@ -1,18 +1,23 @@
 /**
  * The payment status model (docs/design.md §3): the transition table as a full matrix against the legal
  * set written out here (so any change to the table shows up in review), final statuses with no
- * way out, what a DELETE does in every status, and LIVE_STATUSES as the complement of
- * FINAL_STATUSES.
+ * way out, what a DELETE does in every status, what each status allows (the operations table as a
+ * full matrix against a literal one, and consistent with the transitions), and LIVE_STATUSES as
+ * the complement of FINAL_STATUSES.
  */
 import { describe, expect, it } from 'vitest';
 import {
+  allows,
   cancellationRule,
   canTransition,
   FINAL_STATUSES,
   isTransactionStatus,
   LIVE_STATUSES,
+  PAYMENT_OPERATIONS,
+  statusesAllowing,
   TRANSACTION_STATUSES,
   type CancellationRule,
+  type PaymentOperation,
   type TransactionStatus,
 } from '../../src/modules/payments/payment-status.js';
 
@@ -121,6 +126,65 @@ describe('cancellationRule', () => {
 
   it.each(ALL)('allows a cancellation in %s exactly when the table lets it move to CANC', (status) => {
     expect(cancellationRule(status) !== 'refused').toBe(canTransition(status, 'CANC'));
+  });
+});
+
+describe('allows', () => {
+  const OPERATIONS = ['approve', 'put-in-basket', 'cancel', 'authorise-cancellation', 'execute'] as const;
+
+  /** What each status allows, written out literally. */
+  const ALLOWED: Readonly<Record<TransactionStatus, readonly PaymentOperation[]>> = {
+    RCVD: ['approve', 'put-in-basket', 'cancel'],
+    PATC: ['approve', 'authorise-cancellation'],
+    ACTC: ['authorise-cancellation', 'execute'],
+    PDNG: ['execute'],
+    ACCP: ['authorise-cancellation', 'execute'],
+    ACSP: [],
+    ACSC: [],
+    ACCC: [],
+    PART: [],
+    RJCT: [],
+    CANC: [],
+  };
+
+  const matrix = ALL.flatMap((status) =>
+    OPERATIONS.map((operation) => ({ status, operation, allowed: ALLOWED[status].includes(operation) })),
+  );
+
+  it('knows exactly these operations', () => {
+    expect([...PAYMENT_OPERATIONS]).toEqual([...OPERATIONS]);
+    expect(matrix).toHaveLength(55);
+  });
+
+  it.each(matrix)('$status allows $operation: $allowed', ({ status, operation, allowed }) => {
+    expect(allows(status, operation)).toBe(allowed);
+  });
+
+  it.each(OPERATIONS)('lists the statuses allowing %s in status order', (operation) => {
+    expect(statusesAllowing(operation)).toEqual(ALL.filter((status) => ALLOWED[status].includes(operation)));
+  });
+
+  it.each(ALL)('allows in %s only what the transitions let happen', (status) => {
+    if (allows(status, 'approve')) expect(canTransition(status, 'ACTC') && canTransition(status, 'RJCT')).toBe(true);
+    if (allows(status, 'cancel') || allows(status, 'authorise-cancellation')) expect(canTransition(status, 'CANC')).toBe(true);
+    if (allows(status, 'execute')) expect(canTransition(status, 'ACSP')).toBe(true);
+    // A basket takes only a payment nobody has approved: its approval is the payment's first.
+    if (allows(status, 'put-in-basket')) expect(allows(status, 'approve') && allows(status, 'cancel')).toBe(true);
+  });
+
+  it.each(ALL)('never both cancels %s at once and asks for a cancellation authorisation', (status) => {
+    expect(allows(status, 'cancel') && allows(status, 'authorise-cancellation')).toBe(false);
+  });
+
+  it.each(FINAL)('allows nothing in final status %s', (status) => {
+    expect(OPERATIONS.filter((operation) => allows(status, operation))).toEqual([]);
+  });
+
+  it('agrees with cancellationRule', () => {
+    for (const status of ALL) {
+      const rule = allows(status, 'cancel') ? 'cancel-now' : allows(status, 'authorise-cancellation') ? 'needs-authorisation' : 'refused';
+      expect(cancellationRule(status)).toBe(rule);
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { localized, type Language, type Localized } from '../../src/domain/localized.js';
 import type { Confirmation } from '../../src/modules/authorisations/authorisation-subject.js';
-import type { AuthorisationPurpose } from '../../src/modules/authorisations/authorisation.repository.js';
+import type { AuthorisationPurpose } from '../../src/modules/authorisations/authorisation.model.js';
 import {
   codePage,
   confirmPage,

@@ -3,11 +3,13 @@
  * RJCT < RCVD < PATC < ACTC. Anything past ACTC (pending, settling, settled, partly settled)
  * counts as ACTC, a cancelled payment as RJCT, and a deleted basket is CANC whatever its payments
  * do. The rule is written out here independently of the source (a literal table and a rank), and
- * checked against every ordered pair and triple of the 11 payment statuses.
+ * checked against every ordered pair and triple of the 11 payment statuses. A basket may be
+ * authorised while it is not deleted and one of its payments waits for approval (RCVD or PATC),
+ * whatever the others do.
  */
 import { describe, expect, it } from 'vitest';
 import { TRANSACTION_STATUSES, type TransactionStatus } from '../../src/modules/payments/payment-status.js';
-import { basketStatusOf, countedAs } from '../../src/modules/signing-baskets/basket-status.js';
+import { basketAllows, basketStatusOf, countedAs } from '../../src/modules/signing-baskets/basket-status.js';
 
 type Counted = 'RJCT' | 'RCVD' | 'PATC' | 'ACTC';
 
@@ -152,5 +154,28 @@ describe('order', () => {
 describe('an empty list of payments (a basket always holds one; defensive)', () => {
   it('is RJCT: nothing in it could be executed', () => {
     expect(basketStatusOf([], false)).toBe('RJCT');
+  });
+});
+
+describe('basketAllows authorise', () => {
+  /** The payment statuses that wait for approval, written out. */
+  const WAITING: readonly TransactionStatus[] = ['RCVD', 'PATC'];
+
+  it.each(TRANSACTION_STATUSES)('a basket of one %s payment may be authorised exactly when it waits for approval', (status) => {
+    expect(basketAllows([status], false, 'authorise')).toBe(WAITING.includes(status));
+  });
+
+  it('is allowed by one waiting payment among rejected and approved ones, though the basket is RJCT', () => {
+    const statuses: TransactionStatus[] = ['RJCT', 'ACTC', 'CANC', 'PATC'];
+    expect(basketStatusOf(statuses, false)).toBe('RJCT');
+    expect(basketAllows(statuses, false, 'authorise')).toBe(true);
+  });
+
+  it('is never allowed once the TPP deleted the basket', () => {
+    for (const status of TRANSACTION_STATUSES) expect(basketAllows([status, 'RCVD'], true, 'authorise')).toBe(false);
+  });
+
+  it('is not allowed when no payment waits', () => {
+    expect(basketAllows(['ACTC', 'PDNG', 'RJCT', 'CANC', 'ACSC'], false, 'authorise')).toBe(false);
   });
 });

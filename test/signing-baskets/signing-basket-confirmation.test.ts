@@ -10,7 +10,7 @@ import { localized } from '../../src/domain/localized.js';
 import { paymentConfirmation } from '../../src/modules/payments/payment-confirmation.js';
 import type { TransactionStatus } from '../../src/modules/payments/payment-status.js';
 import { TRANSACTION_STATUSES } from '../../src/modules/payments/payment-status.js';
-import type { Payment } from '../../src/modules/payments/payment.repository.js';
+import type { Payment } from '../../src/modules/payments/payment.model.js';
 import { CREDITOR, DEBTOR, line, money, storedPayment, type StoredPaymentOverrides } from '../support/stored-payment.js';
 import { basketConfirmation } from '../../src/modules/signing-baskets/signing-basket-confirmation.js';
 

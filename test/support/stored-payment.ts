@@ -1,7 +1,7 @@
 import { localized, type Localized } from '../../src/domain/localized.js';
 import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
 import type { PaymentService } from '../../src/modules/payments/payment-products.js';
-import type { Payment, PaymentFields } from '../../src/modules/payments/payment.repository.js';
+import type { Payment, PaymentFields } from '../../src/modules/payments/payment.model.js';
 
 /**
  * Payments as the repository returns them, built without a database, for the pure tests of what

@@ -1,19 +1,5 @@
 import type { DbOrTx } from '../../db/create-db.js';
-
-export type ActorType = 'tpp' | 'psu' | 'system';
-
-export interface AuditEvent {
-  readonly actor: { readonly type: ActorType; readonly id: string };
-  readonly requestId?: string | undefined;
-  readonly action: string;
-  readonly resource: { readonly type: string; readonly id: string };
-  readonly details?: Readonly<Record<string, unknown>>;
-}
-
-export interface AuditEntry extends AuditEvent {
-  readonly id: number;
-  readonly occurredAt: string;
-}
+import type { ActorType, AuditEntry, AuditEvent } from './audit-event.js';
 
 /**
  * The audit log: append-only. Callers write an event in the same transaction as the change it

@@ -4,7 +4,7 @@ import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { authorisationHref } from './authorisation-links.js';
 import type { AuthorisationSubjects } from './authorisation-subject.js';
-import type { Authorisation } from './authorisation.repository.js';
+import type { Authorisation } from './authorisation.model.js';
 import type { AuthorisationService } from './authorisation.service.js';
 import type { ScaStatus } from './sca-status.js';
 

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
-import type { ActorType } from '../audit/audit.repository.js';
+import type { ActorType } from '../audit/audit-event.js';
 import type { Localized } from '../../domain/localized.js';
-import type { Authorisation, AuthorisationPurpose } from './authorisation.repository.js';
+import type { Authorisation, AuthorisationPurpose } from './authorisation.model.js';
 
 /** Who caused a change, for the audit trail. */
 export interface AuditActor {

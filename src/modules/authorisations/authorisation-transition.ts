@@ -1,9 +1,11 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { auditRepository, type ActorType } from '../audit/audit.repository.js';
-import { authorisationRepository, type Authorisation } from './authorisation.repository.js';
-import { canMoveSca, type ScaStatus } from './sca-status.js';
+import type { ActorType } from '../audit/audit-event.js';
+import { auditService } from '../audit/audit.service.js';
+import { authorisationRepository } from './authorisation.repository.js';
+import type { Authorisation } from './authorisation.model.js';
+import { approvedScaMove, type ScaStatus } from './sca-status.js';
 
 export interface ScaStatusChange {
   readonly to: ScaStatus;
@@ -21,7 +23,8 @@ export interface ScaStatusChange {
  * log in the caller's transaction.
  */
 export async function transitionAuthorisation(trx: DbOrTx, authorisation: Authorisation, change: ScaStatusChange): Promise<Authorisation> {
-  if (!canMoveSca(authorisation.scaStatus, change.to)) {
+  const move = approvedScaMove(authorisation.scaStatus, change.to);
+  if (!move) {
     throw new AppError('STATUS_INVALID', {
       detail: localized(
         `an authorisation in scaStatus ${authorisation.scaStatus} cannot move to ${change.to}`,
@@ -29,8 +32,7 @@ export async function transitionAuthorisation(trx: DbOrTx, authorisation: Author
       ),
     });
   }
-  const applied = await authorisationRepository.update(trx, authorisation.id, authorisation.scaStatus, {
-    scaStatus: change.to,
+  const applied = await authorisationRepository.transition(trx, authorisation.id, move, {
     ...(change.reason === undefined ? {} : { statusReason: change.reason }),
     ...(change.psuId === undefined ? {} : { psuId: change.psuId }),
     at: change.at,
@@ -40,7 +42,7 @@ export async function transitionAuthorisation(trx: DbOrTx, authorisation: Author
       detail: localized('the authorisation changed meanwhile', 'autorisasjonen ble endret i mellomtiden'),
     });
   }
-  await auditRepository.append(
+  await auditService.append(
     trx,
     {
       actor: change.actor,

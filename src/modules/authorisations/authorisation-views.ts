@@ -1,6 +1,6 @@
 import type { Language } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import type { Authorisation } from './authorisation.repository.js';
+import type { Authorisation } from './authorisation.model.js';
 import { failureReasonOf } from './authorisation.service.js';
 import type { ScaStatus } from './sca-status.js';
 

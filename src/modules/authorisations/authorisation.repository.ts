@@ -1,41 +1,8 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import type { Authorisation, AuthorisationPurpose, NewAuthorisation } from './authorisation.model.js';
 import type { AuthorisationTable } from './authorisation.table.js';
-import { FINAL_SCA_STATUSES, isScaStatus, type ScaStatus } from './sca-status.js';
-
-/**
- * What an authorisation authorises: a payment, a payment's cancellation, a signing basket's
- * payments, or a PSU's login (the 401 pre-step).
- */
-export type AuthorisationPurpose = 'payment' | 'payment-cancellation' | 'signing-basket' | 'psu-login';
-
-export interface Authorisation {
-  readonly id: string;
-  readonly tppId: string;
-  readonly tppName: string;
-  readonly purpose: AuthorisationPurpose;
-  readonly resourceId: string | undefined;
-  readonly scaStatus: ScaStatus;
-  readonly statusReason: string | undefined;
-  readonly expectedPsuId: string | undefined;
-  readonly psuCorporateId: string | undefined;
-  readonly psuId: string | undefined;
-  /** One-time codes checked so far (counted before each check); at most three are checked. */
-  readonly codeAttempts: number;
-  readonly redirectUri: string | undefined;
-  readonly nokRedirectUri: string | undefined;
-  readonly biometric: boolean;
-  readonly loginCodeHash: string | undefined;
-  readonly loginCodeExpiresAt: string | undefined;
-  readonly expiresAt: string;
-  readonly createdAt: string;
-  readonly statusChangedAt: string;
-}
-
-export type NewAuthorisation = Omit<
-  Authorisation,
-  'scaStatus' | 'statusReason' | 'psuId' | 'codeAttempts' | 'loginCodeHash' | 'loginCodeExpiresAt' | 'statusChangedAt'
->;
+import { FINAL_SCA_STATUSES, isScaStatus, type ScaMove, type ScaStatus } from './sca-status.js';
 
 /** A row as read: the table's own column types. */
 type Row = AuthorisationTable;
@@ -194,33 +161,49 @@ export const authorisationRepository = {
   },
 
   /**
-   * Applies a change only if the status is still `from`: false when a concurrent change won, so a
-   * caller never overwrites what it did not see.
+   * Applies a change other than of the scaStatus (which only {@link transition} writes) only if the
+   * status is still `from`: false when a concurrent change won, so a caller never overwrites what
+   * it did not see.
    */
   async update(
     db: DbOrTx,
     id: string,
     from: ScaStatus,
-    change: {
-      readonly scaStatus?: ScaStatus;
-      readonly statusReason?: string;
-      readonly psuId?: string;
-      readonly loginCodeHash?: string;
-      readonly loginCodeExpiresAt?: string;
-      readonly at: string;
-    },
+    change: { readonly loginCodeHash?: string; readonly loginCodeExpiresAt?: string },
   ): Promise<boolean> {
     const result = await db
       .updateTable('authorisation')
       .set({
-        ...(change.scaStatus === undefined ? {} : { sca_status: change.scaStatus, status_changed_at: change.at }),
-        ...(change.statusReason === undefined ? {} : { status_reason: change.statusReason }),
-        ...(change.psuId === undefined ? {} : { psu_id: change.psuId }),
         ...(change.loginCodeHash === undefined ? {} : { login_code_hash: change.loginCodeHash }),
         ...(change.loginCodeExpiresAt === undefined ? {} : { login_code_expires_at: change.loginCodeExpiresAt }),
       })
       .where('id', '=', id)
       .where('sca_status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /**
+   * Writes a move of the scaStatus the move table approved (authorisation-transition.ts is its
+   * caller, which audits it), with what comes with it, only if the status is still the move's
+   * `from`: false when a concurrent change won.
+   */
+  async transition(
+    db: DbOrTx,
+    id: string,
+    move: ScaMove,
+    change: { readonly statusReason?: string; readonly psuId?: string; readonly at: string },
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('authorisation')
+      .set({
+        sca_status: move.to,
+        status_changed_at: change.at,
+        ...(change.statusReason === undefined ? {} : { status_reason: change.statusReason }),
+        ...(change.psuId === undefined ? {} : { psu_id: change.psuId }),
+      })
+      .where('id', '=', id)
+      .where('sca_status', '=', move.from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },

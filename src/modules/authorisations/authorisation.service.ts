@@ -8,7 +8,8 @@ import type { TppIdentity } from '../../security/tpp-identity.js';
 import { startAuthorisation, type AuthorisationStart, type StartedAuthorisation } from './authorisation-start.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
-import { authorisationRepository, type Authorisation, type AuthorisationPurpose } from './authorisation.repository.js';
+import { authorisationRepository } from './authorisation.repository.js';
+import type { Authorisation, AuthorisationPurpose } from './authorisation.model.js';
 import { createBrowserBinding, type BrowserAccess, type FormAccess } from './browser-binding.js';
 import type { BankPsu } from './psu-code-attempt.repository.js';
 import { createPsuCodeLock, type CodeLockSettings } from './psu-code-lock.js';
@@ -257,7 +258,6 @@ export function createAuthorisationService(
         const stored = await authorisationRepository.update(trx, final.id, 'finalised', {
           loginCodeHash: sha256(code),
           loginCodeExpiresAt: new Date(now().getTime() + LOGIN_CODE_SECONDS * 1000).toISOString(),
-          at,
         });
         if (!stored) throw new Error('a finalised login changed within its own transaction');
         return final;

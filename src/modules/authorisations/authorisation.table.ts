@@ -1,4 +1,4 @@
-import type { AuthorisationPurpose } from './authorisation.repository.js';
+import type { AuthorisationPurpose } from './authorisation.model.js';
 import type { ScaStatus } from './sca-status.js';
 
 /**

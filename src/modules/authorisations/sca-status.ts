@@ -45,3 +45,20 @@ export function isFinalScaStatus(status: ScaStatus): boolean {
 export function canMoveSca(from: ScaStatus, to: ScaStatus): boolean {
   return MOVES[from].includes(to);
 }
+
+declare const approvedByTable: unique symbol;
+
+/**
+ * A move the table allows. Only {@link approvedScaMove} makes one, and the repository writes an
+ * scaStatus only from one: no code path can store a status the table did not approve.
+ */
+export interface ScaMove {
+  readonly from: ScaStatus;
+  readonly to: ScaStatus;
+  readonly [approvedByTable]: true;
+}
+
+/** The move from `from` to `to`, or undefined when the table does not allow it. */
+export function approvedScaMove(from: ScaStatus, to: ScaStatus): ScaMove | undefined {
+  return canMoveSca(from, to) ? ({ from, to } as ScaMove) : undefined;
+}

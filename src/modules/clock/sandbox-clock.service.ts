@@ -3,7 +3,7 @@ import { BANK_TIME_ZONE, isBankDay } from '../../domain/bank-calendar.js';
 import { batchRunsOn, nextBatchRun, type BatchTime } from '../../domain/batch-schedule.js';
 import { checkIsoDate, todayIn } from '../../domain/iso-date.js';
 import { localized } from '../../domain/localized.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import { refuse } from '../sandbox/sandbox-checks.js';
 import type { BankClock } from './bank-clock.js';
 import { sandboxClockRepository } from './sandbox-clock.repository.js';
@@ -86,7 +86,7 @@ export function createSandboxClockService(db: Db, clock: BankClock, batchTimes: 
       const at = real.toISOString();
       await withTransaction(db, async (trx) => {
         await sandboxClockRepository.set(trx, caller.tppId, offset, at);
-        await auditRepository.append(
+        await auditService.append(
           trx,
           {
             actor: { type: 'tpp', id: caller.tppId },

@@ -6,7 +6,9 @@ import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { isLastRunOfDay, type BatchTime } from '../../domain/batch-schedule.js';
 import { todayIn } from '../../domain/iso-date.js';
 import type { BankClock } from '../clock/bank-clock.js';
-import { EXECUTABLE_STATUSES, paymentRepository, type DuePayment, type Payment } from '../payments/payment.repository.js';
+import { allows } from '../payments/payment-status.js';
+import { paymentStore } from '../payments/payment-store.js';
+import type { DuePayment, Payment } from '../payments/payment.model.js';
 import { BATCH_OUTCOMES, type BatchOutcome, type BatchRunObserver, type BatchRunReport, type BatchTrigger } from './batch-run-report.js';
 import { batchRunRepository } from './batch-run.repository.js';
 import type { Answers, ExecutionContext, PaymentExecutor, Submission } from './payment-executor.js';
@@ -69,7 +71,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   function isDue(payment: Pick<Payment, 'status' | 'requestedExecutionDate'>, today: string): boolean {
-    if (!EXECUTABLE_STATUSES.includes(payment.status)) return false;
+    if (!allows(payment.status, 'execute')) return false;
     return payment.status !== 'PDNG' || payment.requestedExecutionDate === undefined || payment.requestedExecutionDate <= today;
   }
 
@@ -83,7 +85,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   type Taken = Attempt | { readonly submission: Submission; readonly context: ExecutionContext };
 
   async function takeOne(trx: Tx, candidate: DuePayment, day: TenantDay, run: RunScope): Promise<Taken> {
-    const taken = await paymentRepository.takeForExecution(trx, candidate.id);
+    const taken = await paymentStore.takeForExecution(trx, candidate.id);
     if (taken === 'locked') return 'locked';
     if (!taken) return 'skipped';
     const inFlight = (await paymentSubmissionRepository.ofPayment(trx, taken.id)).filter((row) => row.outcome === undefined);
@@ -249,7 +251,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       accepted: 0,
     };
     const dayOf = await tenantDays();
-    const due = (await paymentRepository.listExecutable(db, tppId)).filter((candidate) => isDue(candidate, dayOf(candidate.tppId).today));
+    const due = (await paymentStore.listExecutable(db, tppId)).filter((candidate) => isDue(candidate, dayOf(candidate.tppId).today));
     // Payments submitted and never recorded (a server stopped between the bank's answer and its
     // commit, or an instant payment's settlement cut short) are submitted again.
     const listed = new Set(due.map((candidate) => candidate.id));

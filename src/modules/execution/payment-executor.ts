@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CoreBanking, PaymentInstruction } from '../../bank/core-banking.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { bankDayOf } from '../../domain/batch-schedule.js';
-import type { ActorType } from '../audit/audit.repository.js';
+import type { ActorType } from '../audit/audit-event.js';
 import { isInstant } from '../payments/payment-products.js';
 import { FINAL_STATUSES, type TransactionStatus } from '../payments/payment-status.js';
 import { transitionPayment } from '../payments/payment-transition.js';
-import { paymentRepository, type Payment } from '../payments/payment.repository.js';
+import { paymentStore } from '../payments/payment-store.js';
+import type { Payment } from '../payments/payment.model.js';
 import type { BatchOutcome } from './batch-run-report.js';
 import { decideExecution, statusPath, type ExecutionDecision, type TransferOutcome } from './execution-decision.js';
 import { isFinalOutcome, paymentSubmissionRepository, type RecordedOutcome, type SubmissionRow } from './payment-submission.repository.js';
@@ -131,7 +132,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
       (payment.awaitingFundsSince !== undefined && payment.awaitingFundsSince < context.today);
     const decision = decideExecution(outcomes, { lastChance, today: context.today });
     if (decision.kind === 'awaiting-funds' && payment.awaitingFundsSince === undefined) {
-      await paymentRepository.setAwaitingFundsSince(trx, payment.id, bankDayOf(context.today));
+      await paymentStore.setAwaitingFundsSince(trx, payment.id, bankDayOf(context.today));
     }
     const path = pathOf(payment.status, decision);
     const to = path.at(-1);
@@ -153,14 +154,14 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
   }
 
   async function record(trx: DbOrTx, submission: Submission, answers: Answers, context: ExecutionContext): Promise<ExecutionResult> {
-    await paymentRepository.lockRows(trx, [submission.paymentId]);
+    await paymentStore.lockRows(trx, [submission.paymentId]);
     const before = new Map((await paymentSubmissionRepository.ofPayment(trx, submission.paymentId)).map((row) => [row.item, row]));
     for (const [item, outcome] of answers) {
       // Accepted, but the feed has told the outcome already: that is the outcome.
       const reported = outcome.kind === 'accepted' ? before.get(item)?.reported : undefined;
       await paymentSubmissionRepository.record(trx, submission.paymentId, item, reported ?? outcome);
     }
-    const payment = await paymentRepository.findById(trx, submission.tppId, submission.paymentId);
+    const payment = await paymentStore.findById(trx, submission.tppId, submission.paymentId);
     if (!payment) return 'skipped';
     return settle(trx, payment, await paymentSubmissionRepository.ofPayment(trx, payment.id), context);
   }
@@ -198,7 +199,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
       outcome: RecordedOutcome,
       context: Omit<ExecutionContext, 'today' | 'lastChance'> & { readonly todayOf: (tppId: string, trx: DbOrTx) => Promise<string> },
     ): Promise<ExecutionResult> {
-      await paymentRepository.lockRows(trx, [paymentId]);
+      await paymentStore.lockRows(trx, [paymentId]);
       const rows = await paymentSubmissionRepository.ofPayment(trx, paymentId);
       const row = rows.find((candidate) => candidate.item === item);
       if (!row || isFinalOutcome(row.outcome)) return 'skipped';
@@ -208,7 +209,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
         return 'skipped';
       }
       await paymentSubmissionRepository.record(trx, paymentId, item, outcome);
-      const payment = await paymentRepository.findById(trx, row.tppId, paymentId);
+      const payment = await paymentStore.findById(trx, row.tppId, paymentId);
       if (!payment || payment.status !== 'ACSP') return 'skipped';
       const today = await context.todayOf(row.tppId, trx);
       return settle(trx, payment, await paymentSubmissionRepository.ofPayment(trx, paymentId), { ...context, today, lastChance: true });

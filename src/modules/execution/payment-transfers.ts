@@ -1,6 +1,6 @@
 import type { AccountReference, PaymentInstruction } from '../../bank/core-banking.port.js';
 import { parseAmount, type Money } from '../../domain/money.js';
-import type { Payment } from '../payments/payment.repository.js';
+import type { Payment } from '../payments/payment.model.js';
 import type { BulkItem } from '../payments/payment.schemas.js';
 
 /** The parts of a stored body a transfer is made of: shared by single payments and bulk items. */

@@ -1,58 +1,13 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingStatus } from './ledger-posting.js';
-
-export interface RecordedPosting {
-  readonly transactionId: number;
-  /** False when the idempotency key was already recorded: nothing was written this time. */
-  readonly applied: boolean;
-}
-
-/** Forgetting accounts: who takes over their legs in postings that stay, and whose legs may go with theirs. */
-export interface ForgetOptions {
-  /** Takes over the forgotten accounts' legs in every posting that also has a leg elsewhere. */
-  readonly successor: string;
-  /** Accounts whose legs go with a posting otherwise only on forgotten accounts (a TPP's system accounts). */
-  readonly disposable: readonly string[];
-}
-
-export interface ForgetResult {
-  /** Transactions deleted with all their legs. */
-  readonly removed: number;
-  /** Transactions kept, the forgotten accounts' legs now the successor's. */
-  readonly kept: number;
-}
+import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
 
 export interface AccountSums {
   /** Sum of booked entries. */
   readonly booked: bigint;
   /** Sum of booked and pending entries. */
   readonly expected: bigint;
-}
-
-/** Which of an account's postings {@link ledgerRepository.statement} reads. */
-export interface StatementFilter {
-  readonly status?: PostingStatus | undefined;
-  readonly dateFrom?: string | undefined;
-  readonly dateTo?: string | undefined;
-  /** Only the posting of this key. */
-  readonly key?: string | undefined;
-  /** Only lines after this one in the statement's order (booking date, then id, both descending). */
-  readonly before?: { readonly bookingDate: string; readonly id: number } | undefined;
-  readonly excludedKeyPrefixes?: readonly string[] | undefined;
-  readonly limit?: number | undefined;
-}
-
-/** One account's leg of a posting, with the posting's own fields. */
-export interface StatementLine {
-  readonly id: number;
-  readonly idempotencyKey: string;
-  readonly status: PostingStatus;
-  readonly bookingDate: string;
-  readonly valueDate: string;
-  readonly description: string;
-  /** The account's leg: positive credits it. */
-  readonly amountMinor: bigint;
 }
 
 const REMOVE_SLICE = 500;

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { postingProblem, type LedgerPosting } from './ledger-posting.js';
-import { ledgerRepository, type ForgetOptions, type ForgetResult, type RecordedPosting } from './ledger.repository.js';
+import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
+import { ledgerRepository } from './ledger.repository.js';
 
 /** Berlin Group balance types, in integer minor units. */
 export interface LedgerBalances {
@@ -28,6 +29,8 @@ export interface Ledger {
    * mock data; a real ledger never deletes a posting.
    */
   forget(trx: DbOrTx, accountIds: readonly string[], options: ForgetOptions): Promise<ForgetResult>;
+  /** An account's legs of its postings, newest booking date first, as the filter narrows them. */
+  statement(db: DbOrTx, accountId: string, currency: string, filter: StatementFilter): Promise<StatementLine[]>;
 }
 
 /**
@@ -56,6 +59,10 @@ export function createLedger(now: () => Date): Ledger {
 
     async forget(trx, accountIds, options) {
       return ledgerRepository.forget(trx, accountIds, options);
+    },
+
+    async statement(db, accountId, currency, filter) {
+      return ledgerRepository.statement(db, accountId, currency, filter);
     },
   };
 }

@@ -2,29 +2,23 @@ import type { CoreBanking } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { IsoDate } from '../../domain/iso-date.js';
-import type { ActorType } from '../audit/audit.repository.js';
+import type { ActorType } from '../audit/audit-event.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { PaymentExecutor } from '../execution/payment-executor.js';
-import { paymentSubmissionRepository } from '../execution/payment-submission.repository.js';
+import { isSubmissionInFlight } from '../execution/submission-in-flight.js';
 import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
-import type { Authorisation } from '../authorisations/authorisation.repository.js';
+import type { Authorisation } from '../authorisations/authorisation.model.js';
 import { paymentConfirmation } from './payment-confirmation.js';
 import { exceedsLimit } from './payment-limits.js';
 import { isInstant } from './payment-products.js';
-import { cancellationRule, type TransactionStatus } from './payment-status.js';
+import { allows, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
-import { paymentRepository, type Payment } from './payment.repository.js';
-
-/** Statuses in which a payment waits for (more) approval. */
-const AWAITING_APPROVAL: readonly TransactionStatus[] = ['RCVD', 'PATC'];
-
-export function isAwaitingApproval(status: TransactionStatus): boolean {
-  return AWAITING_APPROVAL.includes(status);
-}
+import { paymentRepository } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 
 /**
  * Whether an approver's approval is enough alone: no approval limit, or an amount within it. An
@@ -137,7 +131,7 @@ export function createPaymentApprover(
       const permissions = new Map<string, ReturnType<CoreBanking['permission']>>();
       const plans: PaymentApprovalPlan[] = [];
       for (const payment of payments) {
-        if (!isAwaitingApproval(payment.status)) {
+        if (!allows(payment.status, 'approve')) {
           plans.push({ kind: 'refuse', reason: noLongerWaiting(payment.status), rejectsPayment: false });
           continue;
         }
@@ -192,7 +186,7 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
 
     async prepareApproval(authorisation, psuId) {
       const payment = await paymentOf(db, authorisation);
-      if (payment.basketId !== undefined && isAwaitingApproval(payment.status)) return refused(inBasket(), false);
+      if (payment.basketId !== undefined && allows(payment.status, 'approve')) return refused(inBasket(), false);
       const [plan] = await approver.plan([payment], psuId);
       if (!plan) throw new Error('a plan for each payment');
       if (plan.kind === 'refuse') return refused(plan.reason, plan.rejectsPayment);
@@ -227,9 +221,9 @@ export function paymentApprovalSubject(db: Db, approver: PaymentApprover): Autho
 
     async onFailure(trx, authorisation, reason, at, actor) {
       const payment = await paymentRepository.findById(trx, authorisation.tppId, authorisation.resourceId ?? '');
-      if (!payment || !isAwaitingApproval(payment.status)) return;
+      if (!payment || !allows(payment.status, 'approve')) return;
       // Approved through another authorisation and being settled (an instant payment): it stays.
-      if (await paymentSubmissionRepository.isInFlight(trx, payment.id)) return;
+      if (await isSubmissionInFlight(trx, payment.id)) return;
       await transitionPayment(trx, payment, {
         to: 'RJCT',
         reason: `SCA failed: ${reason.en}`,
@@ -252,7 +246,7 @@ export function paymentCancellationSubject(db: Db, coreBanking: CoreBanking): Au
 
     async prepareApproval(authorisation, psuId) {
       const payment = await paymentOf(db, authorisation);
-      if (cancellationRule(payment.status) !== 'needs-authorisation') {
+      if (!allows(payment.status, 'authorise-cancellation')) {
         return refused(
           localized(
             `The payment can no longer be cancelled (status ${payment.status})`,

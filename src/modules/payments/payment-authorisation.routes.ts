@@ -3,7 +3,7 @@ import type { AuthorisationService } from '../authorisations/authorisation.servi
 import { registerAuthorisationSubresource, type AuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
 import type { AuthorisationKind } from './payment-links.js';
 import { PAYMENT_SERVICES, type PaymentService } from './payment-products.js';
-import type { Payment } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 import type { PaymentsService } from './payment.service.js';
 import { PaymentIdParams } from './payment.schemas.js';
 

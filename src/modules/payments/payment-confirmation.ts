@@ -4,7 +4,7 @@ import { parseAmount, type Money } from '../../domain/money.js';
 import { REGULATORY_REPORTING_CODES } from '../../domain/regulatory-reporting.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
 import type { PaymentProduct } from './payment-products.js';
-import type { Payment } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 
 /*
  * What the PSU's confirmation page shows for a payment: exactly what the approval

@@ -1,7 +1,8 @@
 /**
- * The payment status model (docs/design.md §3) and the one table of legal transitions. Every status
- * change goes through {@link checkTransition}; the service writes it with its audit event in one
- * transaction.
+ * The payment status model (docs/design.md §3): the one table of legal transitions, and the one
+ * table of what a payment's status allows to be done to it. Every status change goes through
+ * {@link canTransition} (payment-transition.ts writes it with its audit event in one transaction);
+ * every "may this payment be approved, cancelled, executed…" asks {@link allows}.
  */
 export const TRANSACTION_STATUSES = ['RCVD', 'PATC', 'ACTC', 'PDNG', 'ACCP', 'ACSP', 'ACSC', 'ACCC', 'PART', 'RJCT', 'CANC'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
@@ -43,13 +44,51 @@ export function canTransition(from: TransactionStatus, to: TransactionStatus): b
   return TRANSITIONS[from].includes(to);
 }
 
+/**
+ * What may be done to a payment, by its status alone (docs/design.md §2, §3); other conditions
+ * (the PSU's rights, an open signing basket, a submission in flight) are the callers' to check.
+ * - approve: it waits for (more) approval: an authorisation may be started for it, and a PSU's
+ *   approval (its own authorisation's, or its signing basket's) moves it on; a failed one rejects it.
+ * - put-in-basket: a signing basket may take it: nobody has approved it yet.
+ * - cancel: a DELETE cancels it at once.
+ * - authorise-cancellation: a DELETE needs the PSU's cancellation authorisation, which may be
+ *   started and, once approved, cancels it.
+ * - execute: a batch run executes it once its date has come.
+ */
+export const PAYMENT_OPERATIONS = ['approve', 'put-in-basket', 'cancel', 'authorise-cancellation', 'execute'] as const;
+export type PaymentOperation = (typeof PAYMENT_OPERATIONS)[number];
+
+const ALLOWED: Readonly<Record<TransactionStatus, readonly PaymentOperation[]>> = {
+  RCVD: ['approve', 'put-in-basket', 'cancel'],
+  // Approved by some of several approvers: still approvable, and cancelled only by the PSU.
+  PATC: ['approve', 'authorise-cancellation'],
+  ACTC: ['authorise-cancellation', 'execute'],
+  // PDNG: the bank has taken the payment into its queue; a DELETE is refused (docs/design.md §2).
+  PDNG: ['execute'],
+  ACCP: ['authorise-cancellation', 'execute'],
+  // Being executed, or final: nothing more is done to it.
+  ACSP: [],
+  ACSC: [],
+  ACCC: [],
+  PART: [],
+  RJCT: [],
+  CANC: [],
+};
+
+export function allows(status: TransactionStatus, operation: PaymentOperation): boolean {
+  return ALLOWED[status].includes(operation);
+}
+
+/** The statuses in which `operation` is allowed (for a query that selects by status). */
+export function statusesAllowing(operation: PaymentOperation): TransactionStatus[] {
+  return TRANSACTION_STATUSES.filter((status) => allows(status, operation));
+}
+
 /** What a DELETE of the payment does in its current status (docs/design.md §2). */
 export type CancellationRule = 'cancel-now' | 'needs-authorisation' | 'refused';
 
 export function cancellationRule(status: TransactionStatus): CancellationRule {
-  if (status === 'RCVD') return 'cancel-now';
-  // Approved (fully or by some of several approvers) but not yet executed.
-  if (status === 'ACTC' || status === 'PATC' || status === 'ACCP') return 'needs-authorisation';
-  // PDNG: the bank has taken the payment into its queue; final states cannot be undone.
+  if (allows(status, 'cancel')) return 'cancel-now';
+  if (allows(status, 'authorise-cancellation')) return 'needs-authorisation';
   return 'refused';
 }

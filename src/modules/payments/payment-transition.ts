@@ -1,9 +1,11 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { auditRepository, type ActorType } from '../audit/audit.repository.js';
-import { paymentSubmissionRepository } from '../execution/payment-submission.repository.js';
-import { paymentRepository, type Payment } from './payment.repository.js';
+import type { ActorType } from '../audit/audit-event.js';
+import { auditService } from '../audit/audit.service.js';
+import { isSubmissionInFlight } from '../execution/submission-in-flight.js';
+import { paymentRepository } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 import { canTransition, type TransactionStatus } from './payment-status.js';
 
 export interface StatusChange {
@@ -44,7 +46,7 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
   if (!change.byExecutor) {
     // The payment's lock first (PostgreSQL), so a submission marked meanwhile is seen below.
     await paymentRepository.lockRows(trx, [payment.id]);
-    if (await paymentSubmissionRepository.isInFlight(trx, payment.id)) {
+    if (await isSubmissionInFlight(trx, payment.id)) {
       throw new AppError('STATUS_INVALID', {
         detail: localized('the payment is being executed by the bank', 'betalingen blir utført av banken'),
       });
@@ -60,7 +62,7 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
   if (!applied) {
     throw new AppError('STATUS_INVALID');
   }
-  await auditRepository.appendAll(
+  await auditService.appendAll(
     trx,
     steps.slice(1).map((to, index) => ({
       actor: change.actor,

@@ -1,44 +1,10 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import type { DuePayment, NewPayment, Payment } from './payment.model.js';
 import type { PaymentTable } from './payment.table.js';
-import type { PaymentProduct, PaymentService } from './payment-products.js';
-import { readPaymentDocument, writePaymentDocument, type PaymentDocument } from './payment-document.js';
-import { isTransactionStatus, LIVE_STATUSES, type TransactionStatus } from './payment-status.js';
-
-/** What every stored payment has, whatever its service. */
-export interface PaymentFields {
-  readonly id: string;
-  readonly tppId: string;
-  readonly product: PaymentProduct;
-  readonly status: TransactionStatus;
-  readonly statusReason: string | undefined;
-  readonly fundsAvailable: boolean | undefined;
-  readonly requestId: string;
-  readonly psuId: string | undefined;
-  readonly psuCorporateId: string | undefined;
-  readonly debtorAccountId: string;
-  readonly currency: string;
-  readonly amountMinor: bigint;
-  readonly requestedExecutionDate: string | undefined;
-  readonly requestContext: Record<string, unknown>;
-  readonly createdAt: string;
-  readonly statusChangedAt: string;
-  /** The open signing basket that holds it: then it is approved through the basket only. */
-  readonly basketId: string | undefined;
-  /** The bank date it first lacked funds in a batch run (ACCP). */
-  readonly awaitingFundsSince: string | undefined;
-}
-
-/**
- * A stored payment initiation: its `service` with the typed `body` of that service
- * (payment-document.ts), so checking the service narrows the body.
- */
-export type Payment<S extends PaymentService = PaymentService> = PaymentFields & PaymentDocument<S>;
-
-export type NewPayment = Omit<PaymentFields, 'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId' | 'awaitingFundsSince'> &
-  PaymentDocument & {
-    readonly logicalKey: string | undefined;
-  };
+import type { PaymentService } from './payment-products.js';
+import { readPaymentDocument, writePaymentDocument } from './payment-document.js';
+import { isTransactionStatus, LIVE_STATUSES, statusesAllowing, type TransactionStatus } from './payment-status.js';
 
 const COLUMNS = [
   'id',
@@ -93,16 +59,7 @@ function toPayment(row: Row): Payment {
   };
 }
 
-/** A payment a batch run may execute, as the run's first read lists it. */
-export interface DuePayment {
-  readonly id: string;
-  readonly tppId: string;
-  readonly status: TransactionStatus;
-  readonly requestedExecutionDate: string | undefined;
-}
-
-/** Approved and not yet executed; periodic payments are never executed by the sandbox. */
-export const EXECUTABLE_STATUSES: readonly TransactionStatus[] = ['ACTC', 'PDNG', 'ACCP'];
+/** Periodic payments are never executed by the sandbox. */
 const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
 
 /** The only place that queries the payment table. */
@@ -171,8 +128,8 @@ export const paymentRepository = {
   },
 
   /**
-   * Puts single payments into a basket, each only if it is still received (RCVD) and in no open
-   * basket: conditional updates, so two baskets created at once cannot both take a payment.
+   * Puts single payments into a basket, each only if its status still allows it (received, RCVD)
+   * and it is in no open basket: conditional updates, so two baskets created at once cannot both take a payment.
    * Returns how many it took; the caller rolls back unless it took them all.
    */
   async claimForBasket(trx: DbOrTx, tppId: string, ids: readonly string[], basketId: string): Promise<number> {
@@ -186,7 +143,7 @@ export const paymentRepository = {
         .where('id', '=', id)
         .where('tpp_id', '=', tppId)
         .where('service', '=', 'payments')
-        .where('status', '=', 'RCVD')
+        .where('status', 'in', statusesAllowing('put-in-basket'))
         .where('basket_id', 'is', null)
         .executeTakeFirst();
       claimed += Number(result.numUpdatedRows);
@@ -218,7 +175,7 @@ export const paymentRepository = {
     let query = db
       .selectFrom('payment')
       .select(['id', 'tpp_id', 'status', 'requested_execution_date'])
-      .where('status', 'in', EXECUTABLE_STATUSES)
+      .where('status', 'in', statusesAllowing('execute'))
       .where('service', 'in', EXECUTED_SERVICES)
       // First come, first served: an earlier payment gets the money before a later one.
       .orderBy('created_at')

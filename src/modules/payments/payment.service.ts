@@ -10,10 +10,10 @@ import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import { exceedsLimit } from './payment-limits.js';
 import { cancellationLinks, initiationLinks, paymentPath, type AuthorisationKind } from './payment-links.js';
-import { approvesAlone, isAwaitingApproval } from './payment-approval.js';
+import { approvesAlone } from './payment-approval.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
@@ -26,10 +26,11 @@ import {
   type PaymentOrder,
   type RuleContext,
 } from './payment-rules.js';
-import { cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
+import { allows, cancellationRule, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
 import { transitionPayment } from './payment-transition.js';
 import type { PaymentDocument } from './payment-document.js';
-import { paymentRepository, type Payment } from './payment.repository.js';
+import { paymentRepository } from './payment.repository.js';
+import type { Payment } from './payment.model.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
 
 /** What payment initiation needs from the SCA modules. */
@@ -235,7 +236,7 @@ export function createPaymentsService(
           requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
           createdAt: at,
         });
-        await auditRepository.append(
+        await auditService.append(
           trx,
           {
             actor: { type: 'tpp', id: initiation.tpp.id },
@@ -286,7 +287,7 @@ export function createPaymentsService(
       if (!payment || payment.product !== product) {
         throw new AppError('RESOURCE_UNKNOWN', { path: 'paymentId' });
       }
-      if (isAwaitingApproval(payment.status)) {
+      if (allows(payment.status, 'approve')) {
         // An authorisation whose link expired rejects its payment: the status read tells the truth.
         const expired =
           (await sca.authorisations.expireOverdueOf('payment', [payment.id])) +
@@ -370,7 +371,7 @@ export function createPaymentsService(
       // approval, at the same moment cannot slip in between (a 201 then 409 later).
       await paymentRepository.lockRows(trx, [found.id]);
       const payment = (await paymentRepository.findById(trx, found.tppId, found.id)) ?? found;
-      if (kind === 'authorisations' && !isAwaitingApproval(payment.status)) {
+      if (kind === 'authorisations' && !allows(payment.status, 'approve')) {
         throw new AppError('STATUS_INVALID', {
           detail: localized(
             `the payment is not waiting for approval (status ${payment.status})`,
@@ -386,13 +387,13 @@ export function createPaymentsService(
           ),
         });
       }
-      if (kind === 'cancellation-authorisations' && cancellationRule(payment.status) !== 'needs-authorisation') {
+      if (kind === 'cancellation-authorisations' && !allows(payment.status, 'authorise-cancellation')) {
         throw new AppError('CANCELLATION_INVALID', {
           detail: localized(
-            payment.status === 'RCVD'
+            allows(payment.status, 'cancel')
               ? 'the payment is not approved yet: DELETE cancels it at once'
               : `a payment in status ${payment.status} cannot be cancelled`,
-            payment.status === 'RCVD'
+            allows(payment.status, 'cancel')
               ? 'betalingen er ikke godkjent ennå: DELETE kansellerer den med en gang'
               : `en betaling med status ${payment.status} kan ikke kanselleres`,
           ),

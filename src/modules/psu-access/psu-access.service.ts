@@ -3,7 +3,7 @@ import { withTransaction, type Db } from '../../db/create-db.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import { sha256, type AuthorisationService } from '../authorisations/authorisation.service.js';
 import { psuTokenRepository } from './psu-token.repository.js';
 
@@ -71,7 +71,7 @@ export function createPsuAccessService(
           },
           at.toISOString(),
         );
-        await auditRepository.append(
+        await auditService.append(
           trx,
           {
             actor: { type: 'tpp', id: tpp.id },

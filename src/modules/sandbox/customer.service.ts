@@ -4,8 +4,8 @@ import { localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber } from '../../domain/norwegian-identity-number.js';
 import { AppError } from '../../errors/app-error.js';
 import { FINAL_STATUSES } from '../payments/payment-status.js';
-import { paymentRepository } from '../payments/payment.repository.js';
-import { signingBasketRepository } from '../signing-baskets/signing-basket.repository.js';
+import { paymentStore } from '../payments/payment-store.js';
+import { signingBasketStore } from '../signing-baskets/signing-basket-store.js';
 import { accountRepository } from './account.repository.js';
 import { customerRepository } from './customer.repository.js';
 import type { NewCustomer } from './customer.schemas.js';
@@ -108,12 +108,12 @@ function named(items: readonly string[]): string {
  */
 async function refuseWhileMoneyMayMove(trx: DbOrTx, tppId: string, customer: SandboxCustomer): Promise<void> {
   const accounts = await accountRepository.listOwnedBy(trx, tppId, customer.id);
-  const payments = await paymentRepository.listLiveOf(trx, tppId, {
+  const payments = await paymentStore.listLiveOf(trx, tppId, {
     debtorAccountIds: accounts.map((account) => account.id),
     psuId: customer.customerNumber,
   });
-  const baskets = await signingBasketRepository.listUndeletedOfPsu(trx, tppId, customer.customerNumber);
-  const held = await paymentRepository.findManyById(
+  const baskets = await signingBasketStore.listUndeletedOfPsu(trx, tppId, customer.customerNumber);
+  const held = await paymentStore.findManyById(
     trx,
     tppId,
     baskets.flatMap((basket) => basket.paymentIds),

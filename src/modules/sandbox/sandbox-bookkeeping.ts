@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import type { Money } from '../../domain/money.js';
 import { transferLegs } from '../ledger/ledger-posting.js';
-import type { ForgetResult } from '../ledger/ledger.repository.js';
+import type { ForgetResult } from '../ledger/ledger.model.js';
 import type { Ledger } from '../ledger/ledger.service.js';
 import { cardAccountRepository } from './card-account.repository.js';
 import { sandboxSystemAccount, type SandboxBalances, type SandboxCardTransaction, type SandboxTransaction } from './sandbox-bank.model.js';

@@ -18,7 +18,7 @@ import type {
 } from '../../bank/core-banking.port.js';
 import { decodeCursor, encodeCursor, matches, pageOf } from '../../bank/transaction-paging.js';
 import { transferLegs, type LedgerLeg, type LedgerPosting } from '../ledger/ledger-posting.js';
-import { ledgerRepository, type StatementLine } from '../ledger/ledger.repository.js';
+import type { StatementLine } from '../ledger/ledger.model.js';
 import type { Ledger } from '../ledger/ledger.service.js';
 import { accountRepository } from './account.repository.js';
 import { agreementRepository } from './agreement.repository.js';
@@ -382,7 +382,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       const account = await existingAccount(tpp, accountId);
       const after = query.after === undefined ? undefined : decodeCursor(query.after);
       const limit = Math.max(1, query.limit);
-      const lines = await ledgerRepository.statement(db, account.id, account.currency, {
+      const lines = await ledger.statement(db, account.id, account.currency, {
         status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
@@ -403,7 +403,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       if (!account) return undefined;
       for (const key of keysOf(transactionId)) {
         if (NOT_ON_STATEMENTS.some((prefix) => key.startsWith(prefix))) continue;
-        const [line] = await ledgerRepository.statement(db, account.id, account.currency, { key, limit: 1 });
+        const [line] = await ledger.statement(db, account.id, account.currency, { key, limit: 1 });
         if (line) return (await describe(tpp, [line], account.currency))[0];
       }
       return undefined;

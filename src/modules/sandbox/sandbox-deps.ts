@@ -1,7 +1,7 @@
 import { withTransaction, type Db, type DbOrTx, type Tx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import { customerRepository } from './customer.repository.js';
 import { sandboxBankRepository } from './sandbox-bank.repository.js';
 import type { SandboxCaller, SandboxCustomer } from './sandbox-bank.model.js';
@@ -63,7 +63,7 @@ export async function audit(
   at: string,
   details?: Record<string, unknown>,
 ): Promise<void> {
-  await auditRepository.append(
+  await auditService.append(
     trx,
     { actor: { type: 'tpp', id: caller.tppId }, requestId: caller.requestId, action, resource, ...(details ? { details } : {}) },
     at,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Language, Localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
-import type { AuthorisationPurpose } from '../authorisations/authorisation.repository.js';
+import type { AuthorisationPurpose } from '../authorisations/authorisation.model.js';
 import { PURPOSE_TITLES, SCA_TEXTS } from './sca-texts.js';
 
 /*

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { pickLanguage } from '../../http/content-negotiation.js';
-import type { Authorisation } from '../authorisations/authorisation.repository.js';
+import type { Authorisation } from '../authorisations/authorisation.model.js';
 import {
   failureReasonOf,
   PAGE_REFUSALS,

@@ -1,5 +1,5 @@
 import { localized } from '../../domain/localized.js';
-import type { AuthorisationPurpose } from '../authorisations/authorisation.repository.js';
+import type { AuthorisationPurpose } from '../authorisations/authorisation.model.js';
 
 /** Every text of the PSU's pages, in English and Bokmål (docs/design.md §2: Accept-Language picks one). */
 export const SCA_TEXTS = {

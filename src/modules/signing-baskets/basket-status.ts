@@ -1,4 +1,4 @@
-import type { TransactionStatus } from '../payments/payment-status.js';
+import { allows, type TransactionStatus } from '../payments/payment-status.js';
 
 /** Berlin Group transactionStatus of a signing basket (transactionStatus_SBS, as this server uses it). */
 export const BASKET_STATUSES = ['RCVD', 'PATC', 'ACTC', 'RJCT', 'CANC'] as const;
@@ -37,4 +37,20 @@ export function basketStatusOf(paymentStatuses: readonly TransactionStatus[], de
   const counted = new Set(paymentStatuses.map(countedAs));
   // A basket always holds at least one payment; were none found, nothing in it could be executed.
   return WORST_FIRST.find((status) => counted.has(status)) ?? 'RJCT';
+}
+
+/**
+ * What may be done to a signing basket, by its payments' statuses and whether the TPP deleted it;
+ * its own status is not enough (a basket holding a rejected payment and a received one is RJCT,
+ * yet the received one still waits for approval).
+ * - authorise: an authorisation may be started for it, and a PSU's approval of it moves its
+ *   payments on: it is not deleted and a payment in it waits for approval.
+ */
+export type BasketOperation = 'authorise';
+
+export function basketAllows(paymentStatuses: readonly TransactionStatus[], deleted: boolean, operation: BasketOperation): boolean {
+  switch (operation) {
+    case 'authorise':
+      return !deleted && paymentStatuses.some((status) => allows(status, 'approve'));
+  }
 }

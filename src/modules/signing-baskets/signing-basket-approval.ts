@@ -2,11 +2,13 @@ import type { Db, DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
-import type { Authorisation } from '../authorisations/authorisation.repository.js';
-import { afterAll, isAwaitingApproval, type AfterCommit, type PaymentApprover } from '../payments/payment-approval.js';
+import type { Authorisation } from '../authorisations/authorisation.model.js';
+import { afterAll, type AfterCommit, type PaymentApprover } from '../payments/payment-approval.js';
+import { allows } from '../payments/payment-status.js';
 import { transitionPayment } from '../payments/payment-transition.js';
-import { paymentRepository, type Payment } from '../payments/payment.repository.js';
-import { countedAs } from './basket-status.js';
+import { paymentStore } from '../payments/payment-store.js';
+import type { Payment } from '../payments/payment.model.js';
+import { basketAllows, countedAs } from './basket-status.js';
 import { basketConfirmation } from './signing-basket-confirmation.js';
 import { signingBasketRepository, type SigningBasket } from './signing-basket.repository.js';
 
@@ -37,7 +39,11 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
       const plans = payments.map((payment, index) => ({ payment, plan: planned[index]! }));
       if (!plans.some(({ plan }) => plan.kind === 'approve')) {
         const refusals = plans.flatMap(({ plan }) => (plan.kind === 'refuse' ? [plan] : []));
-        const waiting = payments.some((payment) => isAwaitingApproval(payment.status));
+        const waiting = basketAllows(
+          payments.map((payment) => payment.status),
+          false,
+          'authorise',
+        );
         const reason = waiting
           ? (refusals.find((refusal) => refusal.rejectsPayment) ?? refusals[0])?.reason
           : localized('No payment in the basket waits for approval any more', 'Ingen betaling i kurven venter lenger på godkjenning');
@@ -54,8 +60,8 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
           // Each payment moves by its own plan only if nothing changed it since (the TPP may have
           // cancelled one meanwhile): that one stays as it is, the others are approved all the same.
           const ids = plans.map(({ payment }) => payment.id);
-          await paymentRepository.lockRows(trx, ids);
-          const current = new Map((await paymentRepository.findManyById(trx, basket.tppId, ids)).map((payment) => [payment.id, payment]));
+          await paymentStore.lockRows(trx, ids);
+          const current = new Map((await paymentStore.findManyById(trx, basket.tppId, ids)).map((payment) => [payment.id, payment]));
           const unchanged = plans.filter(({ payment }) => {
             const now = current.get(payment.id);
             return now !== undefined && now.status === payment.status && now.basketId === basket.id;
@@ -117,7 +123,7 @@ export function signingBasketApprovalSubject(db: Db, approver: PaymentApprover):
     async onFailure(trx, authorisation, reason, at, actor) {
       const { payments } = await contentOf(trx, authorisation);
       for (const payment of payments) {
-        if (!isAwaitingApproval(payment.status)) continue;
+        if (!allows(payment.status, 'approve')) continue;
         await transitionPayment(trx, payment, { to: 'RJCT', reason: `SCA failed: ${reason.en}`, actor, at });
       }
     },
@@ -135,7 +141,7 @@ function plural(count: number, one: string, many: string): string {
 async function contentOf(db: DbOrTx, authorisation: Authorisation): Promise<{ basket: SigningBasket; payments: Payment[] }> {
   const basket = await signingBasketRepository.find(db, authorisation.tppId, authorisation.resourceId ?? '');
   if (!basket) throw new Error(`authorisation ${authorisation.id} names no signing basket`);
-  const found = await paymentRepository.findManyById(db, basket.tppId, basket.paymentIds);
+  const found = await paymentStore.findManyById(db, basket.tppId, basket.paymentIds);
   const byId = new Map(found.filter((payment) => payment.basketId === basket.id).map((payment) => [payment.id, payment]));
   return { basket, payments: basket.paymentIds.flatMap((id) => byId.get(id) ?? []) };
 }

@@ -2,9 +2,9 @@ import { displayMoney } from '../../domain/display-format.js';
 import { localized } from '../../domain/localized.js';
 import { addMoney, type Money } from '../../domain/money.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
-import { isAwaitingApproval } from '../payments/payment-approval.js';
 import { paymentConfirmation } from '../payments/payment-confirmation.js';
-import type { Payment } from '../payments/payment.repository.js';
+import { allows } from '../payments/payment-status.js';
+import type { Payment } from '../payments/payment.model.js';
 
 /**
  * What the PSU's confirmation page shows for a signing basket: how many payments the
@@ -13,7 +13,7 @@ import type { Payment } from '../payments/payment.repository.js';
  * included, and left out of the totals.
  */
 export function basketConfirmation(payments: readonly Payment[]): Confirmation {
-  const included = payments.filter((payment) => isAwaitingApproval(payment.status));
+  const included = payments.filter((payment) => allows(payment.status, 'approve'));
   const totals = new Map<string, Money>();
   for (const payment of included) {
     const amount = { currency: payment.currency, minor: payment.amountMinor };
@@ -36,7 +36,7 @@ export function basketConfirmation(payments: readonly Payment[]): Confirmation {
     lines,
     items: payments.map((payment, index) => {
       const title = localized(`Payment ${index + 1} of ${payments.length}`, `Betaling ${index + 1} av ${payments.length}`);
-      const left = isAwaitingApproval(payment.status)
+      const left = allows(payment.status, 'approve')
         ? undefined
         : localized(` (not included: status ${payment.status})`, ` (ikke med: status ${payment.status})`);
       return {

@@ -6,13 +6,14 @@ import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
-import { isAwaitingApproval } from '../payments/payment-approval.js';
-import { paymentRepository, type Payment } from '../payments/payment.repository.js';
+import { allows } from '../payments/payment-status.js';
+import { paymentStore } from '../payments/payment-store.js';
+import type { Payment } from '../payments/payment.model.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
-import { basketStatusOf, type BasketStatus } from './basket-status.js';
+import { basketAllows, basketStatusOf, type BasketStatus } from './basket-status.js';
 import { basketCreationLinks, basketHref, basketLinks } from './signing-basket-links.js';
 import { signingBasketRepository, type SigningBasket } from './signing-basket.repository.js';
 
@@ -92,15 +93,13 @@ export function createSigningBasketsService(
         ),
       });
     }
-    const own = await paymentRepository.findManyById(db, tpp.id, ids);
+    const own = await paymentStore.findManyById(db, tpp.id, ids);
     // A payment of this TPP whose authorisation link expired is rejected before it is judged.
     const expired = await sca.authorisations.expireOverdueOf(
       'payment',
       own.map((payment) => payment.id),
     );
-    const found = new Map(
-      (expired > 0 ? await paymentRepository.findManyById(db, tpp.id, ids) : own).map((payment) => [payment.id, payment]),
-    );
+    const found = new Map((expired > 0 ? await paymentStore.findManyById(db, tpp.id, ids) : own).map((payment) => [payment.id, payment]));
     const unknown = ids.filter((id) => !found.has(id));
     if (unknown.length > 0) {
       throw new AppError('RESOURCE_UNKNOWN', {
@@ -122,7 +121,7 @@ export function createSigningBasketsService(
         ),
       });
     }
-    const blocked = payments.filter((payment) => payment.status !== 'RCVD' || payment.basketId !== undefined);
+    const blocked = payments.filter((payment) => !allows(payment.status, 'put-in-basket') || payment.basketId !== undefined);
     if (blocked.length > 0) {
       throw new AppError('REFERENCE_STATUS_INVALID', {
         path: 'paymentIds',
@@ -214,9 +213,7 @@ export function createSigningBasketsService(
   }
 
   async function contentOf(basket: SigningBasket): Promise<BasketContent> {
-    const found = new Map(
-      (await paymentRepository.findManyById(db, basket.tppId, basket.paymentIds)).map((payment) => [payment.id, payment]),
-    );
+    const found = new Map((await paymentStore.findManyById(db, basket.tppId, basket.paymentIds)).map((payment) => [payment.id, payment]));
     return { basket, payments: basket.paymentIds.flatMap((id) => found.get(id) ?? []) };
   }
 
@@ -229,7 +226,11 @@ export function createSigningBasketsService(
 
   /** Whether the basket may still get an authorisation: not deleted, and a payment in it waits for approval. */
   function authorisable(content: BasketContent): boolean {
-    return content.basket.deletedAt === undefined && content.payments.some((payment) => isAwaitingApproval(payment.status));
+    return basketAllows(
+      content.payments.map((payment) => payment.status),
+      content.basket.deletedAt !== undefined,
+      'authorise',
+    );
   }
 
   return {
@@ -245,7 +246,7 @@ export function createSigningBasketsService(
         // Baskets sharing payments queue here. Authorisations first, then payments: the order
         // the SCA flow locks them in.
         await sca.authorisations.lockOf(trx, 'payment', creation.paymentIds);
-        await paymentRepository.lockRows(trx, creation.paymentIds);
+        await paymentStore.lockRows(trx, creation.paymentIds);
         await signingBasketRepository.insert(trx, {
           id,
           tppId: creation.tpp.id,
@@ -257,7 +258,7 @@ export function createSigningBasketsService(
           createdAt: at,
         });
         // Conditional updates: a payment another request approved or put in a basket meanwhile is not taken.
-        if ((await paymentRepository.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
+        if ((await paymentStore.claimForBasket(trx, creation.tpp.id, creation.paymentIds, id)) !== creation.paymentIds.length) {
           throw new AppError('REFERENCE_STATUS_INVALID', {
             path: 'paymentIds',
             detail: localized(
@@ -269,7 +270,7 @@ export function createSigningBasketsService(
         // A payment in a basket is approved with the basket: a link started for it alone stops working.
         const superseded = localized(`The payment was put in signing basket ${id}`, `Betalingen ble lagt i signeringskurv ${id}`);
         await sca.authorisations.abandonOpen(trx, 'payment', creation.paymentIds, superseded, actor);
-        await auditRepository.append(
+        await auditService.append(
           trx,
           {
             actor,
@@ -343,7 +344,7 @@ export function createSigningBasketsService(
           });
         }
         if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
-        await paymentRepository.releaseFromBasket(trx, basket.id);
+        await paymentStore.releaseFromBasket(trx, basket.id);
         await sca.authorisations.abandonOpen(
           trx,
           'signing-basket',
@@ -351,7 +352,7 @@ export function createSigningBasketsService(
           localized('The TPP deleted the signing basket', 'Tredjepartstjenesten slettet signeringskurven'),
           actor,
         );
-        await auditRepository.append(
+        await auditService.append(
           trx,
           { actor, requestId, action: 'signing-basket.deleted', resource: { type: 'signing-basket', id: basket.id }, details: {} },
           at,
@@ -387,7 +388,8 @@ export function createSigningBasketsService(
 
 /** Why a payment cannot go into a basket, in a few words. */
 function whyBlocked(payment: Payment) {
-  if (payment.status === 'RCVD') {
+  // Its status allows it: what blocks it is the basket that holds it.
+  if (allows(payment.status, 'put-in-basket')) {
     return localized(`is in signing basket ${payment.basketId ?? ''}`, `ligger i signeringskurv ${payment.basketId ?? ''}`);
   }
   if (payment.status === 'PATC') return localized('is partly approved (PATC)', 'er delvis godkjent (PATC)');

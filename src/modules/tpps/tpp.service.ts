@@ -2,7 +2,7 @@ import { AppError } from '../../errors/app-error.js';
 import { localized } from '../../domain/localized.js';
 import { withTransaction, type Db } from '../../db/create-db.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import { auditRepository } from '../audit/audit.repository.js';
+import { auditService } from '../audit/audit.service.js';
 import { tppRepository, type TppContact } from './tpp.repository.js';
 
 export interface TppService {
@@ -41,7 +41,7 @@ export function createTppService(db: Db, now: () => Date): TppService {
       const at = now().toISOString();
       await withTransaction(db, async (trx) => {
         await tppRepository.saveContact(trx, caller.id, email, at, requestId);
-        await auditRepository.append(
+        await auditService.append(
           trx,
           {
             actor: { type: 'tpp', id: caller.id },
