@@ -27,6 +27,7 @@ import { createSigningBasketsService } from './modules/signing-baskets/signing-b
 import { signingBasketApprovalSubject } from './modules/signing-baskets/signing-basket-approval.js';
 import { signingBasketRoutes } from './modules/signing-baskets/signing-basket.routes.js';
 import { createAuthorisationService, type AuthorisationService } from './modules/authorisations/authorisation.service.js';
+import { createAccountInformation } from './modules/accounts/account-information.js';
 import { installExpirySweep } from './modules/authorisations/expiry-sweep.js';
 import { createPsuAccessService } from './modules/psu-access/psu-access.service.js';
 import { psuAccessRoutes } from './modules/psu-access/psu-access.routes.js';
@@ -242,6 +243,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
+  const accountInformation = createAccountInformation({ db, coreBanking, authorisations, clock, publicUrl: config.publicUrl });
   const services: V1Services = { coreBanking, payments, authorisations };
   installExpirySweep(app, authorisations);
   const certificates = new CertificateVerifier(deps.trustStore, config.blockedCertificates);
@@ -262,6 +264,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       await v1.register(paymentAuthorisationRoutes, { payments });
       await v1.register(signingBasketRoutes, { signingBaskets });
       await v1.register(psuAccessRoutes, { psuAccess });
+      await v1.register(accountInformation.routes);
       if (config.mode === 'sandbox') {
         // The mock-data API is not part of a production API (docs/design.md §6).
         await v1.register(sandboxRoutes, {

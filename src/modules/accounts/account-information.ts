@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { CoreBanking } from '../../bank/core-banking.port.js';
+import type { Db } from '../../db/create-db.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { BankClock } from '../clock/bank-clock.js';
+import { consentApprovalSubject } from '../consents/consent-approval.js';
+import { consentRoutes } from '../consents/consent.routes.js';
+import { createConsentsService, type ConsentsService } from '../consents/consent.service.js';
+
+export interface AccountInformationDependencies {
+  readonly db: Db;
+  readonly coreBanking: CoreBanking;
+  readonly authorisations: AuthorisationService;
+  readonly clock: BankClock;
+  readonly publicUrl: string;
+}
+
+export interface AccountInformation {
+  readonly consents: ConsentsService;
+  /** Every account information route, to register inside the signed `/v1` scope. */
+  readonly routes: FastifyPluginAsync;
+}
+
+/**
+ * Account information (docs/design.md §2b) in one piece: consents and their SCA subject. The app
+ * builds it once and registers `routes` in its `/v1` scope.
+ */
+export function createAccountInformation(deps: AccountInformationDependencies): AccountInformation {
+  const consents = createConsentsService(deps.db, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
+  deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
+  return {
+    consents,
+    routes: async (v1) => {
+      await v1.register(consentRoutes, { consents });
+    },
+  };
+}

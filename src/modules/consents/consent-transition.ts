@@ -1,0 +1,86 @@
+import type { DbOrTx } from '../../db/create-db.js';
+import { localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import { auditRepository, type ActorType } from '../audit/audit.repository.js';
+import type { Grant } from './consent-grant.js';
+import { consentRepository, type Consent } from './consent.repository.js';
+import type { ConsentStatus } from './consent-status.js';
+
+/** The legal moves of a consent's status (docs/design.md §2b). */
+const MOVES: Readonly<Record<ConsentStatus, readonly ConsentStatus[]>> = {
+  received: ['valid', 'partiallyAuthorised', 'rejected', 'terminatedByTpp'],
+  partiallyAuthorised: ['valid', 'rejected', 'terminatedByTpp'],
+  valid: ['expired', 'revokedByPsu', 'terminatedByTpp'],
+  rejected: [],
+  expired: [],
+  revokedByPsu: [],
+  terminatedByTpp: [],
+};
+
+export interface ConsentChange {
+  readonly to: ConsentStatus;
+  /** Why, for the audit trail. */
+  readonly reason: string;
+  readonly actor: { readonly type: ActorType; readonly id: string };
+  readonly requestId?: string | undefined;
+  readonly at: string;
+  /** The TPP's bank date, the consent's lastActionDate from now on. */
+  readonly today: string;
+  /** The approval: who approved it and what was granted. */
+  readonly approval?: { readonly psuId: string; readonly psuCorporateId?: string | undefined; readonly grant: Grant } | undefined;
+}
+
+/**
+ * The one way a consent's status changes: an illegal move is refused, the update applies only if
+ * nobody changed the status meanwhile (else 409 STATUS_INVALID), and the change is audited in the
+ * caller's transaction.
+ */
+export async function transitionConsent(trx: DbOrTx, consent: Consent, change: ConsentChange): Promise<Consent> {
+  if (!MOVES[consent.status].includes(change.to)) {
+    throw new AppError('STATUS_INVALID', {
+      detail: localized(
+        `a consent in status ${consent.status} cannot become ${change.to}`,
+        `et samtykke med status ${consent.status} kan ikke bli ${change.to}`,
+      ),
+    });
+  }
+  const applied = await consentRepository.update(trx, consent.id, consent.status, {
+    status: change.to,
+    lastActionDate: change.today,
+    at: change.at,
+    ...(change.approval
+      ? {
+          psuId: change.approval.psuId,
+          psuCorporateId: change.approval.psuCorporateId,
+          grant: change.approval.grant,
+          approvedAt: change.at,
+        }
+      : {}),
+  });
+  if (!applied) throw new AppError('STATUS_INVALID');
+  await auditRepository.append(
+    trx,
+    {
+      actor: change.actor,
+      requestId: change.requestId,
+      action: 'consent.status-changed',
+      resource: { type: 'consent', id: consent.id },
+      details: { from: consent.status, to: change.to, reason: change.reason },
+    },
+    change.at,
+  );
+  return {
+    ...consent,
+    status: change.to,
+    lastActionDate: change.today,
+    statusChangedAt: change.at,
+    ...(change.approval
+      ? {
+          psuId: change.approval.psuId,
+          psuCorporateId: change.approval.psuCorporateId ?? consent.psuCorporateId,
+          grant: change.approval.grant,
+          approvedAt: change.at,
+        }
+      : {}),
+  };
+}
