@@ -43,3 +43,17 @@ export async function consentStatusOf(client: TppClient, consentId: string): Pro
   expect(response.status, response.text).toBe(200);
   return response.body.consentStatus as string;
 }
+
+/** A consent the PSU has approved on the SCA pages (every offered account ticked). */
+export async function approvedConsent(
+  client: TppClient,
+  body: Record<string, unknown>,
+  psuHeaders: Record<string, string>,
+  walkPages: (link: string) => Promise<unknown>,
+): Promise<string> {
+  const { consentId, scaRedirect } = await createConsent(client, body, psuHeaders);
+  if (scaRedirect === undefined) throw new Error('the consent started no authorisation');
+  await walkPages(scaRedirect);
+  expect(await consentStatusOf(client, consentId)).toBe('valid');
+  return consentId;
+}
