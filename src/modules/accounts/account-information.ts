@@ -6,6 +6,8 @@ import type { BankClock } from '../clock/bank-clock.js';
 import { consentApprovalSubject } from '../consents/consent-approval.js';
 import { consentRoutes } from '../consents/consent.routes.js';
 import { createConsentsService, type ConsentsService } from '../consents/consent.service.js';
+import { fundsConfirmationRoutes } from '../funds-confirmations/funds-confirmation.routes.js';
+import { createFundsConfirmationService } from '../funds-confirmations/funds-confirmation.service.js';
 import { createAccountReadsService } from './account-reads.service.js';
 import { accountRoutes } from './account.routes.js';
 
@@ -25,18 +27,20 @@ export interface AccountInformation {
 
 /**
  * Account information (docs/design.md §2b) in one piece: consents and their SCA subject, account
- * and card account reads. The app builds it once and registers
+ * and card account reads, and the funds confirmation. The app builds it once and registers
  * `routes` in its `/v1` scope.
  */
 export function createAccountInformation(deps: AccountInformationDependencies): AccountInformation {
   const consents = createConsentsService(deps.db, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
   deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
   const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
+  const funds = createFundsConfirmationService(deps.coreBanking);
   return {
     consents,
     routes: async (v1) => {
       await v1.register(consentRoutes, { consents });
       await v1.register(accountRoutes, { reads });
+      await v1.register(fundsConfirmationRoutes, { funds });
     },
   };
 }
