@@ -29,8 +29,8 @@ export const ERROR_CATALOGUE = {
     status: 400,
     tppCode: 'FORMAT_ERROR',
     text: {
-      en: 'PSU-Corporate-ID is required: the debtor account belongs to a corporate agreement',
-      nb: 'PSU-Corporate-ID er påkrevd: belastningskontoen hører til en bedriftsavtale',
+      en: 'PSU-Corporate-ID is required: the account belongs to a corporate agreement',
+      nb: 'PSU-Corporate-ID er påkrevd: kontoen hører til en bedriftsavtale',
     },
   },
   DEBTOR_ACCOUNT_UNKNOWN: {

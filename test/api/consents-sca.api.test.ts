@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { DIALECTS } from '../support/databases.js';
-import { corporation } from '../support/payments.js';
+import { anotherOrganisationNumber, corporation, expectError } from '../support/payments.js';
 import { accountNumber, createAccount, createCustomer, osloDay } from '../support/sandbox.js';
 import { enterCode, identify, NOK_URI, OK_URI, openPage, walk } from '../support/sca.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -138,12 +138,26 @@ describe.each(DIALECTS)('consent SCA (%s)', (dialect) => {
     expect(await consentStatusOf(server.client, consentId)).toBe('rejected');
   });
 
-  it('lets a corporate PSU share accounts engaged with REGISTER and VIEW, not VIEW alone', async () => {
+  it('lets a corporate PSU share accounts engaged with REGISTER and VIEW, not VIEW alone, named with PSU-Corporate-ID', async () => {
     const company = await corporation(server.client);
     const access = consentBody({ accounts: [{ bban: company.account.bban }] });
     const registrar = await createConsent(server.client, access, { ...company.registrar.headers, ...REDIRECTS });
     expect((await walk(registrar.scaRedirect!)).redirectedTo).toBe(OK_URI);
     expect(await consentStatusOf(server.client, registrar.consentId)).toBe('valid');
+    const { 'psu-corporate-id': _corporateId, ...withoutCorporateId } = company.registrar.headers;
+    expectError(
+      await server.client.post<any>('/v1/consents', access, { headers: withoutCorporateId }),
+      400,
+      'FORMAT_ERROR',
+      'PSU-Corporate-ID',
+    );
+    const elsewhere = { ...company.registrar.headers, 'psu-corporate-id': anotherOrganisationNumber(company.organisationNumber) };
+    expectError(
+      await server.client.post<any>('/v1/consents', access, { headers: elsewhere }),
+      401,
+      'CORPORATE_ID_INVALID',
+      'PSU-Corporate-ID',
+    );
     const viewer = await createConsent(server.client, access, { ...company.viewer.headers, ...REDIRECTS });
     await walk(viewer.scaRedirect!);
     expect(await consentStatusOf(server.client, viewer.consentId)).toBe('rejected');

@@ -31,7 +31,7 @@ export interface AccountInformation {
  * `routes` in its `/v1` scope.
  */
 export function createAccountInformation(deps: AccountInformationDependencies): AccountInformation {
-  const consents = createConsentsService(deps.db, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
+  const consents = createConsentsService(deps.db, deps.coreBanking, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
   deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
   const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
   const funds = createFundsConfirmationService(deps.coreBanking);

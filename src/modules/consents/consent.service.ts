@@ -11,7 +11,8 @@ import { scaStatusView, startedAuthorisation, type StartedAuthorisation } from '
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { ScaStatus } from '../authorisations/sca-status.js';
 import type { BankClock } from '../clock/bank-clock.js';
-import { checkAccess } from './consent-access.js';
+import type { CoreBanking } from '../../bank/core-banking.port.js';
+import { checkAccess, namedAccounts, type RequestedAccess } from './consent-access.js';
 import { consentCreationLinks, consentLinks, consentPath, consentScaStatusHref } from './consent-links.js';
 import { isAwaitingApproval, type ConsentStatus } from './consent-status.js';
 import { transitionConsent } from './consent-transition.js';
@@ -75,11 +76,28 @@ const SYSTEM = { type: 'system', id: 'consent-expiry' } as const;
  */
 export function createConsentsService(
   db: Db,
+  coreBanking: CoreBanking,
   authorisations: AuthorisationService,
   clock: BankClock,
   settings: ConsentSettings,
 ): ConsentsService {
   const now = () => clock.realNow();
+
+  /**
+   * A consent naming accounts of a corporate agreement needs that agreement in PSU-Corporate-ID, as
+   * a payment from one does (400 without it, 401 with another). Accounts the bank does not know are
+   * left to the SCA page, which tells the PSU (docs/design.md §2b).
+   */
+  async function checkCorporateId(tppId: string, access: RequestedAccess, psuCorporateId: string | undefined): Promise<void> {
+    if (access.kind !== 'detailed') return;
+    for (const { reference } of namedAccounts(access)) {
+      if ('maskedPan' in reference) continue;
+      const account = await coreBanking.findAccount({ tppId }, reference);
+      if (account?.organisationNumber === undefined) continue;
+      if (psuCorporateId === undefined) throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
+      if (psuCorporateId !== account.organisationNumber) throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+    }
+  }
 
   /** Moves a valid consent past its validity to expired; a concurrent change wins quietly. */
   async function expireIfDue(consent: Consent): Promise<Consent> {
@@ -112,6 +130,7 @@ export function createConsentsService(
         });
       }
       const access = checkAccess(body.access, body.recurringIndicator);
+      await checkCorporateId(tpp.id, access, headers.psuCorporateId);
       const today = await clock.today(tpp.id);
       const validity = validityOf(body, today);
       const id = randomUUID();
