@@ -18,6 +18,7 @@ import { createBatchRunner } from './modules/execution/batch-runner.js';
 import { createPaymentExecutor } from './modules/execution/payment-executor.js';
 import { createOutcomeFeedPoller } from './modules/execution/outcome-feed.js';
 import { executionModule } from './modules/execution/execution.module.js';
+import { createAccountInformation } from './modules/accounts/account-information.js';
 import { authorisationsModule } from './modules/authorisations/authorisations.module.js';
 import { paymentsModule } from './modules/payments/payments.module.js';
 import { psuAccessModule } from './modules/psu-access/psu-access.module.js';
@@ -115,6 +116,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
+  const accountInformation = createAccountInformation({ db, coreBanking, authorisations, clock, publicUrl: config.publicUrl });
 
   const frontDoor = {
     requireSignature: config.requireSignature,
@@ -127,6 +129,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
     paymentsModule(payments, authorisations),
     signingBasketsModule(signingBaskets, authorisations),
     psuAccessModule(psuAccess),
+    accountInformation.module,
     authorisationsModule(authorisations),
     executionModule({
       runner,

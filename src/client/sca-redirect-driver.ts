@@ -8,6 +8,11 @@ export interface PsuActions {
   /** The one-time codes typed, in order (the sandbox's code is 123456); the last one is repeated if more are asked. */
   readonly codes?: readonly string[] | undefined;
   readonly decision?: 'approve' | 'reject' | undefined;
+  /**
+   * On a confirmation page that offers choices (the accounts of a bank-offered consent): which to
+   * tick, by the text of their label. Absent: every one offered.
+   */
+  readonly choose?: ((label: string) => boolean) | undefined;
   /** Confirm in the bank app instead of a code (offered on a mobile user agent when Biometric-Authentication is true). */
   readonly useApp?: boolean | undefined;
   /** Accept-Language of the PSU's browser: `en` or `nb`. */
@@ -80,6 +85,9 @@ export async function walkScaRedirect(scaRedirect: string, actions: PsuActions =
       fields.set('code', codes.length > 1 ? (codes.shift() ?? SANDBOX_CODE) : (codes[0] ?? SANDBOX_CODE));
     } else {
       fields.set('decision', actions.decision ?? 'approve');
+      for (const choice of choicesOf(form[2] ?? '')) {
+        if (actions.choose === undefined || actions.choose(choice.label)) fields.append('choice', choice.value);
+      }
     }
     page = await post(action, fields, browser);
   }
@@ -127,6 +135,13 @@ function locationOf(value: string | string[] | undefined): string | undefined {
 function scaPathOf(scaRedirect: string): string {
   const path = new URL(scaRedirect).pathname;
   return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+/** The checkboxes of a confirmation form: each one's value and the text of its label. */
+function choicesOf(form: string): { value: string; label: string }[] {
+  return [...form.matchAll(/<input type="checkbox" id="([^"]+)" name="choice" value="([^"]*)"><label for="\1">([^<]*)<\/label>/g)].map(
+    (match) => ({ value: unescapeHtml(match[2] ?? ''), label: unescapeHtml(match[3] ?? '') }),
+  );
 }
 
 function unescapeHtml(text: string): string {

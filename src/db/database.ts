@@ -12,6 +12,8 @@ import type { SandboxOutcomeSequenceTable, SandboxPaymentOutcomeTable } from '..
 import type { SandboxClockTable } from '../modules/clock/sandbox-clock.table.js';
 import type { SandboxKeyBindingTable } from '../modules/sandbox/tpp-key-binding.table.js';
 import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
+import type { ConsentTable } from '../modules/consents/consent.table.js';
+import type { AccountResourceTable } from '../modules/accounts/account-resource.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -54,4 +56,6 @@ export interface Database {
   sandbox_outcome_sequence: SandboxOutcomeSequenceTable;
   sandbox_clock: SandboxClockTable;
   sandbox_key_binding: SandboxKeyBindingTable;
+  consent: ConsentTable;
+  account_resource: AccountResourceTable;
 }

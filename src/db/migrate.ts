@@ -13,6 +13,7 @@ import * as scaBrowserSessions from './migrations/2026_11_28_0010_sca_browser_se
 import * as psuCodeAttempts from './migrations/2026_11_28_0011_psu_code_attempts.js';
 import * as paymentSubmissions from './migrations/2026_11_29_0012_payment_submissions.js';
 import * as paymentBodyVersion from './migrations/2026_11_29_0013_payment_body_version.js';
+import * as accountInformation from './migrations/2026_11_30_0014_account_information.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_0011_psu_code_attempts': psuCodeAttempts,
   '2026_11_29_0012_payment_submissions': paymentSubmissions,
   '2026_11_29_0013_payment_body_version': paymentBodyVersion,
+  '2026_11_30_0014_account_information': accountInformation,
 };
 
 /** The versions, oldest first. */

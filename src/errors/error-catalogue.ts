@@ -29,8 +29,8 @@ export const ERROR_CATALOGUE = {
     status: 400,
     tppCode: 'FORMAT_ERROR',
     text: {
-      en: 'PSU-Corporate-ID is required: the debtor account belongs to a corporate agreement',
-      nb: 'PSU-Corporate-ID er påkrevd: belastningskontoen hører til en bedriftsavtale',
+      en: 'PSU-Corporate-ID is required: the account belongs to a corporate agreement',
+      nb: 'PSU-Corporate-ID er påkrevd: kontoen hører til en bedriftsavtale',
     },
   },
   DEBTOR_ACCOUNT_UNKNOWN: {
@@ -61,6 +61,11 @@ export const ERROR_CATALOGUE = {
       en: 'These payments cannot be signed together in one basket',
       nb: 'Disse betalingene kan ikke signeres sammen i én signeringskurv',
     },
+  },
+  PERIOD_INVALID: {
+    status: 400,
+    tppCode: 'PERIOD_INVALID',
+    text: { en: 'The requested validity period is not acceptable', nb: 'Den ønskede gyldighetsperioden kan ikke brukes' },
   },
   LOGIN_CODE_INVALID: {
     status: 401,
@@ -155,6 +160,24 @@ export const ERROR_CATALOGUE = {
       en: 'The certificate does not carry the PSD2 role this service needs',
       nb: 'Sertifikatet har ikke PSD2-rollen denne tjenesten krever',
     },
+  },
+  CONSENT_UNKNOWN: {
+    status: 401,
+    tppCode: 'CONSENT_UNKNOWN',
+    text: {
+      en: 'The consent is not one this TPP holds',
+      nb: 'Samtykket er ikke et denne tredjepartstilbyderen har',
+    },
+  },
+  CONSENT_INVALID: {
+    status: 401,
+    tppCode: 'CONSENT_INVALID',
+    text: { en: 'The consent does not allow this access', nb: 'Samtykket gir ikke denne tilgangen' },
+  },
+  CONSENT_EXPIRED: {
+    status: 401,
+    tppCode: 'CONSENT_EXPIRED',
+    text: { en: 'The consent has expired or has been used up', nb: 'Samtykket er utløpt eller brukt opp' },
   },
   BANK_REFUSED: {
     status: 403,

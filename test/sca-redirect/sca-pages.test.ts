@@ -78,6 +78,17 @@ function everyPage(language: Language, value = 'Test TPP AS'): Record<string, st
         items: [{ title: message, lines: [{ label: message, value: message }] }],
       },
     }),
+    confirmChoices: confirmPage(f, {
+      action: '/sca/a1/decision',
+      csrf: value,
+      tppName: value,
+      cancelling: false,
+      confirmation: {
+        heading: message,
+        lines: [{ label: message, value: message }],
+        choices: { legend: message, options: [{ value, label: message }] },
+      },
+    }),
     outcome: outcomePage(f, { success: false, message, tppName: value, loginCode: value }),
     message: messagePage(f, message, message),
   };
@@ -371,6 +382,25 @@ describe('confirmation page', () => {
     const html = confirmPage(frame(), view);
     expect(html).toContain('value="approve">Approve</button>');
     expect(html).toContain('value="reject">Reject</button>');
+  });
+
+  it('offers the choices as unticked, labelled checkboxes inside the decision form, none without choices', () => {
+    const choices = {
+      legend: localized('Accounts to share', 'Kontoer som skal deles'),
+      options: [
+        { value: 'v1', label: localized('Brukskonto 1234.56.78903 (NOK)') },
+        { value: 'v2', label: localized('Kari Mastercard 525412******3241 (NOK)') },
+      ],
+    };
+    const html = confirmPage(frame(), { ...view, confirmation: { ...CONFIRMATION, choices } });
+    const form = /<form[\s\S]*<\/form>/.exec(html)?.[0] ?? '';
+    expect(form).toContain('<fieldset><legend>Accounts to share</legend>');
+    expect(form).toContain(
+      '<input type="checkbox" id="choice-0" name="choice" value="v1"><label for="choice-0">Brukskonto 1234.56.78903 (NOK)</label>',
+    );
+    expect(form).toContain('<input type="checkbox" id="choice-1" name="choice" value="v2"><label for="choice-1">');
+    expect(html).not.toContain('checked');
+    expect(confirmPage(frame(), view)).not.toContain('<fieldset');
   });
 
   it('words the decisions of a cancellation as cancelling or keeping the payment', () => {

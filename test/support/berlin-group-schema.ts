@@ -13,8 +13,30 @@ const Ajv = AjvModule.default;
 const addFormats = addFormatsModule.default;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
-ajv.addSchema({ $id: 'bg', components: document.components });
+ajv.addSchema({ $id: 'bg', components: withNumericExclusiveBounds(document.components) });
 const cache = new Map<string, ValidateFunction>();
+
+/**
+ * OpenAPI 3.0 writes an exclusive bound as `minimum: n, exclusiveMinimum: true` (frequencyPerDay);
+ * JSON Schema, which ajv speaks, as `exclusiveMinimum: n`.
+ */
+function withNumericExclusiveBounds<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withNumericExclusiveBounds) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) copy[key] = withNumericExclusiveBounds(value);
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof copy[flag] === 'boolean') {
+      if (copy[flag] === true) copy[flag] = copy[bound];
+      else delete copy[flag];
+      if (copy[flag] !== undefined) delete copy[bound];
+    }
+  }
+  return copy as T;
+}
 
 /** Asserts that `body` matches `#/components/schemas/<name>` of the standard. */
 export function expectBerlinGroupSchema(name: string, body: unknown): void {

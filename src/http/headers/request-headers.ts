@@ -1,7 +1,7 @@
 import type { Check, Localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber, type NorwegianIdentityNumber } from '../../domain/norwegian-identity-number.js';
 import { checkOrganisationNumber } from '../../domain/organisation-number.js';
-import { checkAcceptFix, type AcceptFixName } from './accept-fix.js';
+import { checkAcceptFix, type AcceptFixName } from '../../domain/accept-fix.js';
 import { checkBooleanHeader } from './boolean-header.js';
 import { checkPsuContext, PSU_CONTEXT_HEADERS, type PsuContext } from './psu-context.js';
 import { checkRedirectUri } from './redirect-uri.js';

@@ -2,9 +2,9 @@ import type { ScaStatus } from './sca-status.js';
 
 /**
  * What an authorisation authorises: a payment, a payment's cancellation, a signing basket's
- * payments, or a PSU's login (the 401 pre-step).
+ * payments, an account information consent, or a PSU's login (the 401 pre-step).
  */
-export type AuthorisationPurpose = 'payment' | 'payment-cancellation' | 'signing-basket' | 'psu-login';
+export type AuthorisationPurpose = 'payment' | 'payment-cancellation' | 'signing-basket' | 'consent' | 'psu-login';
 
 export interface Authorisation {
   readonly id: string;

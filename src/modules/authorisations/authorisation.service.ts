@@ -156,7 +156,8 @@ export interface AuthorisationService {
    * this attempt; anything else counts as a wrong code.
    */
   externalReturn(id: string, access: BrowserAccess, params: Readonly<Record<string, string>>): Promise<PageOutcome>;
-  decide(id: string, access: FormAccess, decision: 'approve' | 'reject'): Promise<PageOutcome>;
+  /** The confirmation page's post; `chosen`: the values of the page's choices the PSU ticked. */
+  decide(id: string, access: FormAccess, decision: 'approve' | 'reject', chosen?: readonly string[]): Promise<PageOutcome>;
   /** Spends a PSU login's one-time code for this TPP: the PSU it identified, or undefined. */
   redeemLoginCode(tppId: string, code: string): Promise<{ psuId: string; loginId: string } | undefined>;
   /** The page link a PSU is sent to. */
@@ -524,7 +525,7 @@ export function createAuthorisationService(
       });
     },
 
-    async decide(id, access, decision) {
+    async decide(id, access, decision, chosen = []) {
       const target = await formTarget(id, access, 'scaMethodSelected');
       if ('kind' in target) return target;
       const { authorisation } = target;
@@ -533,7 +534,7 @@ export function createAuthorisationService(
       }
       const subject = subjectOf(authorisation);
       if (!subject || authorisation.psuId === undefined) throw new Error('an approval needs a subject and an identified PSU');
-      const approval = await subject.prepareApproval(authorisation, authorisation.psuId);
+      const approval = await subject.prepareApproval(authorisation, authorisation.psuId, chosen);
       if (!approval.ok) {
         return { kind: 'finished', authorisation: await fail(authorisation, approval.reason, approval.rejectsResource) };
       }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Language, Localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
-import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
+import type { Confirmation, ConfirmationChoices, ConfirmationLine } from '../authorisations/authorisation-subject.js';
 import type { AuthorisationPurpose } from '../authorisations/authorisation.model.js';
 import { PURPOSE_TITLES, SCA_TEXTS } from './sca-texts.js';
 
@@ -36,6 +36,11 @@ dl{display:grid;grid-template-columns:minmax(8rem,40%) 1fr;gap:6px 14px;margin:1
 dt{color:#51606e}
 dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 section.item{border-top:1px solid #d5dbe1;margin-top:10px}
+fieldset{border:1px solid #d5dbe1;border-radius:6px;margin:16px 0;padding:8px 14px}
+legend{font-weight:600;padding:0 4px}
+.choice{display:flex;gap:10px;align-items:center;margin:8px 0}
+.choice label{margin:0;font-weight:400}
+input[type=checkbox]{width:1.3rem;height:1.3rem}
 h2{font-size:1.05rem;margin:14px 0 0}
 .code{font-family:ui-monospace,monospace;font-size:1.1rem;background:#eef1f4;padding:10px;border-radius:6px;overflow-wrap:anywhere}
 @media (max-width:36rem){main{margin:12px;padding:20px 18px}}
@@ -180,6 +185,19 @@ function lines(frame: PageFrame, items: readonly ConfirmationLine[]): string {
   return `<dl>${items.map((line) => `<dt>${t(line.label)}</dt><dd>${t(line.value)}</dd>`).join('')}</dl>`;
 }
 
+/** The options the PSU ticks (none ticked at first: sharing is the PSU's choice, account by account). */
+function choices(frame: PageFrame, offered: ConfirmationChoices | undefined): string {
+  if (!offered) return '';
+  const t = (text: Localized) => escapeHtml(text[frame.language]);
+  const boxes = offered.options
+    .map(
+      (option, index) =>
+        `<div class="choice"><input type="checkbox" id="choice-${index}" name="choice" value="${escapeHtml(option.value)}"><label for="choice-${index}">${t(option.label)}</label></div>`,
+    )
+    .join('\n');
+  return `<fieldset><legend>${t(offered.legend)}</legend>\n${boxes}\n</fieldset>`;
+}
+
 export interface ConfirmPage {
   readonly action: string;
   readonly csrf: string;
@@ -203,6 +221,7 @@ ${lines(frame, view.confirmation.lines)}
 ${items}
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+${choices(frame, view.confirmation.choices)}
 <div class="actions">
 <button type="submit" name="decision" value="approve">${t(view.cancelling ? SCA_TEXTS.confirmCancellation : SCA_TEXTS.approve)}</button>
 <button type="submit" class="secondary" name="decision" value="reject">${t(view.cancelling ? SCA_TEXTS.keepPayment : SCA_TEXTS.reject)}</button>

@@ -31,7 +31,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MOBILE_USER_AGENT = /Mobi|Android|iPhone|iPad|iPod/i;
 const FORM_LIMIT_BYTES = 4096;
 
-type Form = Record<string, string | undefined>;
+/** A posted form: the first value of a field, and every value of a repeated one (ticked checkboxes). */
+interface Form {
+  get(name: string): string | undefined;
+  all(name: string): string[];
+}
+
+const EMPTY_FORM: Form = { get: () => undefined, all: () => [] };
+
+/** How many ticked choices a post may carry (a PSU's accounts; more is no PSU's form). */
+const MAX_CHOICES = 200;
 
 /**
  * The PSU's pages of SCA by redirect, served by this server to the PSU's browser:
@@ -48,7 +57,7 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
     (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      done(null, new URLSearchParams(body as string));
     },
   );
 
@@ -73,9 +82,9 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     return sendPage(reply, 409, messagePage(frameOf(request), SCA_TEXTS.elsewhereHeading, SCA_TEXTS.elsewhere));
   }
 
-  const accessOf = (request: FastifyRequest, form: Form = {}): FormAccess => ({
+  const accessOf = (request: FastifyRequest, form: Form = EMPTY_FORM): FormAccess => ({
     session: sessionOfCookieHeader(request.headers.cookie),
-    csrf: form['csrf'] ?? '',
+    csrf: form.get('csrf') ?? '',
   });
 
   /** The page of the authorisation's current step; `message` explains why the same step is shown again. */
@@ -211,8 +220,11 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     }
   }
 
-  const formOf = (request: FastifyRequest): Form =>
-    typeof request.body === 'object' && request.body !== null ? (request.body as Form) : {};
+  const formOf = (request: FastifyRequest): Form => {
+    const params = request.body instanceof URLSearchParams ? request.body : undefined;
+    if (!params) return EMPTY_FORM;
+    return { get: (name) => params.get(name) ?? undefined, all: (name) => params.getAll(name) };
+  };
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   app.get('/:id', { schema: { hide: true } }, async (request, reply) => {
@@ -248,8 +260,8 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
     // The app is offered on a phone only; a post asking for it from elsewhere gets the code step.
-    const method = form['method'] === 'app' && MOBILE_USER_AGENT.test(request.headers['user-agent'] ?? '') ? 'app' : 'code';
-    const typed = (form['psuId'] ?? '').slice(0, 40);
+    const method = form.get('method') === 'app' && MOBILE_USER_AGENT.test(request.headers['user-agent'] ?? '') ? 'app' : 'code';
+    const typed = (form.get('psuId') ?? '').slice(0, 40);
     const access = accessOf(request, form);
     return answer(request, reply, await authorisations.identify(id, access, typed, method), access, typed);
   });
@@ -259,19 +271,23 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
     const access = accessOf(request, form);
-    return answer(request, reply, await authorisations.enterCode(id, access, (form['code'] ?? '').slice(0, 40)), access);
+    return answer(request, reply, await authorisations.enterCode(id, access, (form.get('code') ?? '').slice(0, 40)), access);
   });
 
   app.post('/:id/decision', { schema: { hide: true } }, async (request, reply) => {
     const id = idOf(request);
     if (!UUID.test(id)) return refuse(request, reply, 404, PAGE_REFUSALS.unknown);
     const form = formOf(request);
-    const decision = form['decision'];
+    const decision = form.get('decision');
     if (decision !== 'approve' && decision !== 'reject') {
       return refuse(request, reply, 400, localized('Choose approve or reject.', 'Velg godkjenn eller avvis.'));
     }
     const access = accessOf(request, form);
-    return answer(request, reply, await authorisations.decide(id, access, decision), access);
+    const chosen = form
+      .all('choice')
+      .slice(0, MAX_CHOICES)
+      .map((value) => value.slice(0, 100));
+    return answer(request, reply, await authorisations.decide(id, access, decision, chosen), access);
   });
 
   // Anything else under the pages' path, and any error, is a page too: a PSU's browser gets no JSON.

@@ -61,5 +61,6 @@ export const PURPOSE_TITLES: Readonly<Record<AuthorisationPurpose, ReturnType<ty
   payment: localized('Approve payment', 'Godkjenn betaling'),
   'payment-cancellation': localized('Cancel payment', 'Kanseller betaling'),
   'signing-basket': localized('Approve payments', 'Godkjenn betalinger'),
+  consent: localized('Share account information', 'Del kontoinformasjon'),
   'psu-login': localized('Log in', 'Logg inn'),
 };

@@ -6,7 +6,7 @@ import {
   defaultSince,
   type AcceptFix,
   type AcceptFixName,
-} from '../../../src/http/headers/accept-fix.js';
+} from '../../src/domain/accept-fix.js';
 
 const CARD = 'cardaccount-switch-originalamount-and-transactionamount';
 

@@ -1,4 +1,4 @@
-import { fail, localized, pass, type Check, type Localized } from '../../domain/localized.js';
+import { fail, localized, pass, type Check, type Localized } from './localized.js';
 
 export type AcceptFixName =
   'amount-as-string' | 'cardaccount-switch-originalamount-and-transactionamount' | 'longer-name' | 'cash-account-type-iso';
@@ -38,8 +38,8 @@ export const ACCEPT_FIXES: readonly AcceptFix[] = [
     aliases: ['longer-names'],
     releasedOn: '2020-06-01',
     summary: localized(
-      'Account and party names are returned up to 140 characters instead of being cut at 70.',
-      'Konto- og partsnavn returneres med opptil 140 tegn i stedet for å kuttes ved 70.',
+      'The name of an account or card account is returned up to 70 characters instead of being cut at 35.',
+      'Navnet på en konto eller kortkonto returneres med opptil 70 tegn i stedet for å kuttes ved 35.',
     ),
   },
   {

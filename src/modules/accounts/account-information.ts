@@ -1,0 +1,48 @@
+import type { AppModule } from '../../app-module.js';
+import type { CoreBanking } from '../../bank/core-banking.port.js';
+import type { Db } from '../../db/create-db.js';
+import type { AuthorisationService } from '../authorisations/authorisation.service.js';
+import type { BankClock } from '../clock/bank-clock.js';
+import { consentApprovalSubject } from '../consents/consent-approval.js';
+import { consentRoutes } from '../consents/consent.routes.js';
+import { createConsentsService, type ConsentsService } from '../consents/consent.service.js';
+import { fundsConfirmationRoutes } from '../funds-confirmations/funds-confirmation.routes.js';
+import { createFundsConfirmationService } from '../funds-confirmations/funds-confirmation.service.js';
+import { createAccountReadsService } from './account-reads.service.js';
+import { accountRoutes } from './account.routes.js';
+
+export interface AccountInformationDependencies {
+  readonly db: Db;
+  readonly coreBanking: CoreBanking;
+  readonly authorisations: AuthorisationService;
+  readonly clock: BankClock;
+  readonly publicUrl: string;
+}
+
+export interface AccountInformation {
+  readonly consents: ConsentsService;
+  /** Every account information route, in the signed `/v1` scope. */
+  readonly module: AppModule;
+}
+
+/**
+ * Account information (docs/design.md §2b) in one piece: consents and their SCA subject, account
+ * and card account reads, and the funds confirmation, as one module of the app.
+ */
+export function createAccountInformation(deps: AccountInformationDependencies): AccountInformation {
+  const consents = createConsentsService(deps.db, deps.coreBanking, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
+  deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
+  const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
+  const funds = createFundsConfirmationService(deps.coreBanking);
+  return {
+    consents,
+    module: {
+      name: 'account-information',
+      v1Routes: async (v1) => {
+        await v1.register(consentRoutes, { consents, authorisations: deps.authorisations });
+        await v1.register(accountRoutes, { reads });
+        await v1.register(fundsConfirmationRoutes, { funds });
+      },
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import type { AccountBalances, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
+import type { Db } from '../../db/create-db.js';
+import { rollToBankDay } from '../../domain/bank-calendar.js';
+import { addDays } from '../../domain/iso-date.js';
+import { localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import { activeFixes, type AcceptFixName } from '../../domain/accept-fix.js';
+import type { TppIdentity } from '../../security/tpp-identity.js';
+import type { BankClock } from '../clock/bank-clock.js';
+import type { GrantedAccount } from '../consents/consent-grant.js';
+import type { ConsentsService } from '../consents/consent.service.js';
+import type { Consent } from '../consents/consent.model.js';
+import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
+import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
+
+/** A read of account information: who, under which consent, with which accept-fixes asked. */
+export interface AccountRead {
+  readonly tpp: TppIdentity;
+  readonly consentId: string;
+  readonly acceptFixes: ReadonlySet<AcceptFixName>;
+  readonly requestId: string;
+}
+
+export interface AccountReadsService {
+  list(type: AccountType, read: AccountRead, withBalance: boolean): Promise<Record<string, unknown>>;
+  details(type: AccountType, read: AccountRead, resourceId: string, withBalance: boolean): Promise<Record<string, unknown>>;
+  balances(type: AccountType, read: AccountRead, resourceId: string): Promise<Record<string, unknown>>;
+}
+
+const PATHS: Readonly<Record<AccountType, string>> = { account: 'accounts', card: 'card-accounts' };
+
+const notCovered = (en: string, nb: string) => new AppError('CONSENT_INVALID', { detail: localized(en, nb) });
+
+/**
+ * Reads of accounts and card accounts under a consent (docs/design.md §2b): the consent named in
+ * Consent-ID must be valid and cover the account and the kind of access; the TPP sees each account
+ * by its own opaque resourceId; a one-off consent is used up by the read.
+ */
+export function createAccountReadsService(
+  db: Db,
+  coreBanking: CoreBanking,
+  consents: ConsentsService,
+  clock: BankClock,
+  settings: { readonly publicUrl: string },
+): AccountReadsService {
+  async function context(read: AccountRead) {
+    const today = await clock.today(read.tpp.id);
+    return {
+      fixes: activeFixes(read.acceptFixes, today),
+      when: { previousBankDay: rollToBankDay(addDays(today, -1), 'preceding'), now: (await clock.now(read.tpp.id)).toISOString() },
+    };
+  }
+
+  /** The granted account behind a TPP's resourceId: unknown to this TPP 404, outside the consent 401 CONSENT_INVALID. */
+  async function grantedAccount(consent: Consent, type: AccountType, resourceId: string): Promise<GrantedAccount> {
+    const bankAccountId = await accountResourceRepository.bankAccountOf(db, consent.tppId, type, resourceId);
+    if (bankAccountId === undefined) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+    if (consent.grant?.listOnly) {
+      throw notCovered('the consent covers the list of accounts only', 'samtykket gjelder bare kontolisten');
+    }
+    const granted = consent.grant?.accounts.find((account) => account.type === type && account.bankAccountId === bankAccountId);
+    if (!granted) throw notCovered('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen');
+    return granted;
+  }
+
+  async function balancesOf(tpp: RequestingTpp, bankAccountId: string, when: { previousBankDay: string; now: string }): Promise<Balance[]> {
+    const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId);
+    return balanceList(balances, when);
+  }
+
+  /** One account's view, or undefined when the bank no longer has it (closed accounts are not listed). */
+  async function viewOf(
+    read: AccountRead,
+    type: AccountType,
+    granted: GrantedAccount,
+    withBalances: boolean,
+    listOnly: boolean,
+    ctx: Awaited<ReturnType<typeof context>>,
+  ): Promise<Record<string, unknown> | undefined> {
+    const tpp = { tppId: read.tpp.id };
+    const resourceId = await accountResourceRepository.idFor(db, read.tpp.id, type, granted.bankAccountId, clock.realNow().toISOString());
+    const balancesHref =
+      !listOnly && granted.kinds.includes('balances')
+        ? `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}/balances`
+        : undefined;
+    const view = { resourceId, balancesHref, ownerName: granted.ownerName, fixes: ctx.fixes };
+    if (type === 'account') {
+      const account = await coreBanking.account(tpp, granted.bankAccountId);
+      if (!account) return undefined;
+      return accountDetails(account, { ...view, balances: withBalances ? await balancesOf(tpp, account.id, ctx.when) : undefined });
+    }
+    const card = await coreBanking.cardAccount(tpp, granted.bankAccountId);
+    if (!card) return undefined;
+    return cardAccountDetails(card, { ...view, balances: withBalances ? await balancesOf(tpp, card.id, ctx.when) : undefined });
+  }
+
+  return {
+    async list(type, read, withBalance) {
+      const consent = await consents.usable(read.tpp, read.consentId);
+      const listOnly = consent.grant?.listOnly;
+      if (withBalance && listOnly && !listOnly.withBalance) {
+        throw notCovered('the consent covers the list of accounts without balances', 'samtykket gjelder kontolisten uten saldo');
+      }
+      const ctx = await context(read);
+      const views: Record<string, unknown>[] = [];
+      for (const granted of consent.grant?.accounts ?? []) {
+        if (granted.type !== type) continue;
+        // With balance where the consent grants them (Berlin Group: "if granted by the PSU").
+        const withBalances = withBalance && (listOnly !== undefined || granted.kinds.includes('balances'));
+        const view = await viewOf(read, type, granted, withBalances, listOnly !== undefined, ctx);
+        if (view) views.push(view);
+      }
+      await consents.recordUse(consent, read.requestId);
+      return type === 'account' ? { accounts: views } : { cardAccounts: views };
+    },
+
+    async details(type, read, resourceId, withBalance) {
+      const consent = await consents.usable(read.tpp, read.consentId);
+      const granted = await grantedAccount(consent, type, resourceId);
+      const ctx = await context(read);
+      const view = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, ctx);
+      if (!view) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+      await consents.recordUse(consent, read.requestId);
+      return type === 'account' ? { account: view } : { cardAccount: view };
+    },
+
+    async balances(type, read, resourceId) {
+      const consent = await consents.usable(read.tpp, read.consentId);
+      const granted = await grantedAccount(consent, type, resourceId);
+      if (!granted.kinds.includes('balances')) {
+        throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
+      }
+      const ctx = await context(read);
+      const tpp = { tppId: read.tpp.id };
+      const balances = await balancesOf(tpp, granted.bankAccountId, ctx.when);
+      await consents.recordUse(consent, read.requestId);
+      if (type === 'account') {
+        return {
+          account: { iban: 'iban' in granted.reference ? granted.reference.iban : undefined, currency: granted.reference.currency },
+          balances,
+        };
+      }
+      return {
+        cardAccount: {
+          maskedPan: 'maskedPan' in granted.reference ? granted.reference.maskedPan : undefined,
+          currency: granted.reference.currency,
+        },
+        balances,
+      };
+    },
+  };
+}

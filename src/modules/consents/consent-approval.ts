@@ -1,0 +1,173 @@
+import type { CoreBanking } from '../../bank/core-banking.port.js';
+import type { Db, DbOrTx } from '../../db/create-db.js';
+import { displayDate } from '../../domain/display-format.js';
+import { localized, type Localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
+import type { Authorisation } from '../authorisations/authorisation.model.js';
+import type { BankClock } from '../clock/bank-clock.js';
+import { ACCESS_KINDS, namedAccounts } from './consent-access.js';
+import { choiceValue, consentConfirmation } from './consent-confirmation.js';
+import { grantKey, type Grant, type GrantedAccount } from './consent-grant.js';
+import { isAwaitingApproval } from './consent-status.js';
+import { transitionConsent } from './consent-transition.js';
+import { consentRepository } from './consent.repository.js';
+import type { Consent } from './consent.model.js';
+import { accountNamed, referenceText, shareableAccounts, type ShareableAccount } from './shareable-accounts.js';
+
+const refused = (reason: Localized, rejectsResource: boolean): Approval => ({ ok: false, reason, rejectsResource });
+
+function granted(account: ShareableAccount, kinds: GrantedAccount['kinds'], ownerName: boolean): GrantedAccount {
+  return { bankAccountId: account.bankAccountId, type: account.type, kinds, ownerName, reference: account.reference };
+}
+
+/**
+ * What the PSU grants by approving, or why it cannot be granted (docs/design.md §2b): a detailed
+ * consent naming an account the PSU cannot share is rejected; a bank-offered one grants the
+ * accounts the PSU ticked; global and account-list consents grant what the PSU may share now.
+ */
+function grantOf(consent: Consent, shareable: readonly ShareableAccount[], chosen: readonly string[]): Grant | Localized {
+  const access = consent.access;
+  switch (access.kind) {
+    case 'global':
+      return { accounts: shareable.map((account) => granted(account, ACCESS_KINDS, access.ownerName)) };
+    case 'account-list':
+      return {
+        accounts: shareable.map((account) => granted(account, [], access.ownerName)),
+        listOnly: { withBalance: access.withBalance },
+      };
+    case 'bank-offered': {
+      const ticked = new Set(chosen);
+      return {
+        accounts: shareable
+          .filter((account) => ticked.has(choiceValue(consent, account)))
+          .map((account) => granted(account, access.kinds, access.ownerName)),
+      };
+    }
+    case 'detailed': {
+      const accounts: GrantedAccount[] = [];
+      for (const entry of namedAccounts(access)) {
+        const account = accountNamed(shareable, entry.reference);
+        if (!account) {
+          const text = referenceText(entry.reference);
+          return localized(
+            `The app asked for ${text}, which is not an account you can share`,
+            `Appen ba om ${text}, som ikke er en konto du kan dele`,
+          );
+        }
+        // The same account named twice (by BBAN and by IBAN) is one grant with both kinds.
+        const earlier = accounts.findIndex((other) => other.bankAccountId === account.bankAccountId && other.type === account.type);
+        if (earlier >= 0) {
+          const before = accounts[earlier]!;
+          accounts[earlier] = {
+            ...before,
+            kinds: ACCESS_KINDS.filter((kind) => before.kinds.includes(kind) || entry.kinds.includes(kind)),
+            ownerName: before.ownerName || entry.ownerName,
+          };
+        } else {
+          accounts.push(granted(account, entry.kinds, entry.ownerName));
+        }
+      }
+      return { accounts };
+    }
+  }
+}
+
+/**
+ * The consent's side of its SCA: the confirmation page, the approval that makes it valid (and ends
+ * the same TPP's older valid recurring consent for the same PSU and accounts), and the rejection a
+ * failed SCA causes.
+ */
+export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: BankClock): AuthorisationSubject {
+  async function consentOf(authorisation: Authorisation): Promise<Consent> {
+    const consent = authorisation.resourceId === undefined ? undefined : await consentRepository.findById(db, authorisation.resourceId);
+    if (!consent) throw new Error(`authorisation ${authorisation.id} names no consent`);
+    return consent;
+  }
+
+  const shareableFor = (authorisation: Authorisation, consent: Consent, psuId: string) =>
+    shareableAccounts(coreBanking, { tppId: consent.tppId }, psuId, authorisation.psuCorporateId ?? consent.psuCorporateId);
+
+  /** Ends the TPP's other valid recurring consents of this PSU for exactly the same accounts (docs/design.md §2b). */
+  async function supersede(trx: DbOrTx, consent: Consent, grant: Grant, psuId: string, at: string, today: string) {
+    if (!consent.recurring || grant.listOnly) return;
+    const key = grantKey(grant);
+    for (const older of await consentRepository.listValidOf(trx, consent.tppId, psuId)) {
+      if (older.id === consent.id || !older.recurring || older.grant === undefined || older.grant.listOnly) continue;
+      if (grantKey(older.grant) !== key) continue;
+      await transitionConsent(trx, older, {
+        to: 'terminatedByTpp',
+        reason: `Replaced by consent ${consent.id} for the same accounts`,
+        actor: { type: 'tpp', id: consent.tppId },
+        at,
+        today,
+      });
+    }
+  }
+
+  return {
+    async confirmation(authorisation) {
+      const consent = await consentOf(authorisation);
+      const shareable = authorisation.psuId === undefined ? [] : await shareableFor(authorisation, consent, authorisation.psuId);
+      return consentConfirmation(consent, shareable);
+    },
+
+    async prepareApproval(authorisation, psuId, chosen) {
+      const consent = await consentOf(authorisation);
+      if (!isAwaitingApproval(consent.status)) {
+        return refused(localized('The consent no longer waits for approval', 'Samtykket venter ikke lenger på godkjenning'), false);
+      }
+      const grant = grantOf(consent, await shareableFor(authorisation, consent, psuId), chosen);
+      if (!('accounts' in grant)) return refused(grant, true);
+      if (grant.accounts.length === 0) {
+        return refused(
+          consent.access.kind === 'bank-offered'
+            ? localized('No account was ticked, so nothing was shared', 'Ingen konto ble krysset av, så ingenting ble delt')
+            : localized('You have no accounts you can share', 'Du har ingen kontoer du kan dele'),
+          true,
+        );
+      }
+      return {
+        ok: true,
+        apply: async (trx, at) => {
+          await consentRepository.lock(trx, consent.id);
+          const current = await consentRepository.findById(trx, consent.id);
+          if (!current || !isAwaitingApproval(current.status)) throw new AppError('STATUS_INVALID');
+          const today = await clock.today(consent.tppId, trx);
+          await transitionConsent(trx, current, {
+            to: 'valid',
+            reason: 'Approved by the PSU',
+            actor: { type: 'psu', id: psuId },
+            at,
+            today,
+            approval: { psuId, psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId, grant },
+          });
+          await supersede(trx, current, grant, psuId, at, today);
+        },
+      };
+    },
+
+    async approvedMessage(authorisation) {
+      const consent = await consentOf(authorisation);
+      const until = displayDate(consent.validUntil);
+      return localized(
+        `${authorisation.tppName} can now read the account information you approved, until ${until.en}.`,
+        `${authorisation.tppName} kan nå lese kontoinformasjonen du godkjente, til ${until.nb}.`,
+      );
+    },
+
+    async onFailure(trx, authorisation, reason, at, actor) {
+      if (authorisation.resourceId === undefined) return;
+      await consentRepository.lock(trx, authorisation.resourceId);
+      const consent = await consentRepository.findById(trx, authorisation.resourceId);
+      if (!consent || !isAwaitingApproval(consent.status)) return;
+      await transitionConsent(trx, consent, {
+        to: 'rejected',
+        reason: reason.en,
+        actor,
+        at,
+        today: await clock.today(consent.tppId, trx),
+      });
+    },
+  };
+}

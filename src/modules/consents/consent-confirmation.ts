@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { displayDate } from '../../domain/display-format.js';
+import { localized, type Localized } from '../../domain/localized.js';
+import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
+import { namedAccounts, type AccessKind } from './consent-access.js';
+import type { Consent } from './consent.model.js';
+import { accountNamed, referenceText, type ShareableAccount } from './shareable-accounts.js';
+
+/*
+ * What the PSU reads before approving a consent (docs/design.md §2b): exactly what the TPP asks —
+ * which accounts, whether balances and transactions, until when and how often — in plain words.
+ */
+
+const KIND_WORDS: Readonly<Record<AccessKind, Localized>> = {
+  accounts: localized('account details', 'kontoopplysninger'),
+  balances: localized('balances', 'saldo'),
+  transactions: localized('transactions', 'transaksjoner'),
+};
+
+function listOf(kinds: readonly AccessKind[]): Localized {
+  const join = (words: string[], and: string) =>
+    words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${and} ${words.at(-1)}`;
+  const en = join(
+    kinds.map((kind) => KIND_WORDS[kind].en),
+    'and',
+  );
+  const nb = join(
+    kinds.map((kind) => KIND_WORDS[kind].nb),
+    'og',
+  );
+  return localized(en.charAt(0).toUpperCase() + en.slice(1), nb.charAt(0).toUpperCase() + nb.slice(1));
+}
+
+const line = (label: Localized, value: Localized): ConfirmationLine => ({ label, value });
+
+/** The value of an account's checkbox: derived from the TPP and the account, never the account's id itself. */
+export function choiceValue(consent: Pick<Consent, 'tppId' | 'id'>, account: Pick<ShareableAccount, 'type' | 'bankAccountId'>): string {
+  return createHash('sha256')
+    .update(`${consent.tppId}:${consent.id}:${account.type}:${account.bankAccountId}`)
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** Lines of what is asked, for the consent's kind; `shareable`: what the identified PSU may share. */
+export function consentConfirmation(consent: Consent, shareable: readonly ShareableAccount[]): Confirmation {
+  const access = consent.access;
+  const lines: ConfirmationLine[] = [];
+  let choices: Confirmation['choices'];
+  switch (access.kind) {
+    case 'global':
+      lines.push(
+        line(localized('Accounts', 'Kontoer'), localized('All your accounts and card accounts', 'Alle kontoene og kortkontoene dine')),
+      );
+      lines.push(line(localized('Information', 'Opplysninger'), listOf(['accounts', 'balances', 'transactions'])));
+      break;
+    case 'account-list':
+      lines.push(
+        line(
+          localized('Information', 'Opplysninger'),
+          access.withBalance
+            ? localized('The list of your accounts, with their balances', 'Listen over kontoene dine, med saldo')
+            : localized('The list of your accounts', 'Listen over kontoene dine'),
+        ),
+      );
+      break;
+    case 'bank-offered':
+      lines.push(
+        line(
+          localized('Information', 'Opplysninger'),
+          localized(
+            `${listOf(access.kinds).en} of the accounts you tick below`,
+            `${listOf(access.kinds).nb} for kontoene du krysser av nedenfor`,
+          ),
+        ),
+      );
+      choices = {
+        legend: localized('Accounts to share', 'Kontoer som skal deles'),
+        options: shareable.map((account) => ({ value: choiceValue(consent, account), label: account.label })),
+      };
+      break;
+    case 'detailed': {
+      const named = namedAccounts(access);
+      for (const kind of ['accounts', 'balances', 'transactions'] as const) {
+        const references = access[kind];
+        if (references.length === 0) continue;
+        const text = references.map(referenceText).join(', ');
+        lines.push(line(listOf([kind]), localized(text)));
+      }
+      const foreign = named
+        .filter((entry) => accountNamed(shareable, entry.reference) === undefined)
+        .map((entry) => referenceText(entry.reference));
+      if (foreign.length > 0) {
+        lines.push(
+          line(
+            localized('Cannot be shared', 'Kan ikke deles'),
+            localized(
+              `${foreign.join(', ')}: not an account you can share. The consent cannot be given.`,
+              `${foreign.join(', ')}: ikke en konto du kan dele. Samtykket kan ikke gis.`,
+            ),
+          ),
+        );
+      }
+      break;
+    }
+  }
+  const ownerName = access.kind === 'detailed' ? access.ownerName.length > 0 : access.ownerName;
+  if (ownerName) {
+    lines.push(
+      line(localized('Owner name', 'Eiernavn'), localized("Yes: the name of the accounts' owner", 'Ja: navnet på kontoenes eier')),
+    );
+  }
+  lines.push(line(localized('Valid until', 'Gyldig til'), displayDate(consent.validUntil)));
+  lines.push(
+    line(
+      localized('How often', 'Hvor ofte'),
+      consent.recurring
+        ? localized(
+            `Up to ${consent.frequencyPerDay} times a day when you are not using the app yourself`,
+            `Opptil ${consent.frequencyPerDay} ganger per dag når du ikke selv bruker appen`,
+          )
+        : localized('Once', 'Én gang'),
+    ),
+  );
+  return { heading: localized('Share account information', 'Del kontoinformasjon'), lines, ...(choices ? { choices } : {}) };
+}
