@@ -18,6 +18,7 @@ import type { PaymentService } from '../../src/modules/payments/payment-products
 import { paymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { Payment } from '../../src/modules/payments/payment.model.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { NO_HEADERS } from '../support/stored-payment.js';
 
 const MIGRATION = '2026_11_29_0013_payment_body_version';
 const BEFORE = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(MIGRATION) - 1]!;
@@ -171,7 +172,7 @@ describe.each(DIALECTS)('stored payment bodies on %s', (dialect) => {
       requestedExecutionDate: '2026-12-01',
       logicalKey: undefined,
       body: bulk,
-      requestContext: {},
+      requestContext: NO_HEADERS,
       createdAt: AT,
     });
     expect(await bodyVersionOf(database.db, 'new-bulk')).toBe(CURRENT_PAYMENT_BODY_VERSION);

@@ -16,6 +16,7 @@ import type { NewPayment, Payment } from '../../src/modules/payments/payment.mod
 import type { TransactionStatus } from '../../src/modules/payments/payment-status.js';
 import { transitionPayment, type StatusChange } from '../../src/modules/payments/payment-transition.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { NO_HEADERS } from '../support/stored-payment.js';
 
 const TPP = 'PSDNO-FSA-123456789';
 const PSU = '13039319955';
@@ -45,7 +46,7 @@ function newPayment(status: TransactionStatus): NewPayment {
       creditorAccount: { bban: '86011117947' },
       creditorName: 'Kari Nordmann',
     },
-    requestContext: {},
+    requestContext: NO_HEADERS,
     createdAt: CREATED,
     logicalKey: `key-${id}`,
   };

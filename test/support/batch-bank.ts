@@ -22,6 +22,7 @@ import { createSandboxBank } from '../../src/modules/sandbox/sandbox-bank.servic
 import { openTestDatabase, type TestDatabase } from './databases.js';
 import { NDCT, ndctBody } from './payments.js';
 import { accountNumber, identityNumber, osloDay } from './sandbox.js';
+import { NO_HEADERS } from './stored-payment.js';
 
 export interface SeededAccount {
   readonly id: string;
@@ -119,7 +120,7 @@ export async function seedBank(db: Db, plan: SeedPlan): Promise<SeededBank> {
       requestedExecutionDate: order.requestedExecutionDate,
       logicalKey: order.logicalKey,
       body: order.body,
-      requestContext: {},
+      requestContext: NO_HEADERS,
       createdAt,
     };
   });

@@ -30,6 +30,7 @@ import type { TransactionStatus } from '../../src/modules/payments/payment-statu
 import type { BankState, SeededAccount, SeededBank } from './batch-bank.js';
 import { NDCT, ndctBody } from './payments.js';
 import { accountNumber, osloDay } from './sandbox.js';
+import { NO_HEADERS } from './stored-payment.js';
 
 export interface TestRunner {
   readonly runner: BatchRunner;
@@ -134,7 +135,7 @@ export async function insertPayment(db: Db, payment: InsertedPayment): Promise<s
     amountMinor: order.amount.minor,
     requestedExecutionDate: periodic ? undefined : order.requestedExecutionDate,
     logicalKey: order.logicalKey,
-    requestContext: {},
+    requestContext: NO_HEADERS,
     createdAt: payment.createdAt ?? new Date().toISOString(),
   });
   return id;

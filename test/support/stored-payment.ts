@@ -1,3 +1,4 @@
+import type { StoredRequestContext } from '../../src/http/headers/request-headers.js';
 import { localized, type Localized } from '../../src/domain/localized.js';
 import type { ConfirmationLine } from '../../src/modules/authorisations/authorisation-subject.js';
 import type { PaymentService } from '../../src/modules/payments/payment-products.js';
@@ -8,6 +9,14 @@ import type { Payment, PaymentFields } from '../../src/modules/payments/payment.
  * the confirmation pages show (test/payments/payment-confirmation.test.ts,
  * test/signing-baskets/signing-basket-confirmation.test.ts).
  */
+
+/** The request context of a payment created with no optional header. */
+export const NO_HEADERS: StoredRequestContext = {
+  acceptFixes: [],
+  biometricAuthentication: false,
+  tppExplicitAuthorisationPreferred: false,
+  psuContext: {},
+};
 
 export const DEBTOR = '12345678903';
 export const CREDITOR = '86011117947';
@@ -43,7 +52,7 @@ export function storedPayment<S extends PaymentService = 'payments'>(overrides: 
     currency: 'NOK',
     amountMinor: 123456n,
     requestedExecutionDate: undefined,
-    requestContext: {},
+    requestContext: NO_HEADERS,
     createdAt: '2026-11-20T08:00:00.000Z',
     statusChangedAt: '2026-11-20T08:00:00.000Z',
     ...overrides,

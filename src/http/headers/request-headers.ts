@@ -23,6 +23,14 @@ export interface RequestHeaders {
   readonly psuContext: PsuContext;
 }
 
+/**
+ * The request's headers as a created resource keeps them (JSON in its `request_context` column):
+ * all but the PSU's own identity, which has columns of its own; accept-fixes as a list.
+ */
+export type StoredRequestContext = Omit<RequestHeaders, 'psuId' | 'psuCorporateId' | 'acceptFixes'> & {
+  readonly acceptFixes: readonly AcceptFixName[];
+};
+
 /** A refusal names the header in canonical spelling; the reason does not repeat the name. */
 export type RequestHeadersCheck =
   { readonly ok: true; readonly value: RequestHeaders } | { readonly ok: false; readonly header: string; readonly reason: Localized };

@@ -1,6 +1,7 @@
 import type { RequestedAccess } from './consent-access.js';
 import type { Grant } from './consent-grant.js';
 import type { ConsentStatus } from './consent-status.js';
+import type { StoredRequestContext } from '../../http/headers/request-headers.js';
 
 /** An account information consent as stored: what the TPP asked, what the PSU granted, where it stands. */
 export interface Consent {
@@ -17,7 +18,7 @@ export interface Consent {
   readonly approvedAt: string | undefined;
   readonly lastActionDate: string;
   readonly requestId: string;
-  readonly requestContext: Readonly<Record<string, unknown>>;
+  readonly requestContext: StoredRequestContext;
   readonly createdAt: string;
   readonly statusChangedAt: string;
 }

@@ -5,6 +5,7 @@ import type { Grant } from './consent-grant.js';
 import { isConsentStatus, type ConsentStatus } from './consent-status.js';
 import type { Consent, NewConsent } from './consent.model.js';
 import type { ConsentTable } from './consent.table.js';
+import type { StoredRequestContext } from '../../http/headers/request-headers.js';
 
 function toConsent(row: ConsentTable): Consent {
   // The column is typed, but a row written by hand or by another version of the server is read too.
@@ -24,7 +25,7 @@ function toConsent(row: ConsentTable): Consent {
     approvedAt: row.approved_at ?? undefined,
     lastActionDate: row.last_action_date,
     requestId: row.request_id,
-    requestContext: JSON.parse(row.request_context) as Record<string, unknown>,
+    requestContext: JSON.parse(row.request_context) as StoredRequestContext,
     createdAt: row.created_at,
     statusChangedAt: row.status_changed_at,
   };

@@ -290,7 +290,7 @@ export function createConsentsService(
           ),
         });
       }
-      const context = consent.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+      const context = consent.requestContext;
       return {
         id: consent.id,
         href: `${settings.publicUrl}${consentPath(consent.id)}`,

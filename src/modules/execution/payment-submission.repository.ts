@@ -19,7 +19,7 @@ export interface SubmissionRow {
   readonly reported: RecordedOutcome | undefined;
 }
 
-const FINAL = ['executed', 'rejected'];
+const FINAL: RecordedOutcome['kind'][] = ['executed', 'rejected'];
 
 export function isFinalOutcome(outcome: RecordedOutcome | undefined): boolean {
   return outcome !== undefined && FINAL.includes(outcome.kind);

@@ -1,3 +1,5 @@
+import type { RecordedOutcome } from './payment-submission.repository.js';
+
 /**
  * A payment (item 0) or one payment of a bulk (item n) as submitted to the bank (migration 0012).
  * `outcome` null: submitted, or about to be, with no answer recorded (in flight).
@@ -7,11 +9,10 @@ export interface PaymentSubmissionTable {
   item: number;
   tpp_id: string;
   submitted_at: string;
-  /** null | executed | rejected | pending-funds | accepted */
-  outcome: string | null;
+  outcome: RecordedOutcome['kind'] | null;
   reason: string | null;
-  /** executed | rejected: the outcome feed's, received while the submission was in flight. */
-  reported: string | null;
+  /** The outcome feed's, received while the submission was in flight. */
+  reported: RecordedOutcome['kind'] | null;
   reported_reason: string | null;
 }
 

@@ -1,6 +1,7 @@
 import type { PaymentDocument } from './payment-document.js';
 import type { PaymentProduct, PaymentService } from './payment-products.js';
 import type { TransactionStatus } from './payment-status.js';
+import type { StoredRequestContext } from '../../http/headers/request-headers.js';
 
 /** What every stored payment has, whatever its service. */
 export interface PaymentFields {
@@ -17,7 +18,7 @@ export interface PaymentFields {
   readonly currency: string;
   readonly amountMinor: bigint;
   readonly requestedExecutionDate: string | undefined;
-  readonly requestContext: Record<string, unknown>;
+  readonly requestContext: StoredRequestContext;
   readonly createdAt: string;
   readonly statusChangedAt: string;
   /** The open signing basket that holds it: then it is approved through the basket only. */

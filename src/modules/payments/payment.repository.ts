@@ -5,6 +5,7 @@ import type { PaymentTable } from './payment.table.js';
 import type { PaymentService } from './payment-products.js';
 import { readPaymentDocument, writePaymentDocument } from './payment-document.js';
 import { isTransactionStatus, LIVE_STATUSES, statusesAllowing, type TransactionStatus } from './payment-status.js';
+import type { StoredRequestContext } from '../../http/headers/request-headers.js';
 
 const COLUMNS = [
   'id',
@@ -51,7 +52,7 @@ function toPayment(row: Row): Payment {
     amountMinor: BigInt(row.amount),
     requestedExecutionDate: row.requested_execution_date ?? undefined,
     ...readPaymentDocument(row.service, row, row.id),
-    requestContext: JSON.parse(row.request_context) as Record<string, unknown>,
+    requestContext: JSON.parse(row.request_context) as StoredRequestContext,
     createdAt: row.created_at,
     statusChangedAt: row.status_changed_at,
     basketId: row.basket_id ?? undefined,

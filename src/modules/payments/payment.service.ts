@@ -399,7 +399,7 @@ export function createPaymentsService(
           ),
         });
       }
-      const context = payment.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+      const context = payment.requestContext;
       return {
         id: payment.id,
         href: `${settings.publicUrl}${paymentPath(payment.service, payment.product, payment.id)}`,

@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import type { SigningBasketTable } from './signing-basket.table.js';
+import type { StoredRequestContext } from '../../http/headers/request-headers.js';
 
 /** A stored signing basket. */
 export interface SigningBasket {
@@ -10,7 +11,7 @@ export interface SigningBasket {
   /** In the order the TPP listed them. */
   readonly paymentIds: readonly string[];
   readonly requestId: string;
-  readonly requestContext: Record<string, unknown>;
+  readonly requestContext: StoredRequestContext;
   readonly createdAt: string;
   readonly deletedAt: string | undefined;
 }
@@ -25,7 +26,7 @@ function toBasket(row: SigningBasketTable): SigningBasket {
     psuCorporateId: row.psu_corporate_id ?? undefined,
     paymentIds: JSON.parse(row.payment_ids) as string[],
     requestId: row.request_id,
-    requestContext: JSON.parse(row.request_context) as Record<string, unknown>,
+    requestContext: JSON.parse(row.request_context) as StoredRequestContext,
     createdAt: row.created_at,
     deletedAt: row.deleted_at ?? undefined,
   };

@@ -372,7 +372,7 @@ export function createSigningBasketsService(
               : localized('no payment in the basket waits for approval', 'ingen betaling i kurven venter på godkjenning'),
         });
       }
-      const context = basket.requestContext as { tppRedirectUri?: string; tppNokRedirectUri?: string };
+      const context = basket.requestContext;
       return {
         id: basket.id,
         href: basketHref(settings.publicUrl, basket.id),
