@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDependencies, V1Services } from './app.js';
+import type { AppDependencies, V1Services } from './app-dependencies.js';
 import type { AppModule } from './app-module.js';
 import type { CoreBanking } from './bank/core-banking.port.js';
 import type { Config } from './config/config.schema.js';

@@ -1,5 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Tx } from './create-db.js';
+import type { Transaction } from 'kysely';
+import type { Database } from './database.js';
+
+/** A transaction (create-db.ts names it Tx; spelled out here so the two files do not import each other). */
+type Tx = Transaction<Database>;
 
 /**
  * Work that joins a transaction of a unit of work just before it commits, told the value the

@@ -60,6 +60,18 @@ interface Row {
 }
 
 /** The only place that queries idempotency_record. */
+/** The columns of a record whose answer is stored: completed, with the answer and its lifetime. */
+function completedWith(response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>) {
+  return {
+    state: 'completed' as const,
+    response_status: response.status,
+    response_headers: JSON.stringify(response.headers),
+    response_body: response.body,
+    completed_at: times.at,
+    expires_at: times.expiresAt,
+  };
+}
+
 export const idempotencyRepository = {
   /**
    * Records an X-Request-ID for a request (`seen` for GET, PUT, PATCH, DELETE; `in_progress` for a
@@ -119,14 +131,7 @@ export const idempotencyRepository = {
   ): Promise<boolean> {
     const updated = await trx
       .updateTable('idempotency_record')
-      .set({
-        state: 'completed',
-        response_status: response.status,
-        response_headers: JSON.stringify(response.headers),
-        response_body: response.body,
-        completed_at: times.at,
-        expires_at: times.expiresAt,
-      })
+      .set(completedWith(response, times))
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', '=', 'in_progress')
@@ -139,14 +144,7 @@ export const idempotencyRepository = {
   async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>): Promise<void> {
     await db
       .updateTable('idempotency_record')
-      .set({
-        state: 'completed',
-        response_status: response.status,
-        response_headers: JSON.stringify(response.headers),
-        response_body: response.body,
-        completed_at: times.at,
-        expires_at: times.expiresAt,
-      })
+      .set(completedWith(response, times))
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', 'in', ['in_progress', 'applied'])
@@ -183,14 +181,7 @@ export const idempotencyRepository = {
   ): Promise<void> {
     await db
       .updateTable('idempotency_record')
-      .set({
-        state: 'completed',
-        response_status: response.status,
-        response_headers: JSON.stringify(response.headers),
-        response_body: response.body,
-        completed_at: times.at,
-        expires_at: times.expiresAt,
-      })
+      .set(completedWith(response, times))
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', '=', 'applied')

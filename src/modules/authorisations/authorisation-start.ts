@@ -4,9 +4,14 @@ import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { authorisationHref } from './authorisation-links.js';
 import type { AuthorisationSubjects } from './authorisation-subject.js';
-import type { Authorisation } from './authorisation.model.js';
-import type { AuthorisationService } from './authorisation.service.js';
+import type { Authorisation, AuthorisationRequest } from './authorisation.model.js';
 import type { ScaStatus } from './sca-status.js';
+
+/** What a start needs of the SCA flow: to make the authorisation, and the address of its pages. */
+export interface AuthorisationMaker {
+  create(db: DbOrTx, request: AuthorisationRequest): Promise<Authorisation>;
+  redirectLink(authorisation: Pick<Authorisation, 'id'>): string;
+}
 
 /** The 201 of a started authorisation (Berlin Group startScaprocessResponse), with its Location. */
 export interface StartedAuthorisation {
@@ -58,7 +63,7 @@ export interface AuthorisationStart {
  */
 export async function startAuthorisation(
   db: Db,
-  authorisations: Pick<AuthorisationService, 'create' | 'redirectLink'>,
+  authorisations: AuthorisationMaker,
   start: AuthorisationStart,
 ): Promise<StartedAuthorisation> {
   const { headers } = start;

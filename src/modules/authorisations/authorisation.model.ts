@@ -1,3 +1,4 @@
+import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { ScaStatus } from './sca-status.js';
 
 /**
@@ -33,3 +34,16 @@ export type NewAuthorisation = Omit<
   Authorisation,
   'scaStatus' | 'statusReason' | 'psuId' | 'codeAttempts' | 'loginCodeHash' | 'loginCodeExpiresAt' | 'statusChangedAt'
 >;
+
+/** Who asks for an authorisation and where the PSU goes afterwards (from the TPP's request headers). */
+export interface AuthorisationRequest {
+  readonly tpp: Pick<TppIdentity, 'id' | 'name'>;
+  readonly purpose: AuthorisationPurpose;
+  readonly resourceId?: string | undefined;
+  /** The PSU the TPP named: only this PSU may complete it. */
+  readonly expectedPsuId?: string | undefined;
+  readonly psuCorporateId?: string | undefined;
+  readonly redirectUri?: string | undefined;
+  readonly nokRedirectUri?: string | undefined;
+  readonly biometric: boolean;
+}

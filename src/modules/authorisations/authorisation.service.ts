@@ -4,12 +4,11 @@ import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
-import type { TppIdentity } from '../../security/tpp-identity.js';
 import { startAuthorisation, type AuthorisationStart, type StartedAuthorisation } from './authorisation-start.js';
 import type { AuthorisationSubject, AuthorisationSubjects, Confirmation } from './authorisation-subject.js';
 import { transitionAuthorisation, type ScaStatusChange } from './authorisation-transition.js';
 import { authorisationRepository } from './authorisation.repository.js';
-import type { Authorisation, AuthorisationPurpose } from './authorisation.model.js';
+import type { Authorisation, AuthorisationPurpose, AuthorisationRequest } from './authorisation.model.js';
 import { createBrowserBinding, type BrowserAccess, type FormAccess } from './browser-binding.js';
 import type { BankPsu } from './psu-code-attempt.repository.js';
 import { createPsuCodeLock, type CodeLockSettings } from './psu-code-lock.js';
@@ -27,18 +26,7 @@ export interface AuthorisationSettings {
   readonly sandbox: boolean;
 }
 
-/** Who asks for an authorisation and where the PSU goes afterwards (from the TPP's request headers). */
-export interface AuthorisationRequest {
-  readonly tpp: Pick<TppIdentity, 'id' | 'name'>;
-  readonly purpose: AuthorisationPurpose;
-  readonly resourceId?: string | undefined;
-  /** The PSU the TPP named: only this PSU may complete it. */
-  readonly expectedPsuId?: string | undefined;
-  readonly psuCorporateId?: string | undefined;
-  readonly redirectUri?: string | undefined;
-  readonly nokRedirectUri?: string | undefined;
-  readonly biometric: boolean;
-}
+export type { AuthorisationRequest } from './authorisation.model.js';
 
 /** The outcome of a PSU's form post on the redirect pages. */
 export type PageOutcome =

@@ -1,11 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
+import type { RecordedOutcome } from './recorded-outcome.js';
 
-/** The bank's answer for one submitted payment (or bulk item), as recorded. */
-export type RecordedOutcome =
-  | { readonly kind: 'executed' }
-  | { readonly kind: 'rejected'; readonly reason: string }
-  | { readonly kind: 'pending-funds' }
-  | { readonly kind: 'accepted' };
+export type { RecordedOutcome } from './recorded-outcome.js';
 
 export interface SubmissionRow {
   readonly paymentId: string;

@@ -1,4 +1,4 @@
-import type { RecordedOutcome } from './payment-submission.repository.js';
+import type { RecordedOutcome } from './recorded-outcome.js';
 
 /**
  * A payment (item 0) or one payment of a bulk (item n) as submitted to the bank (migration 0012).
