@@ -81,14 +81,29 @@ function authenticatorProblems(authenticator: unknown): string[] {
   if (typeof authenticator !== 'object' || authenticator === null) return ['psuAuthenticator is missing'];
   const given = authenticator as Record<string, unknown>;
   const needed = ['isCustomer', 'confirmedInApp'];
+  const problems: string[] = [];
   if (given['kind'] === 'in-page-code') {
     needed.push('verifyOneTimeCode');
   } else if (given['kind'] === 'external-redirect') {
     needed.push('startUrl', 'verifyAssertion');
+    if (!isOrigin(given['identityProviderOrigin'])) {
+      problems.push('psuAuthenticator.identityProviderOrigin must be an origin such as https://login.bank.example');
+    }
   } else {
     return ['psuAuthenticator.kind must be "in-page-code" or "external-redirect"'];
   }
-  const problems = needed.filter((name) => typeof given[name] !== 'function').map((name) => `psuAuthenticator lacks ${name}`);
+  problems.unshift(...needed.filter((name) => typeof given[name] !== 'function').map((name) => `psuAuthenticator lacks ${name}`));
   if (typeof given['offersAppConfirmation'] !== 'boolean') problems.push('psuAuthenticator.offersAppConfirmation must be true or false');
   return problems;
+}
+
+/** Whether `value` is an http(s) origin and nothing more (no path, query or fragment). */
+export function isOrigin(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
 }

@@ -82,6 +82,12 @@ export interface RefusedAssertion {
 /** BankID-style login at the bank's identity provider, by redirect. */
 export interface ExternalRedirectAuthenticator extends PsuAuthenticatorBase {
   readonly kind: 'external-redirect';
+  /**
+   * The IdP's origin (`https://login.bank.example`): every {@link startUrl} is on it. The SCA
+   * pages allow their forms to lead there (browsers apply CSP form-action to the redirect that
+   * answers the identify form too), and nowhere else.
+   */
+  readonly identityProviderOrigin: string;
   /** The IdP's address for this login (the PSU's browser is sent there with a 303). */
   startUrl(scope: RequestingTpp, start: ExternalLoginStart): Promise<string>;
   /** Verifies what the browser brought back (signature, issuer, audience; an OIDC code exchange goes here). */

@@ -67,6 +67,7 @@ export function createFakeIdp(): FakeIdp {
 
   const authenticator: ExternalRedirectAuthenticator = {
     kind: 'external-redirect',
+    identityProviderOrigin: new URL(FAKE_IDP_URL).origin,
     isCustomer: async () => true,
     offersAppConfirmation: false,
     confirmedInApp: async () => false,

@@ -133,6 +133,8 @@ export interface AuthorisationService {
   enterCode(id: string, access: FormAccess, code: string): Promise<PageOutcome>;
   /** The authenticator's shape: the code page (`in-page-code`) or the bank's IdP by redirect (`external-redirect`). */
   readonly loginStep: PsuAuthenticator['kind'];
+  /** The bank's login origin where the PSU leaves to log in (external-redirect), for the pages' form-action; else undefined. */
+  readonly loginOrigin: string | undefined;
   /**
    * External login: the IdP address for an identified PSU in this browser (its state is bound to
    * the authorisation, the browser's session and the attempt).
@@ -468,11 +470,12 @@ export function createAuthorisationService(
     },
 
     loginStep: authenticator.kind,
+    loginOrigin: authenticator.kind === 'external-redirect' ? authenticator.identityProviderOrigin : undefined,
 
     async externalLoginUrl(authorisation, access) {
       if (authenticator.kind !== 'external-redirect') throw new Error('the code page has no external login');
       if (access.session === undefined || authorisation.psuId === undefined) throw new Error('an external login needs a browser and a PSU');
-      return authenticator.startUrl(
+      const startUrl = await authenticator.startUrl(
         { tppId: authorisation.tppId },
         {
           authorisationId: authorisation.id,
@@ -481,6 +484,11 @@ export function createAuthorisationService(
           state: externalState(authorisation.id, authorisation.codeAttempts, access.session),
         },
       );
+      // The pages' CSP lets their forms lead to the declared origin only: another one would be blocked by the browser.
+      if (new URL(startUrl).origin !== authenticator.identityProviderOrigin) {
+        throw new Error(`the authenticator's startUrl ${new URL(startUrl).origin} is not its identityProviderOrigin`);
+      }
+      return startUrl;
     },
 
     async externalReturn(id, access, params) {

@@ -71,7 +71,8 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
   }
 
   const pagePath = (authorisation: Pick<Authorisation, 'id'>) => `${basePath}/${authorisation.id}`;
-  const targets = (authorisation: Authorisation) => [authorisation.redirectUri, authorisation.nokRedirectUri];
+  // Where a form post may lead: the TPP's redirect URIs, and the bank's login after the identify step.
+  const targets = (authorisation: Authorisation) => [authorisation.redirectUri, authorisation.nokRedirectUri, authorisations.loginOrigin];
 
   function refuse(request: FastifyRequest, reply: FastifyReply, status: number, message: Localized): FastifyReply {
     return sendPage(reply, status, messagePage(frameOf(request), SCA_TEXTS.errorHeading, message));
