@@ -20,7 +20,9 @@ describe('bankAdapterProblems', () => {
 
   it('names what a login by redirect lacks: its operations and its IdP origin', async () => {
     const adapter = await createBankAdapter({ publicUrl: 'http://127.0.0.1:8080', env: IN_MEMORY_BANK_ENV, log: quiet });
-    const { identityProviderOrigin: _origin, verifyAssertion: _verify, ...partial } = createFakeIdp().authenticator;
+    const partial: Record<string, unknown> = { ...createFakeIdp().authenticator };
+    delete partial['identityProviderOrigin'];
+    delete partial['verifyAssertion'];
     expect(bankAdapterProblems({ ...adapter, psuAuthenticator: partial })).toEqual([
       'psuAuthenticator lacks verifyAssertion',
       'psuAuthenticator.identityProviderOrigin must be an origin such as https://login.bank.example',
