@@ -24,7 +24,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [API, BROWSER, ...PROCESS, DOCS] } },
       { extends: true, test: { name: 'api', include: [API] } },
-      { extends: true, test: { name: 'browser', include: [BROWSER] } },
+      // Without Chromium (and outside CI) the browser tests are skipped; the set-up says what to install.
+      { extends: true, test: { name: 'browser', include: [BROWSER], globalSetup: ['./test/support/browser-tier.setup.ts'] } },
       { extends: true, test: { name: 'process', include: PROCESS } },
       { extends: true, test: { name: 'docs', include: [DOCS] } },
     ],
