@@ -1,15 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four tiers, each runnable alone (`npm run test:unit`, `test:api`, `test:browser`,
- * `test:process`); `vitest run` runs them all. Unit is the fast one: pure rules and the store
+ * Five tiers, each runnable alone (`npm run test:unit`, `test:api`, `test:browser`,
+ * `test:process`, `test:docs`); `vitest run` runs them all. Unit is the fast one: pure rules and the store
  * tests (`*.db.test.ts`, on SQLite, and on PostgreSQL when TEST_POSTGRES_URL is set). API tests
  * start the real server in-process and sign every request; browser tests drive Chromium;
- * process tests start the built CLI as child processes (servers killed mid-run included).
+ * process tests start the built CLI as child processes (servers killed mid-run included); docs
+ * tests run the README's examples against a started server.
  */
 const API = 'test/**/*.api.test.ts';
 const BROWSER = 'test/**/*.browser.test.ts';
 const PROCESS = ['test/**/*.process.test.ts', 'test/cli/**/*.test.ts'];
+const DOCS = 'test/**/*.docs.test.ts';
 
 export default defineConfig({
   test: {
@@ -20,10 +22,12 @@ export default defineConfig({
     allowOnly: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [API, BROWSER, ...PROCESS] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [API, BROWSER, ...PROCESS, DOCS] } },
       { extends: true, test: { name: 'api', include: [API] } },
-      { extends: true, test: { name: 'browser', include: [BROWSER] } },
+      // Without Chromium (and outside CI) the browser tests are skipped; the set-up says what to install.
+      { extends: true, test: { name: 'browser', include: [BROWSER], globalSetup: ['./test/support/browser-tier.setup.ts'] } },
       { extends: true, test: { name: 'process', include: PROCESS } },
+      { extends: true, test: { name: 'docs', include: [DOCS] } },
     ],
   },
 });

@@ -78,6 +78,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   const authorisations = createAuthorisationService(db, now, psuAuthenticator, {
     publicUrl: config.publicUrl,
     expirySeconds: config.scaExpirySeconds,
+    loginCodeSeconds: config.psuLoginCodeSeconds,
     codeLock: {
       attempts: config.scaCodeLockAttempts,
       windowMinutes: config.scaCodeLockWindowMinutes,
@@ -147,6 +148,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
       authorisations,
       bankName: config.bankName,
       sandbox: sandboxMode,
+      loginCodeSeconds: config.psuLoginCodeSeconds,
       basePath: `${new URL(config.publicUrl).pathname.replace(/\/$/, '')}/sca`,
       secureCookie: new URL(config.publicUrl).protocol === 'https:',
     }),

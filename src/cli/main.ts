@@ -5,49 +5,45 @@ import { psuScaCommand } from './psu.commands.js';
 import { serveCommand } from './serve.command.js';
 import { tppCallCommand, tppInitCommand } from './tpp.commands.js';
 import { UsageError } from './usage-error.js';
+import { usageOf, type CommandName } from './usage.js';
 
-const USAGE = `nordic-xs2a: a Berlin Group NextGenPSD2 server with a Norwegian-bank sandbox
+/** `--help` or `-h` anywhere after a command asks for that command's usage instead of running it. */
+function asksForHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
 
-Usage:
-  nordic-xs2a serve [--workers N]         start the server (configuration: environment, see README); with
-                                          --workers N (1 to 64, default 1) N processes share the port
-  nordic-xs2a migrate                     apply pending database migrations and exit
-  nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--server URL [--rotate-with DIR]]
-                                          make a key and a sandbox QSealC for a TPP (from the local sandbox CA,
-                                          or from a running sandbox with --server; an id taken there moves to the new
-                                          key only with --rotate-with DIR, its current credentials)
-  nordic-xs2a tpp call METHOD PATH [--body FILE|-] [--header "Name: value"]... [--tpp DIR] [--server URL]
-                                          sign a request with the TPP's QSealC, send it and print the answer
-  nordic-xs2a psu sca URL [--psu-id ID] [--code CODE]... [--reject] [--app] [--lang nb|en]
-                                          play the PSU on the SCA redirect pages of URL (a scaRedirect link) with
-                                          plain form posts: identify, one-time code (sandbox: 123456), approve or reject
-  nordic-xs2a help                        this text
-`;
+function printUsage(...commands: CommandName[]): number {
+  process.stdout.write(usageOf(...commands));
+  return 0;
+}
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serveCommand(rest);
+      return asksForHelp(rest) ? printUsage('serve') : serveCommand(rest);
     case 'migrate':
-      return migrateCommand(loadConfig());
+      return asksForHelp(rest) ? printUsage('migrate') : migrateCommand(loadConfig());
     case 'tpp': {
       const [sub, ...args] = rest;
-      if (sub === 'init') return tppInitCommand(args);
-      if (sub === 'call') return tppCallCommand(args);
-      throw new UsageError(`unknown tpp command "${sub ?? ''}"`);
+      if (sub === 'init') return asksForHelp(args) ? printUsage('tpp init') : tppInitCommand(args);
+      if (sub === 'call') return asksForHelp(args) ? printUsage('tpp call') : tppCallCommand(args);
+      if (asksForHelp(rest)) return printUsage('tpp init', 'tpp call');
+      throw new UsageError(sub === undefined ? 'tpp needs a command: init or call' : `unknown tpp command "${sub}"`, {
+        commands: ['tpp init', 'tpp call'],
+      });
     }
     case 'psu': {
       const [sub, ...args] = rest;
-      if (sub === 'sca') return psuScaCommand(args);
-      throw new UsageError(`unknown psu command "${sub ?? ''}"`);
+      if (sub === 'sca') return asksForHelp(args) ? printUsage('psu sca') : psuScaCommand(args);
+      if (asksForHelp(rest)) return printUsage('psu sca');
+      throw new UsageError(sub === undefined ? 'psu needs a command: sca' : `unknown psu command "${sub}"`, { commands: ['psu sca'] });
     }
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(USAGE);
-      return 0;
+      return printUsage();
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -74,8 +70,12 @@ main(process.argv.slice(2)).then(
         process.stderr.write(`nordic-xs2a: configuration error: ${problem}\n`);
       }
       process.exitCode = 2;
+    } else if (error instanceof UsageError && error.details.brief) {
+      process.stderr.write(`nordic-xs2a: ${error.message}\n`);
+      process.exitCode = 2;
     } else if (error instanceof UsageError || isArgumentError(error)) {
-      process.stderr.write(`nordic-xs2a: ${error.message}\n\n${USAGE}`);
+      const commands = error instanceof UsageError ? (error.details.commands ?? []) : [];
+      process.stderr.write(`nordic-xs2a: ${error.message}\n\n${usageOf(...commands)}`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`nordic-xs2a: ${(error as Error).message ?? String(error)}\n`);

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
-import { walkScaRedirect } from '../client/sca-redirect-driver.js';
+import { PsuIdRequiredError, walkScaRedirect } from '../client/sca-redirect-driver.js';
+import { loadPsuBrowser, savePsuBrowser } from './psu-browser-store.js';
 import { UsageError } from './usage-error.js';
 
 /**
  * `nordic-xs2a psu sca URL`: plays the PSU on a sandbox's SCA redirect pages with plain form posts
  * (identify, one-time code, approve or reject), for scripts and CI where no browser is at hand.
- * Prints where the PSU ended up: the TPP's redirect URI, or the last page's message.
+ * Prints where the PSU ended up: the TPP's redirect URI, or the last page's message. Like a browser, it
+ * keeps the link's session cookie between runs (psu-browser-store.ts).
  */
 export async function psuScaCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -22,16 +24,27 @@ export async function psuScaCommand(args: readonly string[]): Promise<number> {
   });
   const [link] = positionals;
   if (!link || !URL.canParse(link)) {
-    throw new UsageError('psu sca needs the scaRedirect link (an absolute URL)');
+    throw new UsageError('psu sca needs the scaRedirect link (an absolute URL)', { commands: ['psu sca'] });
   }
+  const cookies = loadPsuBrowser(link);
   const journey = await walkScaRedirect(link, {
+    cookies,
     psuId: values['psu-id'],
     codes: values.code,
     decision: values.reject ? 'reject' : 'approve',
     useApp: values.app,
     language: values.lang,
     userAgent: values.app ? 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile' : undefined,
+  }).catch((error: unknown) => {
+    savePsuBrowser(link, cookies); // a run that adds what was missing goes on in the same browser
+    if (error instanceof PsuIdRequiredError) {
+      throw new UsageError("psu sca needs --psu-id ID: the link asks for the PSU's national identity number (the TPP sent no PSU-ID)", {
+        brief: true,
+      });
+    }
+    throw error;
   });
+  savePsuBrowser(link, cookies);
   process.stdout.write(`steps: ${journey.steps.join(' → ') || '(none)'}\n`);
   if (journey.redirectedTo !== undefined) {
     process.stdout.write(`redirected to: ${journey.redirectedTo}\n`);

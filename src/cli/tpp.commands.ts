@@ -28,19 +28,23 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
   });
   const org = values.org ?? '';
   if (!ORGANIZATION_IDENTIFIER.test(org)) {
-    throw new UsageError('--org must be an organizationIdentifier such as PSDNO-FSA-123456789');
+    throw new UsageError('--org must be an organizationIdentifier such as PSDNO-FSA-123456789', { commands: ['tpp init'] });
   }
   const name = values.name?.trim() || org;
   const roles = values.roles.split(',').map((role) => role.trim());
   const badRole = roles.find((role) => !isPsd2Role(role));
   if (badRole !== undefined || roles.length === 0) {
-    throw new UsageError(`--roles takes PSP_AS, PSP_PI, PSP_AI, PSP_IC (comma-separated); "${badRole ?? ''}" is not one`);
+    throw new UsageError(`--roles takes PSP_AS, PSP_PI, PSP_AI, PSP_IC (comma-separated); "${badRole ?? ''}" is not one`, {
+      commands: ['tpp init'],
+    });
   }
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   let certificatePem: string;
   let keyId: string;
   if (values['rotate-with'] !== undefined && !values.server) {
-    throw new UsageError('--rotate-with DIR proves the current key to a running sandbox: give --server URL too');
+    throw new UsageError('--rotate-with DIR proves the current key to a running sandbox: give --server URL too', {
+      commands: ['tpp init'],
+    });
   }
   if (values.server) {
     // A new id is certified unsigned; a key rotation is signed with the id's current credentials.
@@ -59,7 +63,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       );
     }
     if (response.status !== 201) {
-      throw new Error(`the sandbox refused the certificate request (${response.status}): ${response.text}`);
+      throw new Error(`the sandbox refused the certificate request: ${errorLine(response)}`);
     }
     certificatePem = response.body.certificate;
     keyId = response.body.keyId;
@@ -87,32 +91,81 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
       header: { type: 'string', multiple: true, default: [] },
       tpp: { type: 'string', default: './tpp' },
       server: { type: 'string' },
+      print: { type: 'string', multiple: true },
+      expect: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
   });
-  const [method, path] = positionals;
-  if (!method || !path || !path.startsWith('/')) {
-    throw new UsageError('tpp call needs METHOD and a PATH starting with /');
+  const [method, target] = positionals;
+  const href = target !== undefined && /^https?:\/\//i.test(target) && URL.canParse(target) ? new URL(target) : undefined;
+  if (!method || !target || (!target.startsWith('/') && !href)) {
+    throw new UsageError('tpp call needs METHOD and a PATH starting with / (or an href from _links: http://host:port/v1/…)', {
+      commands: ['tpp call'],
+    });
+  }
+  const expected = values.expect === undefined ? undefined : Number(values.expect);
+  if (expected !== undefined && !(Number.isInteger(expected) && expected >= 100 && expected <= 599)) {
+    throw new UsageError(`--expect takes an HTTP status such as 401, not "${values.expect}"`, { commands: ['tpp call'] });
   }
   const headers: Record<string, string> = {};
   for (const header of values.header) {
     const colon = header.indexOf(':');
     if (colon <= 0) {
-      throw new UsageError(`--header "${header}" must be "Name: value"`);
+      throw new UsageError(`--header "${header}" must be "Name: value"`, { commands: ['tpp call'] });
     }
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
   const body = values.body === undefined ? undefined : readFileSync(values.body === '-' ? 0 : values.body);
-  const server = values.server ?? loadConfig().publicUrl;
+  // An href names its server; a path goes to --server, or to this machine's configured server.
+  const server = href?.origin ?? values.server ?? loadConfig().publicUrl;
   const client = new TppClient(server, readCredentials(values.tpp));
-  const response = await client.call(method.toUpperCase(), path, { headers, ...(body ? { body } : {}) });
-  process.stdout.write(`HTTP ${response.status}\n`);
-  for (const name of ['x-request-id', 'location', 'aspsp-sca-approach', 'content-language']) {
-    const value = response.headers[name];
-    if (value !== undefined) process.stdout.write(`${name}: ${String(value)}\n`);
+  const response = await client.call(method.toUpperCase(), target, { headers, ...(body ? { body } : {}) }).catch((error: unknown) => {
+    throw new Error(`cannot reach ${server}: ${(error as Error).message} (is the server running?)`);
+  });
+  const ok = expected === undefined ? response.status < 400 : response.status === expected;
+  if (values.print !== undefined) {
+    // One line per member, in the order asked (an object or array as JSON), for shell scripts.
+    for (const path of values.print) {
+      const member = memberOf(response.body, path);
+      if (member !== undefined) process.stdout.write(`${typeof member === 'string' ? member : JSON.stringify(member)}\n`);
+      else if (ok) throw new Error(`the answer (HTTP ${response.status}) has no member ${path}`);
+    }
+  } else {
+    process.stdout.write(`HTTP ${response.status}\n`);
+    for (const name of ['x-request-id', 'location', 'aspsp-sca-approach', 'content-language']) {
+      const value = response.headers[name];
+      if (value !== undefined) process.stdout.write(`${name}: ${String(value)}\n`);
+    }
+    process.stdout.write('\n');
+    process.stdout.write(typeof response.body === 'string' ? `${response.body}\n` : `${JSON.stringify(response.body, null, 2)}\n`);
   }
-  process.stdout.write('\n');
-  process.stdout.write(typeof response.body === 'string' ? `${response.body}\n` : `${JSON.stringify(response.body, null, 2)}\n`);
-  return response.status < 400 ? 0 : 1;
+  if (ok) return 0;
+  // The error body's message, on one line, where a script's log shows it.
+  const said = response.status >= 400 ? errorLine(response) : `HTTP ${response.status}`;
+  process.stderr.write(`nordic-xs2a: ${said}${expected === undefined ? '' : ` (expected ${expected})`}\n`);
+  return 1;
+}
+
+/** A member of a JSON answer by its dotted path (`_links.scaRedirect.href`, `payments.0`); undefined when absent. */
+function memberOf(body: unknown, path: string): unknown {
+  let value: unknown = body;
+  for (const name of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, name)) return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
+}
+
+/** `HTTP 404 RESOURCE_UNKNOWN: <text>`: the status and what the error body says, without the rest of the answer. */
+function errorLine(response: { readonly status: number; readonly body: unknown; readonly text: string }): string {
+  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as {
+    code?: unknown;
+    message?: unknown;
+    tppMessages?: { code?: unknown; text?: unknown }[];
+  };
+  const code = typeof body.code === 'string' ? body.code : body.tppMessages?.[0]?.code;
+  const message = typeof body.message === 'string' ? body.message : body.tppMessages?.[0]?.text;
+  const said = typeof message === 'string' ? message : response.text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  return `HTTP ${response.status}${typeof code === 'string' ? ` ${code}` : ''}${said ? `: ${said}` : ''}`;
 }

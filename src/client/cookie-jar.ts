@@ -51,10 +51,35 @@ export class CookieJar {
     return sent.length === 0 ? undefined : sent.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
   }
 
+  /** The jar as JSON, to keep one browser's cookies between runs of a program (`psu sca`). */
+  toJSON(): StoredCookie[] {
+    return [...this.cookies.values()];
+  }
+
+  /** A jar holding the cookies a {@link toJSON} wrote; anything that is not such a cookie is left out. */
+  static fromJSON(cookies: unknown, clock: () => number = Date.now): CookieJar {
+    const jar = new CookieJar(clock);
+    for (const cookie of Array.isArray(cookies) ? (cookies as unknown[]) : []) {
+      if (!isStoredCookie(cookie)) continue;
+      jar.cookies.set(`${cookie.host}|${cookie.path}|${cookie.name}`, cookie);
+    }
+    return jar;
+  }
+
   /** How many cookies the jar holds (expired ones included until they are replaced). */
   get size(): number {
     return this.cookies.size;
   }
+}
+
+function isStoredCookie(value: unknown): value is StoredCookie {
+  if (typeof value !== 'object' || value === null) return false;
+  const cookie = value as Record<string, unknown>;
+  return (
+    ['name', 'value', 'host', 'path'].every((key) => typeof cookie[key] === 'string') &&
+    typeof cookie['secure'] === 'boolean' &&
+    (cookie['expires'] === undefined || typeof cookie['expires'] === 'number')
+  );
 }
 
 function parseSetCookie(url: URL, line: string, now: number): StoredCookie | undefined {

@@ -37,6 +37,17 @@ export interface PsuJourney {
   readonly steps: readonly string[];
 }
 
+/**
+ * The identify page asks for the PSU's national identity number and none was given: the TPP sent no
+ * PSU-ID (as in the PSU pre-step), so the PSU must type one (`psuId`).
+ */
+export class PsuIdRequiredError extends Error {
+  override readonly name = 'PsuIdRequiredError';
+  constructor() {
+    super("the identify page asks for the PSU's national identity number (the TPP sent no PSU-ID): give psuId");
+  }
+}
+
 const SANDBOX_CODE = '123456';
 const MAX_STEPS = 12;
 
@@ -79,7 +90,10 @@ export async function walkScaRedirect(scaRedirect: string, actions: PsuActions =
     }
     steps.push(step);
     if (step === 'identify') {
-      fields.set('psuId', actions.psuId ?? unescapeHtml(/name="psuId"[^>]*value="([^"]*)"/.exec(form[2] ?? '')?.[1] ?? ''));
+      const psuId = actions.psuId ?? unescapeHtml(/name="psuId"[^>]*value="([^"]*)"/.exec(form[2] ?? '')?.[1] ?? '');
+      // Posting an empty id would only fetch the same page again, saying the field is required.
+      if (psuId === '') throw new PsuIdRequiredError();
+      fields.set('psuId', psuId);
       fields.set('method', actions.useApp ? 'app' : 'code');
     } else if (step === 'code') {
       fields.set('code', codes.length > 1 ? (codes.shift() ?? SANDBOX_CODE) : (codes[0] ?? SANDBOX_CODE));

@@ -2,6 +2,26 @@ import { request as httpRequest } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { walkScaRedirect, type PsuActions, type PsuJourney } from './sca-redirect-driver.js';
 import { signRequest, type SignOptions, type SigningCredentials } from './request-signer.js';
+import type {
+  AuthorisationList,
+  AuthorisationStarted,
+  AuthorisationTarget,
+  ContactInformation,
+  ContactInformationAnswer,
+  PaymentBodies,
+  PaymentCancellation,
+  PaymentCreated,
+  PaymentRef,
+  PaymentService,
+  PaymentProduct,
+  PaymentStatus,
+  PaymentWithStatus,
+  PsuAccessToken,
+  ScaStatusAnswer,
+  SigningBasket,
+  SigningBasketCreated,
+  SigningBasketStatus,
+} from './wire-types.js';
 
 export interface TppResponse<T = unknown> {
   readonly status: number;
@@ -19,9 +39,17 @@ export interface CallOptions extends SignOptions {
   readonly unsigned?: boolean;
 }
 
+/** Options of a payment initiation: the call's, and the logical-duplicate override. */
+export interface InitiationOptions extends CallOptions {
+  /** `?allowLogicalDuplicate=true`: create it even if an equal payment is still live. */
+  readonly allowLogicalDuplicate?: boolean;
+}
+
 /**
  * A small TPP SDK: signs each request with the TPP's QSealC and sends it. Used by the CLI, the
- * tests and the benchmark, so all three speak to the server exactly as a TPP would.
+ * tests and the benchmark, so all three speak to the server exactly as a TPP would. `call` and
+ * its verbs take a path (`/v1/…`) or an `href` from `_links` as the server hands it out; the
+ * named methods cover every operation of the API with typed bodies and answers.
  */
 export class TppClient {
   constructor(
@@ -29,7 +57,8 @@ export class TppClient {
     private readonly credentials: SigningCredentials | undefined,
   ) {}
 
-  async call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<TppResponse<T>> {
+  async call<T = unknown>(method: string, pathOrHref: string, options: CallOptions = {}): Promise<TppResponse<T>> {
+    const { url, path } = this.target(pathOrHref);
     const body = toBody(options.body);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -40,7 +69,7 @@ export class TppClient {
       options.unsigned || !this.credentials
         ? { 'x-request-id': crypto.randomUUID(), ...headers }
         : signRequest({ method, path, headers, body }, this.credentials, options);
-    const response = await httpRequest(new URL(path, this.baseUrl), {
+    const response = await httpRequest(url, {
       method: method.toUpperCase() as 'GET',
       headers: finalHeaders,
       ...(body.length > 0 ? { body } : {}),
@@ -68,6 +97,68 @@ export class TppClient {
     return this.call<T>('DELETE', path, options);
   }
 
+  // TPP dialogue
+
+  putContactInformation(tppId: string, contact: ContactInformation, options?: CallOptions) {
+    return this.put<ContactInformationAnswer>(`/v1/tpps/${encodeURIComponent(tppId)}/contact-information`, contact, options);
+  }
+  getContactInformation(tppId: string, options?: CallOptions) {
+    return this.get<ContactInformationAnswer>(`/v1/tpps/${encodeURIComponent(tppId)}/contact-information`, options);
+  }
+
+  // Payments
+
+  initiatePayment<S extends PaymentService>(service: S, product: PaymentProduct, body: PaymentBodies[S], options: InitiationOptions = {}) {
+    const { allowLogicalDuplicate, ...call } = options;
+    const query = allowLogicalDuplicate === undefined ? '' : `?allowLogicalDuplicate=${allowLogicalDuplicate}`;
+    return this.post<PaymentCreated>(`/v1/${service}/${product}${query}`, body, call);
+  }
+  getPayment(payment: PaymentRef, options?: CallOptions) {
+    return this.get<PaymentWithStatus>(paymentPath(payment), options);
+  }
+  getPaymentStatus(payment: PaymentRef, options?: CallOptions) {
+    return this.get<PaymentStatus>(`${paymentPath(payment)}/status`, options);
+  }
+  /** 204 (cancelled at once) or 202 with `startAuthorisation` (the PSU must approve the cancellation). */
+  cancelPayment(payment: PaymentRef, options?: CallOptions) {
+    return this.delete<PaymentCancellation>(paymentPath(payment), options);
+  }
+
+  // Authorisations of a payment, of its cancellation, or of a signing basket
+
+  startAuthorisation(target: AuthorisationTarget, options?: CallOptions) {
+    return this.post<AuthorisationStarted>(authorisationsPath(target), undefined, options);
+  }
+  getAuthorisations(target: AuthorisationTarget, options?: CallOptions) {
+    return this.get<AuthorisationList>(authorisationsPath(target), options);
+  }
+  getAuthorisationStatus(target: AuthorisationTarget, authorisationId: string, options?: CallOptions) {
+    return this.get<ScaStatusAnswer>(`${authorisationsPath(target)}/${encodeURIComponent(authorisationId)}`, options);
+  }
+
+  // Signing baskets
+
+  createSigningBasket(paymentIds: readonly string[], options?: CallOptions) {
+    return this.post<SigningBasketCreated>('/v1/signing-baskets', { paymentIds }, options);
+  }
+  getSigningBasket(basketId: string, options?: CallOptions) {
+    return this.get<SigningBasket>(basketPath(basketId), options);
+  }
+  getSigningBasketStatus(basketId: string, options?: CallOptions) {
+    return this.get<SigningBasketStatus>(`${basketPath(basketId)}/status`, options);
+  }
+  /** 204 before any approval: the basket reads CANC and its payments are free again. */
+  deleteSigningBasket(basketId: string, options?: CallOptions) {
+    return this.delete<''>(basketPath(basketId), options);
+  }
+
+  // The PSU pre-step
+
+  /** `POST /v1/token`: the login code the PSU pre-step handed out, for a PSU access token (send it as `Authorization: Bearer …`). */
+  exchangeLoginCode(code: string, options?: CallOptions) {
+    return this.post<PsuAccessToken>('/v1/token', { code }, options);
+  }
+
   /**
    * Plays the PSU on a sandbox's SCA redirect pages (`scaRedirect`) with plain form posts, for
    * TPPs' own CI: identify, one-time code, approve or reject. Answers where the PSU ended up.
@@ -75,6 +166,29 @@ export class TppClient {
   actAsPsu(scaRedirect: string, actions?: PsuActions): Promise<PsuJourney> {
     return walkScaRedirect(scaRedirect, actions);
   }
+
+  /**
+   * Where a request goes and the path it signs as `(request-target)`: a path is taken against the
+   * base URL; an absolute href (from `_links`) is sent where it points, signed with its own path.
+   */
+  private target(pathOrHref: string): { url: URL; path: string } {
+    const url = new URL(pathOrHref, this.baseUrl);
+    // A path is signed exactly as the caller wrote it (tests send odd ones on purpose).
+    return { url, path: pathOrHref.startsWith('/') ? pathOrHref : `${url.pathname}${url.search}` };
+  }
+}
+
+function paymentPath({ service, product, paymentId }: PaymentRef): string {
+  return `/v1/${service}/${product}/${encodeURIComponent(paymentId)}`;
+}
+
+function basketPath(basketId: string): string {
+  return `/v1/signing-baskets/${encodeURIComponent(basketId)}`;
+}
+
+function authorisationsPath(target: AuthorisationTarget): string {
+  if ('basketId' in target) return `${basketPath(target.basketId)}/authorisations`;
+  return `${paymentPath(target)}/${'cancellation' in target ? 'cancellation-authorisations' : 'authorisations'}`;
 }
 
 function toBody(body: unknown): Buffer {

@@ -43,6 +43,8 @@ export interface Config {
   readonly scaCodeLockWindowMinutes: number;
   /** … and for how many minutes. */
   readonly scaCodeLockMinutes: number;
+  /** How long the login code of the PSU pre-step may be exchanged at `POST /v1/token`. */
+  readonly psuLoginCodeSeconds: number;
   /** How long a PSU access token from `POST /v1/token` identifies its PSU. */
   readonly psuTokenLifetimeSeconds: number;
   /** How long a POST may run before a retry with its X-Request-ID may take it over (its server stopped). */
@@ -270,6 +272,14 @@ export const VARIABLES = [
     description: "how many minutes the PSU's code step stays locked; while locked the right code is refused too",
     fallback: '15',
     parse: integer(1, 1440),
+  },
+  {
+    name: 'XS2A_PSU_LOGIN_CODE_SECONDS',
+    key: 'psuLoginCodeSeconds',
+    // A person copies the code from the page into the TPP's app when it sent no redirect URI.
+    description: 'how long the login code of the PSU pre-step may be exchanged at POST /v1/token',
+    fallback: '300',
+    parse: integer(30, 3600),
   },
   {
     name: 'XS2A_PSU_TOKEN_LIFETIME_SECONDS',

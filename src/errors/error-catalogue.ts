@@ -71,8 +71,8 @@ export const ERROR_CATALOGUE = {
     status: 401,
     tppCode: 'TOKEN_INVALID',
     text: {
-      en: 'The code is unknown, already used, older than 60 seconds or issued to another TPP',
-      nb: 'Koden er ukjent, allerede brukt, eldre enn 60 sekunder eller utstedt til en annen tredjepartstilbyder',
+      en: 'The code is unknown, already used, expired or issued to another TPP',
+      nb: 'Koden er ukjent, allerede brukt, utløpt eller utstedt til en annen tredjepartstilbyder',
     },
   },
   TIMESTAMP_INVALID: {

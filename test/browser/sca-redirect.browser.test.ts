@@ -29,6 +29,7 @@ import {
   startBrowserTestRig,
   watchedContexts,
   type StandInTpp,
+  chromiumMissing,
 } from '../support/browser.js';
 import { corporation, crossBorderBody, NCBCT, NDCT, ndctBody, pathOf, privatePsu, type Body, type Psu } from '../support/payments.js';
 import { identityNumber } from '../support/sandbox.js';
@@ -111,7 +112,8 @@ const SCA_EXPIRY_SECONDS = 900;
 /** The name in the default test TPP's certificate, as the pages show it. */
 const TPP_NAME = 'PSDNO-FSA-123456789 AS';
 
-describe('SCA redirect pages in headless Chromium', () => {
+// Not run, with the instruction, on a machine without Chromium (outside CI): see test/support/chromium.ts.
+describe.skipIf(chromiumMissing() !== undefined)('SCA redirect pages in headless Chromium', () => {
   let server: TestServer;
   let tpp: StandInTpp;
   let browser: Browser;

@@ -24,6 +24,7 @@ import {
   startBrowserTestRig,
   watchedContexts,
   type StandInTpp,
+  chromiumMissing,
 } from '../support/browser.js';
 import { crossBorderBody, NCBCT, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
 import { maskedPsuId, paymentStatusOf, type CreatedPayment } from '../support/sca.js';
@@ -83,7 +84,8 @@ const TPP_NAME = 'PSDNO-FSA-123456789 AS';
 /** Amounts are formatted with no-break spaces; the expectations use plain ones. */
 const plain = (text: string | null | undefined) => (text ?? '').replace(/\u00a0|\u202f/g, ' ');
 
-describe('a signing basket approved in headless Chromium', () => {
+// Not run, with the instruction, on a machine without Chromium (outside CI): see test/support/chromium.ts.
+describe.skipIf(chromiumMissing() !== undefined)('a signing basket approved in headless Chromium', () => {
   let server: TestServer;
   let tpp: StandInTpp;
   let browser: Browser;

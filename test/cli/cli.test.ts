@@ -465,7 +465,9 @@ describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
   ])('tpp call with %s', async (_case, args) => {
     const outcome = await runCli(['tpp', 'call', ...args], { cwd: tempDir() });
     expect(outcome.code).toBe(2);
-    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: tpp call needs METHOD and a PATH starting with /');
+    expect(lines(outcome.stderr)[0]).toBe(
+      'nordic-xs2a: tpp call needs METHOD and a PATH starting with / (or an href from _links: http://host:port/v1/…)',
+    );
   });
 
   it('tpp call with no credentials in --tpp fails with a message, not a stack trace', async () => {

@@ -55,6 +55,7 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       scaCodeLockAttempts: 5,
       scaCodeLockWindowMinutes: 60,
       scaCodeLockMinutes: 15,
+      psuLoginCodeSeconds: 300,
       psuTokenLifetimeSeconds: 1800,
       requestLeaseSeconds: 120,
       batchTimes: [
@@ -111,6 +112,7 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       XS2A_SCA_CODE_LOCK_ATTEMPTS: '3',
       XS2A_SCA_CODE_LOCK_WINDOW_MINUTES: '30',
       XS2A_SCA_CODE_LOCK_MINUTES: '45',
+      XS2A_PSU_LOGIN_CODE_SECONDS: '120',
       XS2A_PSU_TOKEN_LIFETIME_SECONDS: '600',
       XS2A_REQUEST_LEASE_SECONDS: '30',
       XS2A_BATCH_TIMES: '06:00, 14:30',
@@ -138,6 +140,7 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       scaCodeLockAttempts: 3,
       scaCodeLockWindowMinutes: 30,
       scaCodeLockMinutes: 45,
+      psuLoginCodeSeconds: 120,
       psuTokenLifetimeSeconds: 600,
       requestLeaseSeconds: 30,
       batchTimes: [
@@ -157,6 +160,8 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
     ['XS2A_SCA_CODE_LOCK_WINDOW_MINUTES', '1441'],
     ['XS2A_SCA_CODE_LOCK_MINUTES', '0'],
     ['XS2A_SCA_CODE_LOCK_MINUTES', '15m'],
+    ['XS2A_PSU_LOGIN_CODE_SECONDS', '10'],
+    ['XS2A_PSU_LOGIN_CODE_SECONDS', '5m'],
     ['XS2A_PSU_TOKEN_LIFETIME_SECONDS', 'an hour'],
     ['XS2A_REQUEST_LEASE_SECONDS', '0'],
     ['XS2A_MAX_EXECUTION_DAYS', '0'],

@@ -89,7 +89,7 @@ function everyPage(language: Language, value = 'Test TPP AS'): Record<string, st
         choices: { legend: message, options: [{ value, label: message }] },
       },
     }),
-    outcome: outcomePage(f, { success: false, message, tppName: value, loginCode: value }),
+    outcome: outcomePage(f, { success: false, message, tppName: value, loginCode: { code: value, lifetimeSeconds: 300 } }),
     message: messagePage(f, message, message),
   };
 }
@@ -175,7 +175,7 @@ describe('escaping on every page', () => {
       message: localized('Done'),
       tppName: 'T&T',
       continueHref: 'https://tpp.example/cb?a=1&b="2"',
-      loginCode: 'abc<def>',
+      loginCode: { code: 'abc<def>', lifetimeSeconds: 300 },
     });
     const link = tags(html, 'a')[0]!;
     expect(decode(link['href']!)).toBe('https://tpp.example/cb?a=1&b="2"');
@@ -440,9 +440,21 @@ describe('outcome and message pages', () => {
   });
 
   it('shows a login code only when there is one', () => {
-    const withCode = outcomePage(frame(), { success: true, message: localized('ok'), tppName: 'T', loginCode: 'Zm9vYmFy' });
+    const withCode = outcomePage(frame(), {
+      success: true,
+      message: localized('ok'),
+      tppName: 'T',
+      loginCode: { code: 'Zm9vYmFy', lifetimeSeconds: 60 },
+    });
     expect(withCode).toContain('<p class="code" id="login-code">Zm9vYmFy</p>');
     expect(withCode).toContain('It works once, within 60 seconds.');
+    const fiveMinutes = outcomePage(frame(), {
+      success: true,
+      message: localized('ok'),
+      tppName: 'T',
+      loginCode: { code: 'x', lifetimeSeconds: 300 },
+    });
+    expect(fiveMinutes).toContain('It works once, within 5 minutes.');
     expect(outcomePage(frame(), { success: true, message: localized('ok'), tppName: 'T' })).not.toContain('login-code');
   });
 
@@ -533,7 +545,7 @@ describe('language', () => {
           message: localized('ok'),
           tppName: 'T',
           continueHref: 'https://tpp.example/',
-          loginCode: 'x',
+          loginCode: { code: 'x', lifetimeSeconds: 300 },
         }),
       texts: [
         localized('<h1>Done</h1>', '<h1>Ferdig</h1>'),

@@ -91,4 +91,17 @@ describe('CookieJar', () => {
     expect(jar.header(new URL('http://127.0.0.1:8080/sca/another'))).toBe('c=3');
     expect(jar.header(new URL('http://127.0.0.1:8080/v1/payments'))).toBeUndefined();
   });
+
+  it('keeps its cookies through JSON (psu sca between runs), leaving out anything that is not a cookie', () => {
+    let now = Date.parse('2026-11-28T10:00:00Z');
+    const jar = new CookieJar(() => now);
+    jar.store(page, [`a=1; Path=${PATH}; Secure`, `b=2; Path=${PATH}; Max-Age=60`]);
+    const text = JSON.stringify(jar);
+    const again = CookieJar.fromJSON([...(JSON.parse(text) as unknown[]), { name: 'x' }, 'junk'], () => now);
+    expect(again.size).toBe(2);
+    expect(again.header(page)).toBe('a=1; b=2');
+    now += 61_000;
+    expect(again.header(page)).toBe('a=1');
+    expect(CookieJar.fromJSON({ not: 'a list' }).size).toBe(0);
+  });
 });

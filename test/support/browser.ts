@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { chromiumPath } from './chromium.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
+
+export { chromiumMissing } from './chromium.js';
 
 /**
  * Headless Chromium for the browser tests and the screenshot script: Debian's own Chromium
@@ -10,7 +13,7 @@ import { startTestServer, type TestServer, type TestServerOptions } from './test
  * no browser is downloaded. CHROMIUM_PATH points elsewhere when needed. The script runs outside
  * vitest, so this module does not import it at its top.
  */
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = chromiumPath();
 
 export const CHROMIUM_ARGS = [
   '--headless',

@@ -20,6 +20,8 @@ export interface AuthorisationSettings {
   readonly publicUrl: string;
   /** How long a redirect link stays usable (XS2A_SCA_EXPIRY_SECONDS). */
   readonly expirySeconds: number;
+  /** How long the one-time code of a PSU login may wait for `POST /v1/token` (XS2A_PSU_LOGIN_CODE_SECONDS). */
+  readonly loginCodeSeconds: number;
   /** When wrong one-time codes lock a PSU's code step (XS2A_SCA_CODE_LOCK_*). */
   readonly codeLock: CodeLockSettings;
   /** Sandbox: each TPP's mock bank is a bank of its own, so its PSUs are counted apart. */
@@ -62,9 +64,6 @@ export const ASSERTION_MAX_AGE_SECONDS = 300;
 
 /** How far an assertion's issue time may be ahead of the server's clock (the IdP's clock runs a little fast). */
 export const ASSERTION_CLOCK_SKEW_SECONDS = 30;
-
-/** How long the one-time code of a PSU login may wait for `POST /v1/token`. */
-export const LOGIN_CODE_SECONDS = 60;
 
 /** Reasons an authorisation fails, in the words the PSU and the TPP read. */
 export const FAILURE_REASONS = {
@@ -248,7 +247,7 @@ export function createAuthorisationService(
         const final = await transitionAuthorisation(trx, done, { to: 'finalised', actor, at });
         const stored = await authorisationRepository.update(trx, final.id, 'finalised', {
           loginCodeHash: sha256(code),
-          loginCodeExpiresAt: new Date(now().getTime() + LOGIN_CODE_SECONDS * 1000).toISOString(),
+          loginCodeExpiresAt: new Date(now().getTime() + settings.loginCodeSeconds * 1000).toISOString(),
         });
         if (!stored) throw new Error('a finalised login changed within its own transaction');
         return final;

@@ -17,7 +17,7 @@ const TokenResponse = Type.Object({
 
 /**
  * `POST /v1/token` (docs/design.md §2): after the PSU pre-step, the TPP exchanges the one-time code for a
- * bearer token that identifies the PSU on its later calls (the code works once, within 60 s, for
+ * bearer token that identifies the PSU on its later calls (the code works once, within XS2A_PSU_LOGIN_CODE_SECONDS, for
  * the TPP it was issued to).
  */
 export const psuAccessRoutes: FastifyPluginAsyncTypebox<{ psuAccess: PsuAccessService }> = async (app, { psuAccess }) => {

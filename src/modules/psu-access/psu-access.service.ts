@@ -24,7 +24,7 @@ export interface PsuAccessService {
    * login for the TPP and links it as `_links.scaRedirect`.
    */
   psuRequired(tpp: TppIdentity, headers: RequestHeaders): Promise<AppError>;
-  /** `POST /v1/token`: a login's one-time code (once, within 60 s, same TPP) for a PSU access token. */
+  /** `POST /v1/token`: a login's one-time code (once, within XS2A_PSU_LOGIN_CODE_SECONDS, same TPP) for a PSU access token. */
   exchange(tpp: TppIdentity, code: string, requestId: string | undefined): Promise<PsuAccessToken>;
   /** The PSU a bearer token identifies for this TPP; 401 TOKEN_INVALID or TOKEN_EXPIRED otherwise. */
   psuOfToken(tpp: TppIdentity, token: string): Promise<string>;

@@ -3,7 +3,7 @@ import type { Language, Localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber, maskPsuId } from '../../domain/norwegian-identity-number.js';
 import type { Confirmation, ConfirmationChoices, ConfirmationLine } from '../authorisations/authorisation-subject.js';
 import type { AuthorisationPurpose } from '../authorisations/authorisation.model.js';
-import { PURPOSE_TITLES, SCA_TEXTS } from './sca-texts.js';
+import { loginCodeIntro, PURPOSE_TITLES, SCA_TEXTS } from './sca-texts.js';
 
 /*
  * The PSU's pages: plain server-rendered HTML that works without JavaScript, with no
@@ -237,8 +237,8 @@ export interface OutcomePage {
   readonly tppName: string;
   /** Where the PSU goes on: the TPP's redirect URI, when it sent one. */
   readonly continueHref?: string | undefined;
-  /** A PSU login without redirect URI: the code to hand to the TPP. */
-  readonly loginCode?: string | undefined;
+  /** A PSU login without redirect URI: the code to hand to the TPP, and how long it works. */
+  readonly loginCode?: { readonly code: string; readonly lifetimeSeconds: number } | undefined;
 }
 
 export function outcomePage(frame: PageFrame, view: OutcomePage): string {
@@ -247,7 +247,7 @@ export function outcomePage(frame: PageFrame, view: OutcomePage): string {
     ? `<p role="status">${escapeHtml(view.message[frame.language])}</p>`
     : `<p class="error" role="alert">${escapeHtml(view.message[frame.language])}</p>`;
   const code = view.loginCode
-    ? `<p>${t(SCA_TEXTS.loginCodeIntro)}</p><p class="code" id="login-code">${escapeHtml(view.loginCode)}</p>`
+    ? `<p>${t(loginCodeIntro(view.loginCode.lifetimeSeconds))}</p><p class="code" id="login-code">${escapeHtml(view.loginCode.code)}</p>`
     : '';
   const next = view.continueHref
     ? `<div class="actions"><a class="button" href="${escapeHtml(view.continueHref)}">${t(SCA_TEXTS.continueTo)} ${escapeHtml(view.tppName)}</a></div>`

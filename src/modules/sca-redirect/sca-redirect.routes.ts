@@ -20,6 +20,8 @@ export interface ScaRedirectOptions {
   readonly authorisations: AuthorisationService;
   readonly bankName: string;
   readonly sandbox: boolean;
+  /** How long a PSU login's code may wait for `POST /v1/token`; the page that shows the code says so. */
+  readonly loginCodeSeconds: number;
   /** The path the pages are served under, as the PSU's browser sees it (XS2A_PUBLIC_URL's path + /sca). */
   readonly basePath: string;
   /** Session cookies are `Secure` (XS2A_PUBLIC_URL is https); they are over an https connection too. */
@@ -188,7 +190,7 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
         tppName: authorisation.tppName,
         // A login's redirect needs its code, which only the post that finished it knows.
         continueHref: authorisation.purpose === 'psu-login' && success ? undefined : continueHref,
-        loginCode,
+        ...(loginCode === undefined ? {} : { loginCode: { code: loginCode, lifetimeSeconds: options.loginCodeSeconds } }),
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { localized } from '../../domain/localized.js';
+import { localized, type Localized } from '../../domain/localized.js';
 import type { AuthorisationPurpose } from '../authorisations/authorisation.model.js';
 
 /** Every text of the PSU's pages, in English and Bokmål (docs/design.md §2: Accept-Language picks one). */
@@ -37,10 +37,6 @@ export const SCA_TEXTS = {
   failedHeading: localized('Not completed', 'Ikke fullført'),
   continueTo: localized('Return to', 'Gå tilbake til'),
   closeWindow: localized('You can close this window and return to the app.', 'Du kan lukke dette vinduet og gå tilbake til appen.'),
-  loginCodeIntro: localized(
-    'Give this one-time code to the app that asked you to log in. It works once, within 60 seconds.',
-    'Gi denne engangskoden til appen som ba deg logge inn. Den virker én gang, innen 60 sekunder.',
-  ),
   inProgress: localized(
     'Your approval is being processed. Reload this page in a moment.',
     'Godkjenningen behandles. Last inn siden på nytt om litt.',
@@ -64,3 +60,17 @@ export const PURPOSE_TITLES: Readonly<Record<AuthorisationPurpose, ReturnType<ty
   consent: localized('Share account information', 'Del kontoinformasjon'),
   'psu-login': localized('Log in', 'Logg inn'),
 };
+
+/** What the page showing a PSU login's code says about it: once, and for how long (XS2A_PSU_LOGIN_CODE_SECONDS). */
+export function loginCodeIntro(lifetimeSeconds: number): Localized {
+  const minutes = lifetimeSeconds / 60;
+  // Whole minutes read better from two minutes on; below that, or uneven, the seconds.
+  const [en, nb] =
+    Number.isInteger(minutes) && minutes >= 2
+      ? [`${minutes} minutes`, `${minutes} minutter`]
+      : [`${lifetimeSeconds} seconds`, `${lifetimeSeconds} sekunder`];
+  return localized(
+    `Give this one-time code to the app that asked you to log in. It works once, within ${en}.`,
+    `Gi denne engangskoden til appen som ba deg logge inn. Den virker én gang, innen ${nb}.`,
+  );
+}
