@@ -363,6 +363,46 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     );
   });
 
+  it('missing data from the core system is an error, never an empty list: 500 SYSTEM_ERROR, 503 when it does not answer', async () => {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const account = await createAccount(client, customer.customerNumber);
+    const consentId = await consentFor(client, customer.customerNumber, account);
+    const read = reader(client, consentId);
+    const path = `/v1/accounts/${await resourceIdOf(client, consentId, account.bban)}`;
+    const fault = (value: string | null) =>
+      client.put<any>(`/v1/sandbox/accounts/${account.resourceId}/core-system-fault`, { fault: value });
+
+    const set = await fault('missing-data');
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toEqual({ fault: 'missing-data' });
+    for (const suffix of ['/transactions', '/transactions/anything', '/balances']) {
+      const answer = await read(`${path}${suffix}`);
+      expect(answer.status, answer.text).toBe(500);
+      expect(answer.body).toMatchObject({ status: 500, code: 'SYSTEM_ERROR' });
+      expect(answer.body.message).toBeUndefined();
+    }
+    expect((await fault('unavailable')).status).toBe(200);
+    expectError(await read(`${path}/transactions`), 503, 'SERVICE_UNAVAILABLE');
+    expect((await fault(null)).body).toEqual({ fault: null });
+    const healthy = await read(`${path}/transactions`);
+    expect(healthy.status, healthy.text).toBe(200);
+    expect(healthy.body.transactions).toMatchObject({ booked: [], pending: [] });
+
+    expectError(
+      await client.put<any>('/v1/sandbox/accounts/no-such-account/core-system-fault', { fault: 'unavailable' }),
+      404,
+      'RESOURCE_UNKNOWN',
+      'mockAccountId',
+    );
+    expectError(
+      await client.put<any>(`/v1/sandbox/accounts/${account.resourceId}/core-system-fault`, { fault: 'broken' }),
+      400,
+      'FORMAT_ERROR',
+      'fault',
+    );
+  });
+
   it('refuses a consent without transactions for the account with 401 CONSENT_INVALID', async () => {
     const { client } = await freshTpp(server);
     const customer = await createCustomer(client);

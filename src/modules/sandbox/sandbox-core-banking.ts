@@ -23,6 +23,8 @@ import type { Ledger } from '../ledger/ledger.service.js';
 import { accountRepository } from './account.repository.js';
 import { agreementRepository } from './agreement.repository.js';
 import { cardAccountRepository } from './card-account.repository.js';
+import { faultError } from './core-system-fault.js';
+import { coreSystemFaultRepository } from './core-system-fault.repository.js';
 import { customerRepository } from './customer.repository.js';
 import { sandboxBankRepository } from './sandbox-bank.repository.js';
 import {
@@ -253,6 +255,12 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     return account;
   }
 
+  /** A statement or balance read of a mock account told to simulate a core-system fault fails as it says. */
+  async function failIfFaulty(tpp: RequestingTpp, accountId: string): Promise<void> {
+    const fault = await coreSystemFaultRepository.faultOf(db, tpp.tppId, accountId);
+    if (fault) throw faultError(fault, accountId);
+  }
+
   async function describe(tpp: RequestingTpp, lines: readonly StatementLine[], currency: string): Promise<BankTransaction[]> {
     const mockIds = lines
       .filter((line) => line.idempotencyKey.startsWith(MOCK_TRANSACTION))
@@ -389,6 +397,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     },
 
     async balances(tpp, accountId) {
+      await failIfFaulty(tpp, accountId);
       const account = await accountRepository.findById(db, tpp.tppId, accountId);
       if (account) return bookkeeping.balances(db, account.id, account.currency);
       const card = await cardAccountRepository.findById(db, tpp.tppId, accountId);
@@ -398,6 +407,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
 
     async transactions(tpp, accountId, query) {
       const account = await existingAccount(tpp, accountId);
+      await failIfFaulty(tpp, account.id);
       const after = query.after === undefined ? undefined : decodeCursor(query.after);
       const limit = Math.max(1, query.limit);
       // The snapshot is the newest posting's id: postings recorded later have greater ids.
@@ -423,6 +433,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     async transaction(tpp, accountId, transactionId) {
       const account = await accountRepository.findById(db, tpp.tppId, accountId);
       if (!account) return undefined;
+      await failIfFaulty(tpp, account.id);
       for (const key of keysOf(transactionId)) {
         if (NOT_ON_STATEMENTS.some((prefix) => key.startsWith(prefix))) continue;
         const [line] = await ledger.statement(db, account.id, account.currency, { key, limit: 1 });
@@ -444,6 +455,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     async cardTransactions(tpp, cardAccountId, query) {
       const card = await cardAccountRepository.findById(db, tpp.tppId, cardAccountId);
       if (!card) throw new BankError('unknown-account', `no card account ${cardAccountId}`);
+      await failIfFaulty(tpp, card.id);
       // The snapshot is when the newest card transaction was recorded (an ISO time).
       const asOf =
         query.asOf !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(query.asOf)
