@@ -2,6 +2,7 @@ import { request as httpRequest } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { walkScaRedirect, type PsuActions, type PsuJourney } from './sca-redirect-driver.js';
 import { signRequest, type SignOptions, type SigningCredentials } from './request-signer.js';
+import { transactionPages, type ReportedTransaction, type ReportPage, type TransactionPagesOptions } from './transaction-pages.js';
 
 export interface TppResponse<T = unknown> {
   readonly status: number;
@@ -66,6 +67,15 @@ export class TppClient {
   }
   delete<T = unknown>(path: string, options?: CallOptions) {
     return this.call<T>('DELETE', path, options);
+  }
+
+  /**
+   * Account information: every transaction of an account (`/v1/accounts/{id}`) or card account
+   * (`/v1/card-accounts/{id}`) under a consent, across all pages, for `for await`. Throws
+   * TransactionPageError (./transaction-pages.ts) when a page is not 200.
+   */
+  transactions(accountPath: string, options: TransactionPagesOptions): AsyncGenerator<ReportedTransaction> {
+    return transactionPages((path, callOptions) => this.get<ReportPage>(path, callOptions), accountPath, options);
   }
 
   /**

@@ -31,8 +31,9 @@ async function resourceIdOf(client: TppClient, consentId: string, bban: string):
 }
 
 function reader(client: TppClient, consentId: string) {
-  return (path: string, headers: Record<string, string> = PSU_PRESENT) =>
+  const read = (path: string, headers: Record<string, string> = PSU_PRESENT) =>
     client.get<any>(path, { headers: { 'consent-id': consentId, ...headers } });
+  return Object.assign(read, { consentId });
 }
 
 function entriesOf(body: any): any[] {
@@ -114,6 +115,23 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
       // A fresh first page sees what was booked meanwhile.
       const fresh = await read(`${accountPath}/transactions?limit=1`);
       expect(paramsOf(fresh.body.transactions._links.last.href).offset).toBe(String(250 + pages * 2 - 1));
+    });
+
+    it('the SDK iterates every page with for await', async () => {
+      const ids: string[] = [];
+      for await (const { status, transaction } of client.transactions(accountPath, {
+        consentId: read.consentId,
+        query: { bookingStatus: 'booked', limit: '100', dateTo: osloDay(-1) },
+        headers: PSU_PRESENT,
+      })) {
+        expect(status).toBe('booked');
+        ids.push(transaction.transactionId as string);
+      }
+      // The seeded ones and those booked 30 days ago by the paging test above.
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const id of seeded) expect(ids).toContain(id);
+      const failing = client.transactions(accountPath, { consentId: 'no-such-consent', headers: PSU_PRESENT });
+      await expect(failing.next()).rejects.toMatchObject({ name: 'TransactionPageError', response: { status: 401 } });
     });
 
     it('pages by offset and limit within one snapshot: previous, next and last point where they say', async () => {
