@@ -6,7 +6,7 @@
  * standing orders as `information`.
  */
 import { describe, expect, it } from 'vitest';
-import type { TppClient } from '../../src/client/tpp-client.js';
+import type { TppClient, TppResponse } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
@@ -90,7 +90,7 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
       let path: string | undefined = `${accountPath}/transactions?limit=60`;
       let pages = 0;
       while (path !== undefined) {
-        const page = await read(path);
+        const page: TppResponse<any> = await read(path);
         expect(page.status, page.text).toBe(200);
         expectBerlinGroupSchema('transactionsResponse-200_json', page.body);
         seen.push(...entriesOf(page.body).map((entry: any) => entry.transactionId as string));

@@ -120,7 +120,7 @@ export function createTransactionReadsService(
       dateFrom: query.dateFrom,
       dateTo: query.dateTo,
     };
-    let pendingPaymentIds = snapshot?.pendingPaymentIds ?? [];
+    let pendingPaymentIds = snapshot?.pendingPaymentIds;
     const window = await transactionWindow<BankEntry>(
       async (page) => {
         const answer = await coreBanking.transactions(tpp, account, { ...bankQuery, ...page });
@@ -130,7 +130,7 @@ export function createTransactionReadsService(
       async () => {
         if (query.bookingStatus === 'booked') return [];
         let entries: StatementEntry[];
-        if (snapshot) {
+        if (snapshot?.pendingPaymentIds !== undefined) {
           entries = await payments.pendingOf(db, tpp.tppId, account, snapshot.pendingPaymentIds, today);
         } else {
           const pending = await payments.pending(db, tpp.tppId, account, today);

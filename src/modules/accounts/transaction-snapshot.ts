@@ -10,14 +10,20 @@ import { AppError } from '../../errors/app-error.js';
 export interface TransactionSnapshot {
   /** The core-banking port's `asOf` of the first page; undefined when the bank gives none. */
   readonly bankAsOf: string | undefined;
-  /** Our approved payments from the account that were not executed yet (their pending lines). */
-  readonly pendingPaymentIds: readonly string[];
+  /**
+   * Our approved payments from the account that were not executed yet (their pending lines);
+   * undefined when there were too many to carry in a link: each page then reads them as of now.
+   */
+  readonly pendingPaymentIds: readonly string[] | undefined;
 }
 
-const MAX_PENDING = 500;
+/** At most this many pending payments ride in a link (about 2 kB); a PSU with more gets them read on each page. */
+const MAX_PENDING = 50;
 
 export function encodeSnapshot(snapshot: TransactionSnapshot): string {
-  return Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: snapshot.pendingPaymentIds })).toString('base64url');
+  const pending = snapshot.pendingPaymentIds;
+  const carried = pending === undefined || pending.length > MAX_PENDING ? null : pending;
+  return Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: carried })).toString('base64url');
 }
 
 /** A snapshot from a paging link; anything else is 400 FORMAT_ERROR naming `snapshot`. */
@@ -31,14 +37,15 @@ export function decodeSnapshot(token: string): TransactionSnapshot {
   const { a, p } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { a?: unknown; p?: unknown };
   const bankAsOfOk = a === undefined || (typeof a === 'string' && a.length <= 200);
   const pendingOk =
-    Array.isArray(p) &&
-    p.length <= MAX_PENDING &&
-    p.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 100);
+    p === null ||
+    (Array.isArray(p) &&
+      p.length <= MAX_PENDING &&
+      p.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 100));
   if (!bankAsOfOk || !pendingOk) {
     throw new AppError('FORMAT_ERROR', {
       path: 'snapshot',
       detail: localized('is not a snapshot of a paging link', 'er ikke et øyeblikksbilde fra en sidelenke'),
     });
   }
-  return { bankAsOf: a, pendingPaymentIds: p };
+  return { bankAsOf: a, pendingPaymentIds: p === null ? undefined : p };
 }
