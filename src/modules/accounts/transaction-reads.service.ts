@@ -14,7 +14,7 @@ import { grantedAccount, notCovered, reportedAccount } from './granted-account.j
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
 import { HISTORY_DAYS, readTransactionQuery, type TransactionListQuery } from './transaction-query.js';
-import { decodeSnapshot, encodeSnapshot } from './transaction-snapshot.js';
+import { decodeSnapshot, encodeSnapshot, type TransactionSnapshot } from './transaction-snapshot.js';
 import {
   cardTransactionView,
   entryOfBankTransaction,
@@ -104,7 +104,14 @@ export function createTransactionReadsService(
     return { ...entryOfBankTransaction(transaction), paymentId: transaction.paymentId };
   }
 
-  async function accountReport(read: AccountRead, granted: GrantedAccount, query: TransactionListQuery, base: string, today: IsoDate) {
+  async function accountReport(
+    read: AccountRead,
+    granted: GrantedAccount,
+    query: TransactionListQuery,
+    snapshot: TransactionSnapshot | undefined,
+    base: string,
+    today: IsoDate,
+  ) {
     const tpp = { tppId: read.tpp.id };
     const account = granted.bankAccountId;
     if (query.bookingStatus === 'information') {
@@ -114,7 +121,6 @@ export function createTransactionReadsService(
         links: pagingLinks(base, query, orders.length, undefined),
       };
     }
-    const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot);
     const bankQuery: Omit<TransactionQuery, 'limit'> = {
       bookingStatus: query.bookingStatus,
       dateFrom: query.dateFrom,
@@ -156,18 +162,14 @@ export function createTransactionReadsService(
     };
   }
 
-  async function cardReport(read: AccountRead, granted: GrantedAccount, query: TransactionListQuery, base: string) {
-    if (query.bookingStatus === 'information') {
-      throw new AppError('FORMAT_ERROR', {
-        path: 'bookingStatus',
-        detail: localized(
-          'a card account has no standing orders: booked, pending or both',
-          'en kortkonto har ingen faste oppdrag: booked, pending eller both',
-        ),
-      });
-    }
+  async function cardReport(
+    read: AccountRead,
+    granted: GrantedAccount,
+    query: TransactionListQuery,
+    snapshot: TransactionSnapshot | undefined,
+    base: string,
+  ) {
     const tpp = { tppId: read.tpp.id };
-    const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot);
     const window = await transactionWindow(
       (page) =>
         coreBanking.cardTransactions(tpp, granted.bankAccountId, {
@@ -195,12 +197,25 @@ export function createTransactionReadsService(
       const { consent, granted } = await transactionsGranted(read, type, resourceId);
       const today = await clock.today(read.tpp.id);
       const query = readTransactionQuery(rawQuery, today);
+      // A query refused is refused before the read counts against frequencyPerDay.
+      const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot);
+      if (type === 'card' && query.bookingStatus === 'information') {
+        throw new AppError('FORMAT_ERROR', {
+          path: 'bookingStatus',
+          detail: localized(
+            'a card account has no standing orders: booked, pending or both',
+            'en kortkonto har ingen faste oppdrag: booked, pending eller both',
+          ),
+        });
+      }
       await checkHistory(read, consent, query, today);
       const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'transactions');
       const accountHref = `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}`;
       const base = `${accountHref}/transactions`;
       const { report, links } =
-        type === 'account' ? await accountReport(read, granted, query, base, today) : await cardReport(read, granted, query, base);
+        type === 'account'
+          ? await accountReport(read, granted, query, snapshot, base, today)
+          : await cardReport(read, granted, query, snapshot, base);
       await consents.recordUse(consent, read.requestId);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
       const body = {
