@@ -11,7 +11,7 @@ import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { approvedPayment, freshTpp, runBatch, tppOnBankDay, useTestServer } from '../support/execution.js';
-import { expectError, NDCT, ndctBody, pathOf, periodicBody } from '../support/payments.js';
+import { bulkBody, expectError, NDCT, ndctBody, pathOf, periodicBody } from '../support/payments.js';
 import { createAccount, createCustomer, osloDay } from '../support/sandbox.js';
 import { startAuthorisation, walk } from '../support/sca.js';
 
@@ -309,6 +309,33 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
         bankTransactionCode: 'PMNT-RCDT-DMCT',
       }),
     ]);
+  });
+
+  it('a bulk payment is one pending line per payment, each booked under the same id after the batch run', async () => {
+    const { client, day, psu } = await tppOnBankDay(server, '10:00', '5000.00');
+    const bulk = await approvedPayment(client, 'bulk-payments', NDCT, bulkBody(psu.account, { requestedExecutionDate: day }), psu.headers);
+    const consentId = await consentFor(client, psu.customerNumber, psu.account);
+    const read = reader(client, consentId);
+    const transactions = `/v1/accounts/${await resourceIdOf(client, consentId, psu.account.bban)}/transactions`;
+    const lines = (body: any, status: 'booked' | 'pending') =>
+      body.transactions[status].map((entry: any) => [entry.transactionId, entry.transactionAmount.amount, entry.creditorName]);
+    const expected = [
+      [`${bulk.paymentId}-1`, '-250.00', 'Leverandør AS'],
+      [`${bulk.paymentId}-2`, '-12.50', 'Leverandør AS'],
+    ];
+    const before = await read(`${transactions}?bookingStatus=pending`);
+    expect(before.status, before.text).toBe(200);
+    expect(lines(before.body, 'pending').sort()).toEqual(expected);
+    await runBatch(client);
+    const after = await read(`${transactions}?bookingStatus=both`);
+    expect(after.body.transactions.pending).toEqual([]);
+    expect(lines(after.body, 'booked').sort()).toEqual(expected);
+    const second = await read(`${transactions}/${bulk.paymentId}-2`);
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.transactionsDetails).toMatchObject({
+      transactionId: `${bulk.paymentId}-2`,
+      remittanceInformationUnstructured: 'Faktura 1',
+    });
   });
 
   it('lists the PSU’s standing orders as information', async () => {
