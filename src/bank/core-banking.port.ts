@@ -82,6 +82,13 @@ export interface TransactionQuery {
   readonly dateTo?: string | undefined;
   /** Opaque: the `next` of the page before. */
   readonly after?: string | undefined;
+  /**
+   * Opaque: the `asOf` of an earlier page. The list is then read as it stood then: entries the
+   * bank recorded later are left out, whatever their dates, so positions in it (the offsets a TPP
+   * pages by) stay put while new transactions are booked. A value the bank did not give is
+   * ignored (the list is read as of now), never an error.
+   */
+  readonly asOf?: string | undefined;
   /** At most this many entries (at least 1). */
   readonly limit: number;
 }
@@ -90,6 +97,11 @@ export interface TransactionPage<T> {
   readonly transactions: readonly T[];
   /** Present when more entries follow: pass it as `after`. */
   readonly next?: string | undefined;
+  /**
+   * The moment this page was read as of, when the bank can bound a list by one: pass it back as
+   * `asOf` to read the rest of the same list. Absent: the bank reads every page as of now.
+   */
+  readonly asOf?: string | undefined;
 }
 
 export interface BankTransaction {
@@ -108,6 +120,12 @@ export interface BankTransaction {
   readonly remittanceReference?: string | undefined;
   /** The payment this transaction executed, when it was one of this server's payments. */
   readonly paymentId?: string | undefined;
+  /** The payer's end-to-end reference, when the bank has it. */
+  readonly endToEndId?: string | undefined;
+  /** ISO 20022 Domain-Family-SubFamily (e.g. PMNT-ICDT-DMCT), when the bank has one. */
+  readonly bankTransactionCode?: string | undefined;
+  /** The bank's own transaction code (its statement's text code), when it has one. */
+  readonly proprietaryBankTransactionCode?: string | undefined;
   /** What the bank's statement says. */
   readonly description: string;
 }
@@ -139,6 +157,8 @@ export interface BankCardTransaction {
   readonly originalAmount?: Money | undefined;
   /** The merchant and place, as the card network reports them. */
   readonly merchant?: string | undefined;
+  /** The card acceptor's id at the card network, when the bank has it. */
+  readonly merchantId?: string | undefined;
   readonly merchantCategoryCode?: string | undefined;
 }
 

@@ -22,6 +22,7 @@ import type {
   SigningBasketCreated,
   SigningBasketStatus,
 } from './wire-types.js';
+import { transactionPages, type ReportedTransaction, type ReportPage, type TransactionPagesOptions } from './transaction-pages.js';
 
 export interface TppResponse<T = unknown> {
   readonly status: number;
@@ -157,6 +158,15 @@ export class TppClient {
   /** `POST /v1/token`: the login code the PSU pre-step handed out, for a PSU access token (send it as `Authorization: Bearer …`). */
   exchangeLoginCode(code: string, options?: CallOptions) {
     return this.post<PsuAccessToken>('/v1/token', { code }, options);
+  }
+
+  /**
+   * Account information: every transaction of an account (`/v1/accounts/{id}`) or card account
+   * (`/v1/card-accounts/{id}`) under a consent, across all pages, for `for await`. Throws
+   * TransactionPageError (./transaction-pages.ts) when a page is not 200.
+   */
+  transactions(accountPath: string, options: TransactionPagesOptions): AsyncGenerator<ReportedTransaction> {
+    return transactionPages((path, callOptions) => this.get<ReportPage>(path, callOptions), accountPath, options);
   }
 
   /**

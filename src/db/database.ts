@@ -14,6 +14,8 @@ import type { SandboxKeyBindingTable } from '../modules/sandbox/tpp-key-binding.
 import type { SigningBasketTable } from '../modules/signing-baskets/signing-basket.table.js';
 import type { ConsentTable } from '../modules/consents/consent.table.js';
 import type { AccountResourceTable } from '../modules/accounts/account-resource.table.js';
+import type { UnattendedReadTable } from '../modules/accounts/unattended-read.table.js';
+import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system-fault.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -58,4 +60,6 @@ export interface Database {
   sandbox_key_binding: SandboxKeyBindingTable;
   consent: ConsentTable;
   account_resource: AccountResourceTable;
+  unattended_read: UnattendedReadTable;
+  sandbox_core_system_fault: SandboxCoreSystemFaultTable;
 }

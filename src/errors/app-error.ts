@@ -8,6 +8,8 @@ export interface AppErrorOptions {
   readonly path?: string;
   /** Links to hand to the TPP with the error (the 401 PSU pre-step's `scaRedirect`). */
   readonly links?: Readonly<Record<string, { href: string }>>;
+  /** Response headers the refusal carries (a 429's `Retry-After` and rate-limit fields). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -19,6 +21,7 @@ export class AppError extends Error {
   readonly detail: Localized | undefined;
   readonly path: string | undefined;
   readonly links: AppErrorOptions['links'];
+  readonly headers: AppErrorOptions['headers'];
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     const detail = typeof options.detail === 'string' ? { en: options.detail, nb: options.detail } : options.detail;
@@ -28,5 +31,6 @@ export class AppError extends Error {
     this.detail = detail;
     this.path = options.path;
     this.links = options.links;
+    this.headers = options.headers;
   }
 }

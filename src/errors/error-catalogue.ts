@@ -293,6 +293,14 @@ export const ERROR_CATALOGUE = {
     tppCode: 'SYSTEM_ERROR',
     text: { en: 'Internal error', nb: 'Intern feil' },
   },
+  ACCESS_EXCEEDED: {
+    status: 429,
+    tppCode: 'ACCESS_EXCEEDED',
+    text: {
+      en: 'The consent allows no more reads of this without the PSU present now',
+      nb: 'Samtykket tillater ikke flere slike oppslag uten at brukeren er til stede nå',
+    },
+  },
   BANK_UNAVAILABLE: {
     status: 503,
     tppCode: 'SERVICE_UNAVAILABLE',

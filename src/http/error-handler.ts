@@ -33,6 +33,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   } else if (body.status === 401) {
     request.log.info({ errorId: id, code: error.code }, 'request refused');
   }
+  if (error.headers) reply.headers(error.headers);
   return reply.code(body.status).type('application/json; charset=utf-8').send(body);
 }
 

@@ -415,6 +415,23 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         expect(again).toHaveLength(ids.length + arrived.length);
       });
 
+      it('read as of a page’s asOf, leaves out what was recorded later; an asOf it did not give is ignored', async () => {
+        const { tpp, seed, account, ids } = await statement();
+        const first = await bank.transactions(tpp, account.id, { bookingStatus: 'both', limit: 2 });
+        // A bank that cannot bound a list by a moment gives no asOf: nothing more to hold it to.
+        if (first.asOf === undefined) return;
+        await seed.transaction(account.id, { status: 'booked', bookingDate: '2025-05-20', amount: nok(-7n) });
+        await seed.transaction(account.id, { status: 'booked', bookingDate: '2025-05-02', amount: nok(-8n) });
+        const asOfThen = await allPages((q) => bank.transactions(tpp, account.id, q), {
+          bookingStatus: 'both',
+          limit: 3,
+          asOf: first.asOf,
+        });
+        expect(new Set(asOfThen.map((item) => item.id))).toEqual(new Set(ids));
+        const unknown = await bank.transactions(tpp, account.id, { bookingStatus: 'both', limit: 100, asOf: 'not-a-mark-of-this-bank' });
+        expect(unknown.transactions).toHaveLength(ids.length + 2);
+      });
+
       it('filters by booking status and by dates (inclusive)', async () => {
         const { tpp, account } = await statement();
         const read = (query: Omit<TransactionQuery, 'limit' | 'after'>) =>

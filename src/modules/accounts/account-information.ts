@@ -8,7 +8,10 @@ import { consentRoutes } from '../consents/consent.routes.js';
 import { createConsentsService, type ConsentsService } from '../consents/consent.service.js';
 import { fundsConfirmationRoutes } from '../funds-confirmations/funds-confirmation.routes.js';
 import { createFundsConfirmationService } from '../funds-confirmations/funds-confirmation.service.js';
+import { paymentStore } from '../payments/payment-store.js';
 import { createAccountReadsService } from './account-reads.service.js';
+import { paymentsOnAccount } from './payments-on-account.js';
+import { createTransactionReadsService } from './transaction-reads.service.js';
 import { accountRoutes } from './account.routes.js';
 
 export interface AccountInformationDependencies {
@@ -33,6 +36,9 @@ export function createAccountInformation(deps: AccountInformationDependencies): 
   const consents = createConsentsService(deps.db, deps.coreBanking, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
   deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
   const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
+  const transactions = createTransactionReadsService(deps.db, deps.coreBanking, consents, deps.clock, paymentsOnAccount(paymentStore), {
+    publicUrl: deps.publicUrl,
+  });
   const funds = createFundsConfirmationService(deps.coreBanking);
   return {
     consents,
@@ -40,7 +46,7 @@ export function createAccountInformation(deps: AccountInformationDependencies): 
       name: 'account-information',
       v1Routes: async (v1) => {
         await v1.register(consentRoutes, { consents, authorisations: deps.authorisations });
-        await v1.register(accountRoutes, { reads });
+        await v1.register(accountRoutes, { reads, transactions });
         await v1.register(fundsConfirmationRoutes, { funds });
       },
     },

@@ -2,16 +2,16 @@ import type { AccountBalances, CoreBanking, RequestingTpp } from '../../bank/cor
 import type { Db } from '../../db/create-db.js';
 import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
-import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { activeFixes, type AcceptFixName } from '../../domain/accept-fix.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
-import type { Consent } from '../consents/consent.model.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
+import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { admitRead } from './unattended-reads.js';
 
 /** A read of account information: who, under which consent, with which accept-fixes asked. */
 export interface AccountRead {
@@ -19,17 +19,23 @@ export interface AccountRead {
   readonly consentId: string;
   readonly acceptFixes: ReadonlySet<AcceptFixName>;
   readonly requestId: string;
+  /** Whether the PSU takes part now (the request carries PSU-IP-Address): else frequencyPerDay counts. */
+  readonly psuPresent: boolean;
+}
+
+/** A read's body, and the headers that go with it (the rate-limit fields of a read without the PSU). */
+export interface ReadAnswer {
+  readonly body: Record<string, unknown>;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export interface AccountReadsService {
   list(type: AccountType, read: AccountRead, withBalance: boolean): Promise<Record<string, unknown>>;
-  details(type: AccountType, read: AccountRead, resourceId: string, withBalance: boolean): Promise<Record<string, unknown>>;
-  balances(type: AccountType, read: AccountRead, resourceId: string): Promise<Record<string, unknown>>;
+  details(type: AccountType, read: AccountRead, resourceId: string, withBalance: boolean): Promise<ReadAnswer>;
+  balances(type: AccountType, read: AccountRead, resourceId: string): Promise<ReadAnswer>;
 }
 
 const PATHS: Readonly<Record<AccountType, string>> = { account: 'accounts', card: 'card-accounts' };
-
-const notCovered = (en: string, nb: string) => new AppError('CONSENT_INVALID', { detail: localized(en, nb) });
 
 /**
  * Reads of accounts and card accounts under a consent (docs/design.md §2b): the consent named in
@@ -49,18 +55,6 @@ export function createAccountReadsService(
       fixes: activeFixes(read.acceptFixes, today),
       when: { previousBankDay: rollToBankDay(addDays(today, -1), 'preceding'), now: (await clock.now(read.tpp.id)).toISOString() },
     };
-  }
-
-  /** The granted account behind a TPP's resourceId: unknown to this TPP 404, outside the consent 401 CONSENT_INVALID. */
-  async function grantedAccount(consent: Consent, type: AccountType, resourceId: string): Promise<GrantedAccount> {
-    const bankAccountId = await accountResourceRepository.bankAccountOf(db, consent.tppId, type, resourceId);
-    if (bankAccountId === undefined) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
-    if (consent.grant?.listOnly) {
-      throw notCovered('the consent covers the list of accounts only', 'samtykket gjelder bare kontolisten');
-    }
-    const granted = consent.grant?.accounts.find((account) => account.type === type && account.bankAccountId === bankAccountId);
-    if (!granted) throw notCovered('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen');
-    return granted;
   }
 
   async function balancesOf(tpp: RequestingTpp, bankAccountId: string, when: { previousBankDay: string; now: string }): Promise<Balance[]> {
@@ -116,37 +110,27 @@ export function createAccountReadsService(
 
     async details(type, read, resourceId, withBalance) {
       const consent = await consents.usable(read.tpp, read.consentId);
-      const granted = await grantedAccount(consent, type, resourceId);
+      const granted = await grantedAccount(db, consent, type, resourceId);
+      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'details');
       const ctx = await context(read);
       const view = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, ctx);
       if (!view) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
       await consents.recordUse(consent, read.requestId);
-      return type === 'account' ? { account: view } : { cardAccount: view };
+      return { body: type === 'account' ? { account: view } : { cardAccount: view }, headers };
     },
 
     async balances(type, read, resourceId) {
       const consent = await consents.usable(read.tpp, read.consentId);
-      const granted = await grantedAccount(consent, type, resourceId);
+      const granted = await grantedAccount(db, consent, type, resourceId);
       if (!granted.kinds.includes('balances')) {
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }
+      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'balances');
       const ctx = await context(read);
       const tpp = { tppId: read.tpp.id };
       const balances = await balancesOf(tpp, granted.bankAccountId, ctx.when);
       await consents.recordUse(consent, read.requestId);
-      if (type === 'account') {
-        return {
-          account: { iban: 'iban' in granted.reference ? granted.reference.iban : undefined, currency: granted.reference.currency },
-          balances,
-        };
-      }
-      return {
-        cardAccount: {
-          maskedPan: 'maskedPan' in granted.reference ? granted.reference.maskedPan : undefined,
-          currency: granted.reference.currency,
-        },
-        balances,
-      };
+      return { body: { ...reportedAccount(type, granted), balances }, headers };
     },
   };
 }

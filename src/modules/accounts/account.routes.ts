@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isIP } from 'node:net';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { signedErrorResponses } from '../../http/schemas/common.schemas.js';
-import type { AccountRead, AccountReadsService } from './account-reads.service.js';
+import type { AccountRead, AccountReadsService, ReadAnswer } from './account-reads.service.js';
+import type { TransactionReadsService } from './transaction-reads.service.js';
 import {
   AccountBalancesResponse,
   AccountIdParams,
@@ -14,6 +16,11 @@ import {
   CardAccountBalancesResponse,
   CardAccountListResponse,
   CardAccountResponse,
+  CardTransactionListResponse,
+  TransactionDetailsResponse,
+  TransactionListQuerystring,
+  TransactionListResponse,
+  TransactionParams,
   WithBalanceQuery,
 } from './account.schemas.js';
 
@@ -29,7 +36,28 @@ function readOf(request: FastifyRequest): AccountRead {
   if (!CONSENT_ID.test(consentId)) {
     throw new AppError('FORMAT_ERROR', { path: 'Consent-ID', detail: localized('not a consent id', 'ikke en samtykke-id') });
   }
-  return { tpp: tppOf(request), consentId, acceptFixes: requestHeadersOf(request).acceptFixes, requestId: request.ctx.requestId ?? '' };
+  return {
+    tpp: tppOf(request),
+    consentId,
+    acceptFixes: requestHeadersOf(request).acceptFixes,
+    requestId: request.ctx.requestId ?? '',
+    psuPresent: psuPresent(request),
+  };
+}
+
+/** The PSU takes part in this read when the request carries its IP address (docs/design.md §2b); a malformed one is 400. */
+function psuPresent(request: FastifyRequest): boolean {
+  const address = request.headers['psu-ip-address'];
+  if (address === undefined) return false;
+  if (typeof address !== 'string' || isIP(address.trim()) === 0) {
+    throw new AppError('FORMAT_ERROR', { path: 'PSU-IP-Address', detail: localized('not an IP address', 'ikke en IP-adresse') });
+  }
+  return true;
+}
+
+/** Sends a read's body with its headers (the rate-limit fields of a read without the PSU). */
+function answer(reply: FastifyReply, read: ReadAnswer): never {
+  return reply.headers(read.headers).send(read.body) as never;
 }
 
 /** `GET /v1/accounts…` and `GET /v1/card-accounts…` under a consent; PSP_AI only. */
@@ -37,7 +65,10 @@ function readOf(request: FastifyRequest): AccountRead {
  * The service answers the Berlin Group shapes of account-views.ts; the response schemas here
  * serialise them (hence the `as never`: one view function serves both account types).
  */
-export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsService }> = async (app, { reads }) => {
+export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsService; transactions: TransactionReadsService }> = async (
+  app,
+  { reads, transactions },
+) => {
   const config = { requiredRole: 'PSP_AI' as const };
   const errors = signedErrorResponses();
 
@@ -71,8 +102,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: AccountResponse, ...errors },
       },
     },
-    async (request) =>
-      (await reads.details('account', readOf(request), request.params.accountId, request.query.withBalance ?? false)) as never,
+    async (request, reply) =>
+      answer(reply, await reads.details('account', readOf(request), request.params.accountId, request.query.withBalance ?? false)),
   );
 
   app.get(
@@ -88,7 +119,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: AccountBalancesResponse, ...errors },
       },
     },
-    async (request) => (await reads.balances('account', readOf(request), request.params.accountId)) as never,
+    async (request, reply) => answer(reply, await reads.balances('account', readOf(request), request.params.accountId)),
   );
 
   app.get(
@@ -121,8 +152,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: CardAccountResponse, ...errors },
       },
     },
-    async (request) =>
-      (await reads.details('card', readOf(request), request.params.accountId, request.query.withBalance ?? false)) as never,
+    async (request, reply) =>
+      answer(reply, await reads.details('card', readOf(request), request.params.accountId, request.query.withBalance ?? false)),
   );
 
   app.get(
@@ -138,6 +169,62 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: CardAccountBalancesResponse, ...errors },
       },
     },
-    async (request) => (await reads.balances('card', readOf(request), request.params.accountId)) as never,
+    async (request, reply) => answer(reply, await reads.balances('card', readOf(request), request.params.accountId)),
+  );
+
+  app.get(
+    '/accounts/:accountId/transactions',
+    {
+      config,
+      schema: {
+        operationId: 'getTransactionList',
+        tags: ['Accounts'],
+        summary: 'An account report: booked and pending transactions, or standing orders (information), paged by offset and limit',
+        headers: AccountReadHeaders,
+        params: AccountIdParams,
+        querystring: TransactionListQuerystring,
+        response: { 200: TransactionListResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      answer(
+        reply,
+        await transactions.list('account', readOf(request), request.params.accountId, request.query as Record<string, unknown>),
+      ),
+  );
+
+  app.get(
+    '/accounts/:accountId/transactions/:transactionId',
+    {
+      config,
+      schema: {
+        operationId: 'getTransactionDetails',
+        tags: ['Accounts'],
+        summary: 'One transaction of an account, by the id the list gave (kept from pending to booked)',
+        headers: AccountReadHeaders,
+        params: TransactionParams,
+        response: { 200: TransactionDetailsResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, await transactions.details(readOf(request), request.params.accountId, request.params.transactionId)),
+  );
+
+  app.get(
+    '/card-accounts/:accountId/transactions',
+    {
+      config,
+      schema: {
+        operationId: 'getCardAccountTransactionList',
+        tags: ['Card accounts'],
+        summary: 'A card account report: booked and pending card transactions, paged by offset and limit',
+        headers: AccountReadHeaders,
+        params: AccountIdParams,
+        querystring: TransactionListQuerystring,
+        response: { 200: CardTransactionListResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, await transactions.list('card', readOf(request), request.params.accountId, request.query as Record<string, unknown>)),
   );
 };

@@ -5,6 +5,9 @@ export const AccountReadHeaders = Type.Object({
   ...SignedRequestHeaders.properties,
   'consent-id': Type.Optional(Type.String({ description: 'The consent the read is made under (required: 400 FORMAT_ERROR without it)' })),
   'accept-fix': Type.Optional(Type.String({ description: 'longer-name, cash-account-type-iso, …' })),
+  'psu-ip-address': Type.Optional(
+    Type.String({ description: 'The PSU takes part now; without it, reads count against the consent frequencyPerDay' }),
+  ),
 });
 
 export const WithBalanceQuery = Type.Object(
@@ -59,3 +62,95 @@ const Reference = Type.Object({
 });
 export const AccountBalancesResponse = Type.Object({ account: Reference, balances: Type.Array(Balance) });
 export const CardAccountBalancesResponse = Type.Object({ cardAccount: Reference, balances: Type.Array(Balance) });
+
+/** Transaction list query: every name also in any case (`BookingStatus`), read by transaction-query.ts. */
+export const TransactionListQuerystring = Type.Object(
+  {
+    bookingStatus: Type.Optional(Type.String({ description: 'booked | pending | both (the default) | information (standing orders)' })),
+    dateFrom: Type.Optional(Type.String({ description: 'YYYY-MM-DD; 90 days back by the bank clock when absent' })),
+    dateTo: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+    offset: Type.Optional(Type.String({ description: 'Entries to skip, from 0' })),
+    limit: Type.Optional(Type.String({ description: 'Entries per page: 200 by default, at most 1000' })),
+    snapshot: Type.Optional(Type.String({ description: 'What the list was as of its first page, as the paging links carry it' })),
+  },
+  { additionalProperties: true },
+);
+
+export const TransactionParams = Type.Object({
+  accountId: ResourceId,
+  transactionId: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._~:-]+$' }),
+});
+
+const AccountReference = Type.Object({ iban: Type.Optional(Type.String()), bban: Type.Optional(Type.String()) });
+const StructuredRemittance = Type.Object({ reference: Type.String(), referenceType: Type.Optional(Type.String()) });
+
+/** What a statement line and a standing order show (transaction-views.ts). */
+const transferFields = {
+  transactionId: Type.String(),
+  endToEndId: Type.Optional(Type.String()),
+  transactionAmount: Amount,
+  creditorName: Type.Optional(Type.String()),
+  creditorAccount: Type.Optional(AccountReference),
+  debtorName: Type.Optional(Type.String()),
+  debtorAccount: Type.Optional(AccountReference),
+  remittanceInformationUnstructured: Type.Optional(Type.String()),
+  remittanceInformationStructuredArray: Type.Optional(Type.Array(StructuredRemittance)),
+  bankTransactionCode: Type.Optional(Type.String()),
+  proprietaryBankTransactionCode: Type.Optional(Type.String()),
+};
+
+/** Berlin Group `transactions`. */
+const Transaction = Type.Object({
+  ...transferFields,
+  bookingDate: Type.Optional(Type.String()),
+  valueDate: Type.Optional(Type.String()),
+  _links: Type.Optional(Type.Record(Type.String(), Link)),
+});
+
+const StandingOrder = Type.Object({
+  ...transferFields,
+  additionalInformationStructured: Type.Object({
+    standingOrderDetails: Type.Object({
+      startDate: Type.String(),
+      frequency: Type.String(),
+      endDate: Type.Optional(Type.String()),
+      executionRule: Type.Optional(Type.String()),
+      dayOfExecution: Type.Optional(Type.String()),
+      monthsOfExecution: Type.Optional(Type.Array(Type.String())),
+    }),
+  }),
+});
+
+/** Berlin Group `cardTransaction`. */
+const CardTransaction = Type.Object({
+  cardTransactionId: Type.String(),
+  transactionDate: Type.String(),
+  bookingDate: Type.Optional(Type.String()),
+  transactionAmount: Amount,
+  originalAmount: Type.Optional(Amount),
+  cardAcceptorId: Type.Optional(Type.String()),
+  merchantCategoryCode: Type.Optional(Type.String()),
+  maskedPAN: Type.String(),
+  transactionDetails: Type.Optional(Type.String()),
+});
+
+export const TransactionListResponse = Type.Object({
+  account: Reference,
+  transactions: Type.Object({
+    booked: Type.Optional(Type.Array(Transaction)),
+    pending: Type.Optional(Type.Array(Transaction)),
+    information: Type.Optional(Type.Array(StandingOrder)),
+    _links: Type.Record(Type.String(), Link),
+  }),
+});
+
+export const CardTransactionListResponse = Type.Object({
+  cardAccount: Reference,
+  cardTransactions: Type.Object({
+    booked: Type.Optional(Type.Array(CardTransaction)),
+    pending: Type.Optional(Type.Array(CardTransaction)),
+    _links: Type.Record(Type.String(), Link),
+  }),
+});
+
+export const TransactionDetailsResponse = Type.Object({ transactionsDetails: Transaction });

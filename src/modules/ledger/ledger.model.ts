@@ -31,6 +31,11 @@ export interface StatementFilter {
   /** Only lines after this one in the statement's order (booking date, then id, both descending). */
   readonly before?: { readonly bookingDate: string; readonly id: number } | undefined;
   readonly excludedKeyPrefixes?: readonly string[] | undefined;
+  /**
+   * Only postings recorded up to this one (ids grow as postings are recorded): a statement read
+   * as of an earlier moment, so later postings, whatever their booking date, shift nothing.
+   */
+  readonly recordedUpTo?: number | undefined;
   readonly limit?: number | undefined;
 }
 

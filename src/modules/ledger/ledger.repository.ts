@@ -287,6 +287,7 @@ export const ledgerRepository = {
     if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
     if (filter.dateFrom !== undefined) query = query.where('t.booking_date', '>=', filter.dateFrom);
     if (filter.dateTo !== undefined) query = query.where('t.booking_date', '<=', filter.dateTo);
+    if (filter.recordedUpTo !== undefined) query = query.where('t.id', '<=', filter.recordedUpTo);
     const before = filter.before;
     if (before !== undefined) {
       query = query.where((eb) =>
@@ -310,6 +311,15 @@ export const ledgerRepository = {
       description: row.description,
       amountMinor: BigInt(row.amount),
     }));
+  },
+
+  /** The id of the newest posting recorded (0 when none): a high-water mark for {@link statement}'s `recordedUpTo`. */
+  async lastPostingId(db: DbOrTx): Promise<number> {
+    const row = await db
+      .selectFrom('ledger_transaction')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
   },
 
   /** Postings whose key starts with `prefix`, after the id `afterId`, in id order. */

@@ -22,6 +22,7 @@ export type PaymentStore = Pick<
   | 'claimForBasket'
   | 'releaseFromBasket'
   | 'listLiveOf'
+  | 'listOnDebtorAccount'
 >;
 
 export const paymentStore: PaymentStore = {
@@ -34,4 +35,5 @@ export const paymentStore: PaymentStore = {
   claimForBasket: (trx, tppId, ids, basketId) => paymentRepository.claimForBasket(trx, tppId, ids, basketId),
   releaseFromBasket: (trx, basketId) => paymentRepository.releaseFromBasket(trx, basketId),
   listLiveOf: (db, tppId, party) => paymentRepository.listLiveOf(db, tppId, party),
+  listOnDebtorAccount: (db, tppId, accountId, statuses) => paymentRepository.listOnDebtorAccount(db, tppId, accountId, statuses),
 };

@@ -129,6 +129,29 @@ export const paymentRepository = {
   },
 
   /**
+   * The TPP's payments from one debtor account in the given statuses, oldest first (what an
+   * account's statement shows of payments not yet at the bank: approved ones, standing orders).
+   */
+  async listOnDebtorAccount(
+    db: DbOrTx,
+    tppId: string,
+    debtorAccountId: string,
+    statuses: readonly TransactionStatus[],
+  ): Promise<Payment[]> {
+    if (statuses.length === 0) return [];
+    const rows = await db
+      .selectFrom('payment')
+      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where('tpp_id', '=', tppId)
+      .where('debtor_account_id', '=', debtorAccountId)
+      .where('status', 'in', statuses)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toPayment);
+  },
+
+  /**
    * Puts single payments into a basket, each only if its status still allows it (received, RCVD)
    * and it is in no open basket: conditional updates, so two baskets created at once cannot both take a payment.
    * Returns how many it took; the caller rolls back unless it took them all.

@@ -81,6 +81,8 @@ export interface CardTransactionFilter {
   readonly status?: BookingStatus | undefined;
   readonly dateFrom?: string | undefined;
   readonly dateTo?: string | undefined;
+  /** Only those recorded at or before this time (a list read as of then). */
+  readonly recordedUpTo?: string | undefined;
   readonly offset: number;
   readonly limit: number;
 }
@@ -145,6 +147,16 @@ export const cardAccountRepository = {
   },
 
   /** Newest first, then paged. */
+  /** When the card account's newest transaction was recorded; undefined when it has none. */
+  async lastTransactionRecordedAt(db: DbOrTx, tppId: string, cardAccountId: string): Promise<string | undefined> {
+    const row = await cardTransactions(db, tppId)
+      .where('t.card_account_id', '=', cardAccountId)
+      .clearSelect()
+      .select((eb) => eb.fn.max('t.created_at').as('last'))
+      .executeTakeFirst();
+    return row?.last ?? undefined;
+  },
+
   async listTransactions(
     db: DbOrTx,
     tppId: string,
@@ -155,6 +167,7 @@ export const cardAccountRepository = {
     if (filter.status) query = query.where('t.status', '=', filter.status);
     if (filter.dateFrom) query = query.where('t.transaction_date', '>=', filter.dateFrom);
     if (filter.dateTo) query = query.where('t.transaction_date', '<=', filter.dateTo);
+    if (filter.recordedUpTo) query = query.where('t.created_at', '<=', filter.recordedUpTo);
     const rows = await query
       .orderBy('t.transaction_date', 'desc')
       .orderBy('t.created_at', 'desc')

@@ -3,6 +3,7 @@ import type { Ledger } from '../ledger/ledger.service.js';
 import { createAccountService } from './account.service.js';
 import { createAgreementService } from './agreement.service.js';
 import { createCardAccountService } from './card-account.service.js';
+import { createCoreSystemFaultService } from './core-system-fault.service.js';
 import { createCustomerService } from './customer.service.js';
 import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
 import { createInitializeService } from './sandbox-initialize.service.js';
@@ -22,6 +23,7 @@ export function createSandboxBank(db: Db, ledger: Ledger, now: () => Date) {
     transactions: createTransactionService(deps, accounts),
     agreements: createAgreementService(deps),
     cardAccounts: createCardAccountService(deps),
+    coreSystemFaults: createCoreSystemFaultService(deps),
   };
 }
 

@@ -23,6 +23,8 @@ import type { Ledger } from '../ledger/ledger.service.js';
 import { accountRepository } from './account.repository.js';
 import { agreementRepository } from './agreement.repository.js';
 import { cardAccountRepository } from './card-account.repository.js';
+import { faultError } from './core-system-fault.js';
+import { coreSystemFaultRepository } from './core-system-fault.repository.js';
 import { customerRepository } from './customer.repository.js';
 import { sandboxBankRepository } from './sandbox-bank.repository.js';
 import {
@@ -173,8 +175,26 @@ function keysOf(transactionId: string): string[] {
   ];
 }
 
+/**
+ * The sandbox's statement codes: ISO 20022 by direction (a domestic credit transfer out or in)
+ * and the bank's own text code, as a Norwegian statement shows it.
+ */
+function transactionCodes(
+  amountMinor: bigint,
+  kid: string | undefined,
+): { bankTransactionCode: string; proprietaryBankTransactionCode: string } {
+  if (amountMinor >= 0n) return { bankTransactionCode: 'PMNT-RCDT-DMCT', proprietaryBankTransactionCode: 'Innbetaling' };
+  return { bankTransactionCode: 'PMNT-ICDT-DMCT', proprietaryBankTransactionCode: kid === undefined ? 'Overførsel' : 'Giro' };
+}
+
+/** A statement's `asOf` as this adapter gives it (the last posting id then); anything else is no snapshot. */
+function postingIdOf(asOf: string | undefined): number | undefined {
+  return asOf !== undefined && /^(0|[1-9][0-9]{0,14})$/.test(asOf) ? Number(asOf) : undefined;
+}
+
 function toBankTransaction(line: StatementLine, currency: string, mock: SandboxTransaction | undefined): BankTransaction {
   return {
+    ...transactionCodes(line.amountMinor, mock?.remittanceReference),
     id: transactionIdOf(line.idempotencyKey),
     status: line.status,
     bookingDate: line.bookingDate,
@@ -233,6 +253,12 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     const account = await accountRepository.findById(db, tpp.tppId, accountId);
     if (!account) throw new BankError('unknown-account', `no account ${accountId}`);
     return account;
+  }
+
+  /** A statement or balance read of a mock account told to simulate a core-system fault fails as it says. */
+  async function failIfFaulty(tpp: RequestingTpp, accountId: string): Promise<void> {
+    const fault = await coreSystemFaultRepository.faultOf(db, tpp.tppId, accountId);
+    if (fault) throw faultError(fault, accountId);
   }
 
   async function describe(tpp: RequestingTpp, lines: readonly StatementLine[], currency: string): Promise<BankTransaction[]> {
@@ -371,6 +397,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     },
 
     async balances(tpp, accountId) {
+      await failIfFaulty(tpp, accountId);
       const account = await accountRepository.findById(db, tpp.tppId, accountId);
       if (account) return bookkeeping.balances(db, account.id, account.currency);
       const card = await cardAccountRepository.findById(db, tpp.tppId, accountId);
@@ -380,14 +407,18 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
 
     async transactions(tpp, accountId, query) {
       const account = await existingAccount(tpp, accountId);
+      await failIfFaulty(tpp, account.id);
       const after = query.after === undefined ? undefined : decodeCursor(query.after);
       const limit = Math.max(1, query.limit);
+      // The snapshot is the newest posting's id: postings recorded later have greater ids.
+      const recordedUpTo = postingIdOf(query.asOf) ?? (await ledger.lastPostingId(db));
       const lines = await ledger.statement(db, account.id, account.currency, {
         status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
         before: after && { bookingDate: after.date, id: Number(after.id) },
         excludedKeyPrefixes: NOT_ON_STATEMENTS,
+        recordedUpTo,
         limit: limit + 1,
       });
       const page = lines.slice(0, limit);
@@ -395,12 +426,14 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       return {
         transactions: await describe(tpp, page, account.currency),
         next: lines.length > limit && last ? encodeCursor({ date: last.bookingDate, id: String(last.id) }) : undefined,
+        asOf: String(recordedUpTo),
       };
     },
 
     async transaction(tpp, accountId, transactionId) {
       const account = await accountRepository.findById(db, tpp.tppId, accountId);
       if (!account) return undefined;
+      await failIfFaulty(tpp, account.id);
       for (const key of keysOf(transactionId)) {
         if (NOT_ON_STATEMENTS.some((prefix) => key.startsWith(prefix))) continue;
         const [line] = await ledger.statement(db, account.id, account.currency, { key, limit: 1 });
@@ -422,16 +455,23 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     async cardTransactions(tpp, cardAccountId, query) {
       const card = await cardAccountRepository.findById(db, tpp.tppId, cardAccountId);
       if (!card) throw new BankError('unknown-account', `no card account ${cardAccountId}`);
+      await failIfFaulty(tpp, card.id);
+      // The snapshot is when the newest card transaction was recorded (an ISO time).
+      const asOf =
+        query.asOf !== undefined && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(query.asOf)
+          ? query.asOf
+          : await cardAccountRepository.lastTransactionRecordedAt(db, tpp.tppId, card.id);
       const all = await cardAccountRepository.listTransactions(db, tpp.tppId, card.id, {
         status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
+        recordedUpTo: asOf,
         offset: 0,
         limit: Number.MAX_SAFE_INTEGER,
       });
       const wanted = all.filter((item) => matches(query, item.status, item.transactionDate));
       const page = pageOf(wanted, (item) => ({ date: item.transactionDate, id: item.id }), query);
-      return { transactions: page.transactions.map(toBankCardTransaction), next: page.next };
+      return { transactions: page.transactions.map(toBankCardTransaction), next: page.next, asOf };
     },
 
     async fundsAvailable(tpp, reference, amount) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './account.routes.js';
 import { agreementRoutes } from './agreement.routes.js';
 import { cardAccountRoutes } from './card-account.routes.js';
+import { coreSystemFaultRoutes } from './core-system-fault.routes.js';
 import { customerRoutes } from './customer.routes.js';
 import { sandboxMapper } from './sandbox-bank.mapper.js';
 import type { SandboxBank } from './sandbox-bank.service.js';
@@ -20,4 +21,5 @@ export const sandboxRoutes: FastifyPluginAsync<{ bank: SandboxBank; publicUrl: s
   await app.register(transactionRoutes, options);
   await app.register(agreementRoutes, options);
   await app.register(cardAccountRoutes, options);
+  await app.register(coreSystemFaultRoutes, options);
 };

@@ -1,0 +1,107 @@
+import { addDays, checkIsoDate, type IsoDate } from '../../domain/iso-date.js';
+import { localized, type Localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+
+/*
+ * The query of a transaction list (docs/design.md §2b), read from the raw query string: names match
+ * without regard to case (a real TPP collection sends `BookingStatus`), every value is checked
+ * here, and what was left out gets its default, so the paging links can carry every filter
+ * explicitly. Pure.
+ */
+
+export const REPORT_STATUSES = ['booked', 'pending', 'both', 'information'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+/** Entries per page when the request names no limit (the bank's documented default), and at most. */
+export const DEFAULT_PAGE_SIZE = 200;
+export const MAX_PAGE_SIZE = 1000;
+/** How far back the list reaches when `dateFrom` is absent, and how far without the PSU present. */
+export const HISTORY_DAYS = 90;
+
+export interface TransactionListQuery {
+  readonly bookingStatus: ReportStatus;
+  readonly dateFrom: IsoDate;
+  readonly dateTo: IsoDate | undefined;
+  readonly offset: number;
+  readonly limit: number;
+  /** The list's snapshot, as the paging links carry it (transaction-snapshot.ts); undefined on a first read. */
+  readonly snapshot: string | undefined;
+}
+
+/** The names of the query, lower case, as the request may spell them in any case. */
+const NAMES = {
+  bookingstatus: 'bookingStatus',
+  datefrom: 'dateFrom',
+  dateto: 'dateTo',
+  offset: 'offset',
+  limit: 'limit',
+  snapshot: 'snapshot',
+} as const;
+type Name = (typeof NAMES)[keyof typeof NAMES];
+
+function invalid(path: string, detail: Localized): AppError {
+  return new AppError('FORMAT_ERROR', { path, detail });
+}
+
+/** Each known parameter once, by its canonical name; other parameters are not ours and are left alone. */
+function byCanonicalName(raw: Readonly<Record<string, unknown>>): Partial<Record<Name, string>> {
+  const values: Partial<Record<Name, string>> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const name = NAMES[key.toLowerCase() as keyof typeof NAMES] as Name | undefined;
+    if (name === undefined) continue;
+    if (values[name] !== undefined || typeof value !== 'string') {
+      throw invalid(name, localized('is given more than once', 'er oppgitt mer enn én gang'));
+    }
+    values[name] = value;
+  }
+  return values;
+}
+
+function wholeNumber(name: Name, text: string | undefined, least: number, most: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= least && value <= most)) {
+    throw invalid(name, localized(`must be a whole number from ${least} to ${most}`, `må være et heltall fra ${least} til ${most}`));
+  }
+  return value;
+}
+
+function date(name: Name, text: string | undefined): IsoDate | undefined {
+  if (text === undefined) return undefined;
+  const checked = checkIsoDate(text);
+  if (!checked.ok) throw invalid(name, checked.reason);
+  return checked.value;
+}
+
+/**
+ * The list query of a request, with its defaults: bookingStatus `both`, dateFrom 90 days before the
+ * bank's `today`, offset 0, limit 200. Bad values are 400 FORMAT_ERROR naming the parameter;
+ * dateFrom after dateTo is 400 PERIOD_INVALID.
+ */
+export function readTransactionQuery(raw: Readonly<Record<string, unknown>>, today: IsoDate): TransactionListQuery {
+  const values = byCanonicalName(raw);
+  const status = values.bookingStatus?.toLowerCase() ?? 'both';
+  if (!(REPORT_STATUSES as readonly string[]).includes(status)) {
+    throw invalid(
+      'bookingStatus',
+      localized(`must be one of ${REPORT_STATUSES.join(', ')}`, `må være en av ${REPORT_STATUSES.join(', ')}`),
+    );
+  }
+  const dateFrom = date('dateFrom', values.dateFrom) ?? addDays(today, -HISTORY_DAYS);
+  const dateTo = date('dateTo', values.dateTo);
+  if (dateTo !== undefined && dateFrom > dateTo) {
+    throw new AppError('PERIOD_INVALID', { path: 'dateFrom', detail: localized('dateFrom is after dateTo', 'dateFrom er etter dateTo') });
+  }
+  const snapshot = values.snapshot;
+  if (snapshot !== undefined && !/^[A-Za-z0-9_-]{1,4000}$/.test(snapshot)) {
+    throw invalid('snapshot', localized('is not a snapshot of a paging link', 'er ikke et øyeblikksbilde fra en sidelenke'));
+  }
+  return {
+    bookingStatus: status as ReportStatus,
+    dateFrom,
+    dateTo,
+    offset: wholeNumber('offset', values.offset, 0, 100_000_000) ?? 0,
+    limit: wholeNumber('limit', values.limit, 1, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE,
+    snapshot,
+  };
+}

@@ -1,0 +1,242 @@
+import type { BankTransaction, CoreBanking, RequestingTpp, TransactionQuery } from '../../bank/core-banking.port.js';
+import type { Db } from '../../db/create-db.js';
+import { activeFixes } from '../../domain/accept-fix.js';
+import { addDays, type IsoDate } from '../../domain/iso-date.js';
+import { localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
+import type { BankClock } from '../clock/bank-clock.js';
+import type { GrantedAccount } from '../consents/consent-grant.js';
+import type { ConsentsService } from '../consents/consent.service.js';
+import type { Consent } from '../consents/consent.model.js';
+import type { AccountRead, ReadAnswer } from './account-reads.service.js';
+import type { AccountType } from './account-resource.repository.js';
+import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import type { PaymentsOnAccount } from './payments-on-account.js';
+import { pagingLinks } from './transaction-links.js';
+import { HISTORY_DAYS, readTransactionQuery, type TransactionListQuery } from './transaction-query.js';
+import { decodeSnapshot, encodeSnapshot, type TransactionSnapshot } from './transaction-snapshot.js';
+import {
+  cardTransactionView,
+  entryOfBankTransaction,
+  standingOrderView,
+  transactionView,
+  type StatementEntry,
+} from './transaction-views.js';
+import { transactionWindow } from './transaction-window.js';
+import { admitRead } from './unattended-reads.js';
+
+export interface TransactionReadsService {
+  /** `GET /v1/accounts/{id}/transactions` and `/v1/card-accounts/{id}/transactions`, the query as sent. */
+  list(type: AccountType, read: AccountRead, resourceId: string, query: Readonly<Record<string, unknown>>): Promise<ReadAnswer>;
+  /** `GET /v1/accounts/{id}/transactions/{transactionId}`. */
+  details(read: AccountRead, resourceId: string, transactionId: string): Promise<ReadAnswer>;
+}
+
+const PATHS: Readonly<Record<AccountType, string>> = { account: 'accounts', card: 'card-accounts' };
+
+/** How recent the consent's SCA must be to read history older than {@link HISTORY_DAYS} (with the PSU present). */
+const FRESH_SCA_MS = 60 * 60 * 1000;
+
+type BankEntry = StatementEntry & { readonly paymentId?: string | undefined };
+
+/** Newest first, as the bank lists: booking date descending, then id descending. */
+function newestFirst(a: StatementEntry, b: StatementEntry): number {
+  if (a.bookingDate !== b.bookingDate) return a.bookingDate > b.bookingDate ? -1 : 1;
+  return a.id === b.id ? 0 : a.id > b.id ? -1 : 1;
+}
+
+/**
+ * Transaction lists and details under a consent (docs/design.md §2b): the consent must cover the
+ * account's transactions; a list is read as of its first page (the snapshot in its links), paged by
+ * offset and limit; our approved, not yet executed payments are pending lines ahead of the bank's
+ * list; standing orders are the `information` report; without the PSU present each read counts
+ * against frequencyPerDay, and history older than 90 days needs the PSU and a fresh SCA.
+ */
+export function createTransactionReadsService(
+  db: Db,
+  coreBanking: CoreBanking,
+  consents: ConsentsService,
+  clock: BankClock,
+  payments: PaymentsOnAccount,
+  settings: { readonly publicUrl: string },
+): TransactionReadsService {
+  async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string) {
+    const consent = await consents.usable(read.tpp, read.consentId);
+    const granted = await grantedAccount(db, consent, type, resourceId);
+    if (!granted.kinds.includes('transactions')) {
+      throw notCovered(
+        'the consent does not cover the transactions of this account',
+        'samtykket omfatter ikke transaksjonene på denne kontoen',
+      );
+    }
+    return { consent, granted };
+  }
+
+  /** History before the last 90 days: only with the PSU present and an SCA of the consent less than an hour old. */
+  async function checkHistory(read: AccountRead, consent: Consent, query: TransactionListQuery, today: string): Promise<void> {
+    if (query.dateFrom >= addDays(today, -HISTORY_DAYS)) return;
+    const now = (await clock.now(read.tpp.id)).getTime();
+    const approvedAt = consent.approvedAt === undefined ? Number.NaN : Date.parse(consent.approvedAt);
+    if (read.psuPresent && now - approvedAt <= FRESH_SCA_MS) return;
+    throw new AppError('CONSENT_INVALID', {
+      path: 'dateFrom',
+      detail: localized(
+        `transactions older than ${HISTORY_DAYS} days need the PSU present and a fresh consent (SCA within the last hour): ask the PSU to approve a new consent`,
+        `transaksjoner eldre enn ${HISTORY_DAYS} dager krever at brukeren er til stede og et nytt samtykke (SCA i løpet av den siste timen): be brukeren godkjenne et nytt samtykke`,
+      ),
+    });
+  }
+
+  /** The bank's lines of a page, with what our payments add to them. */
+  async function described(tpp: RequestingTpp, entries: readonly BankEntry[]): Promise<StatementEntry[]> {
+    const owners = new Map<string, Promise<string | undefined>>();
+    const ownerOf = (bankAccountId: string) => {
+      const known = owners.get(bankAccountId);
+      if (known) return known;
+      const owner = coreBanking.account(tpp, bankAccountId).then((account) => account?.ownerName);
+      owners.set(bankAccountId, owner);
+      return owner;
+    };
+    return payments.describe(db, tpp.tppId, entries, ownerOf);
+  }
+
+  function bankEntry(transaction: BankTransaction): BankEntry {
+    return { ...entryOfBankTransaction(transaction), paymentId: transaction.paymentId };
+  }
+
+  async function accountReport(
+    read: AccountRead,
+    granted: GrantedAccount,
+    query: TransactionListQuery,
+    snapshot: TransactionSnapshot | undefined,
+    base: string,
+    today: IsoDate,
+  ) {
+    const tpp = { tppId: read.tpp.id };
+    const account = granted.bankAccountId;
+    if (query.bookingStatus === 'information') {
+      const orders = await payments.standingOrders(db, tpp.tppId, account);
+      return {
+        report: { information: orders.slice(query.offset, query.offset + query.limit).map(standingOrderView) },
+        links: pagingLinks(base, query, orders.length, undefined),
+      };
+    }
+    const bankQuery: Omit<TransactionQuery, 'limit'> = {
+      bookingStatus: query.bookingStatus,
+      dateFrom: query.dateFrom,
+      dateTo: query.dateTo,
+    };
+    let pendingPaymentIds = snapshot?.pendingPaymentIds;
+    const window = await transactionWindow<BankEntry>(
+      async (page) => {
+        const answer = await coreBanking.transactions(tpp, account, { ...bankQuery, ...page });
+        return { ...answer, transactions: answer.transactions.map(bankEntry) };
+      },
+      { bankAsOf: snapshot?.bankAsOf, offset: query.offset, limit: query.limit },
+      async () => {
+        if (query.bookingStatus === 'booked') return [];
+        let entries: StatementEntry[];
+        if (snapshot?.pendingPaymentIds !== undefined) {
+          entries = await payments.pendingOf(db, tpp.tppId, account, snapshot.pendingPaymentIds, today);
+        } else {
+          const pending = await payments.pending(db, tpp.tppId, account, today);
+          pendingPaymentIds = pending.paymentIds;
+          entries = pending.entries;
+        }
+        return entries
+          .filter((entry) => entry.bookingDate >= query.dateFrom && (query.dateTo === undefined || entry.bookingDate <= query.dateTo))
+          .sort(newestFirst);
+      },
+    );
+    const entries = await described(tpp, window.entries);
+    const view = (entry: StatementEntry) => transactionView(entry, `${base}/${encodeURIComponent(entry.id)}`);
+    const booked = entries.filter((entry) => entry.status === 'booked').map(view);
+    const pending = entries.filter((entry) => entry.status === 'pending').map(view);
+    const token = encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds });
+    return {
+      report: {
+        ...(query.bookingStatus === 'pending' ? {} : { booked }),
+        ...(query.bookingStatus === 'booked' ? {} : { pending }),
+      },
+      links: pagingLinks(base, query, window.total, token),
+    };
+  }
+
+  async function cardReport(
+    read: AccountRead,
+    granted: GrantedAccount,
+    query: TransactionListQuery,
+    snapshot: TransactionSnapshot | undefined,
+    base: string,
+  ) {
+    const tpp = { tppId: read.tpp.id };
+    const window = await transactionWindow(
+      (page) =>
+        coreBanking.cardTransactions(tpp, granted.bankAccountId, {
+          bookingStatus: query.bookingStatus as TransactionQuery['bookingStatus'],
+          dateFrom: query.dateFrom,
+          dateTo: query.dateTo,
+          ...page,
+        }),
+      { bankAsOf: snapshot?.bankAsOf, offset: query.offset, limit: query.limit },
+      async () => [],
+    );
+    const fixes = activeFixes(read.acceptFixes, await clock.today(read.tpp.id));
+    const view = (item: (typeof window.entries)[number]) => cardTransactionView(item, fixes);
+    return {
+      report: {
+        ...(query.bookingStatus === 'pending' ? {} : { booked: window.entries.filter((item) => item.status === 'booked').map(view) }),
+        ...(query.bookingStatus === 'booked' ? {} : { pending: window.entries.filter((item) => item.status === 'pending').map(view) }),
+      },
+      links: pagingLinks(base, query, window.total, encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds: [] })),
+    };
+  }
+
+  return {
+    async list(type, read, resourceId, rawQuery) {
+      const { consent, granted } = await transactionsGranted(read, type, resourceId);
+      const today = await clock.today(read.tpp.id);
+      const query = readTransactionQuery(rawQuery, today);
+      // A query refused is refused before the read counts against frequencyPerDay.
+      const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot);
+      if (type === 'card' && query.bookingStatus === 'information') {
+        throw new AppError('FORMAT_ERROR', {
+          path: 'bookingStatus',
+          detail: localized(
+            'a card account has no standing orders: booked, pending or both',
+            'en kortkonto har ingen faste oppdrag: booked, pending eller both',
+          ),
+        });
+      }
+      await checkHistory(read, consent, query, today);
+      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'transactions');
+      const accountHref = `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}`;
+      const base = `${accountHref}/transactions`;
+      const { report, links } =
+        type === 'account'
+          ? await accountReport(read, granted, query, snapshot, base, today)
+          : await cardReport(read, granted, query, snapshot, base);
+      await consents.recordUse(consent, read.requestId);
+      const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
+      const body = {
+        ...reportedAccount(type, granted),
+        [type === 'account' ? 'transactions' : 'cardTransactions']: { ...report, _links: { ...accountLink, ...links } },
+      };
+      return { body, headers };
+    },
+
+    async details(read, resourceId, transactionId) {
+      const { consent, granted } = await transactionsGranted(read, 'account', resourceId);
+      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'transactions');
+      const tpp = { tppId: read.tpp.id };
+      const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
+      const entry = found
+        ? (await described(tpp, [bankEntry(found)]))[0]
+        : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, await clock.today(read.tpp.id));
+      if (!entry) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+      await consents.recordUse(consent, read.requestId);
+      const href = `${settings.publicUrl}/v1/accounts/${encodeURIComponent(resourceId)}/transactions/${encodeURIComponent(entry.id)}`;
+      return { body: { transactionsDetails: transactionView(entry, href) }, headers };
+    },
+  };
+}

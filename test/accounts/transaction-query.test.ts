@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src/errors/app-error.js';
+import { readTransactionQuery } from '../../src/modules/accounts/transaction-query.js';
+import { pagingLinks } from '../../src/modules/accounts/transaction-links.js';
+
+function refusal(run: () => unknown): { code: string; path: string | undefined } {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return { code: error.code, path: error.path };
+    throw error;
+  }
+  throw new Error('not refused');
+}
+
+describe('the transaction list query', () => {
+  it('has defaults: both, 90 days back from the bank day, offset 0, limit 200', () => {
+    expect(readTransactionQuery({}, '2026-05-31')).toEqual({
+      bookingStatus: 'both',
+      dateFrom: '2026-03-02',
+      dateTo: undefined,
+      offset: 0,
+      limit: 200,
+      snapshot: undefined,
+    });
+  });
+
+  it('matches names and booking status in any case, and leaves parameters not its own alone', () => {
+    const query = readTransactionQuery(
+      { BookingStatus: 'Booked', DATEFROM: '2026-01-01', Limit: '1000', withBalance: 'true' },
+      '2026-05-31',
+    );
+    expect(query).toMatchObject({ bookingStatus: 'booked', dateFrom: '2026-01-01', limit: 1000 });
+  });
+
+  it.each([
+    [{ bookingStatus: 'all' }, 'FORMAT_ERROR', 'bookingStatus'],
+    [{ limit: '1001' }, 'FORMAT_ERROR', 'limit'],
+    [{ limit: '1.5' }, 'FORMAT_ERROR', 'limit'],
+    [{ offset: '-1' }, 'FORMAT_ERROR', 'offset'],
+    [{ dateTo: '2026-13-01' }, 'FORMAT_ERROR', 'dateTo'],
+    [{ dateFrom: '2026-05-02', dateTo: '2026-05-01' }, 'PERIOD_INVALID', 'dateFrom'],
+    [{ limit: '5', LIMIT: '6' }, 'FORMAT_ERROR', 'limit'],
+    [{ limit: ['5', '6'] }, 'FORMAT_ERROR', 'limit'],
+    [{ snapshot: 'not/base64url' }, 'FORMAT_ERROR', 'snapshot'],
+  ])('refuses %j: %s at %s', (raw, code, path) => {
+    expect(refusal(() => readTransactionQuery(raw, '2026-05-31'))).toEqual({ code, path });
+  });
+});
+
+describe('the paging links', () => {
+  const query = readTransactionQuery({ offset: '200', limit: '100' }, '2026-05-31');
+  const params = (href: string) => Object.fromEntries(new URL(href).searchParams);
+
+  it('carry every filter, the offset and limit, and the snapshot', () => {
+    const links = pagingLinks('https://bank.example/v1/accounts/a/transactions', query, 450, 'snap');
+    expect(params(links.self!.href)).toEqual({
+      bookingStatus: 'both',
+      dateFrom: '2026-03-02',
+      offset: '200',
+      limit: '100',
+      snapshot: 'snap',
+    });
+    expect(params(links.first!.href)).toMatchObject({ offset: '0' });
+    expect(params(links.previous!.href)).toMatchObject({ offset: '100' });
+    expect(params(links.next!.href)).toMatchObject({ offset: '300' });
+    expect(params(links.last!.href)).toMatchObject({ offset: '400' });
+  });
+
+  it('leave out next on the last page and previous on the first; an empty list is its own first and last page', () => {
+    const last = pagingLinks('https://bank.example/t', query, 300, undefined);
+    expect(last.next).toBeUndefined();
+    expect(params(last.last!.href)).toMatchObject({ offset: '200' });
+    const empty = pagingLinks('https://bank.example/t', readTransactionQuery({}, '2026-05-31'), 0, undefined);
+    expect(Object.keys(empty)).toEqual(['self', 'first', 'last']);
+    expect(params(empty.last!.href)).toMatchObject({ offset: '0', limit: '200' });
+  });
+});

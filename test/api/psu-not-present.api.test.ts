@@ -1,0 +1,100 @@
+/**
+ * Reads without the PSU present (no PSU-IP-Address; docs/design.md §2b): at most frequencyPerDay
+ * reads per consent, account and kind in a rolling 24 hours by the bank clock, then 429
+ * ACCESS_EXCEEDED with Retry-After; every such read answers RateLimit-Policy and RateLimit; history
+ * older than 90 days needs the PSU present and an SCA of the consent less than an hour old.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TppClient } from '../../src/client/tpp-client.js';
+import { addDays } from '../../src/domain/iso-date.js';
+import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
+import { DIALECTS } from '../support/databases.js';
+import { freshTpp, readClock, setClock, useTestServer } from '../support/execution.js';
+import { expectError } from '../support/payments.js';
+import { createAccount, createCustomer } from '../support/sandbox.js';
+import { walk } from '../support/sca.js';
+
+const PSU_PRESENT = { 'psu-ip-address': '2001:db8::7' };
+
+describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
+  const server = useTestServer({ dialect });
+
+  async function setUp(frequencyPerDay = 4) {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const account = await createAccount(client, customer.customerNumber);
+    const consentId = await approvedConsent(
+      client,
+      consentBody(detailedAccess(account), { frequencyPerDay }),
+      { 'psu-id': customer.customerNumber },
+      (link) => walk(link),
+    );
+    const list = await client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId } });
+    const path = `/v1/accounts/${list.body.accounts[0].resourceId as string}`;
+    const read = (suffix: string, headers: Record<string, string> = {}) =>
+      client.get<any>(`${path}${suffix}`, { headers: { 'consent-id': consentId, ...headers } });
+    return { client, read };
+  }
+
+  async function moveClock(client: TppClient, hours: number): Promise<void> {
+    const clock = await readClock(client);
+    await setClock(client, new Date(Date.parse(clock.dateTime) + hours * 3_600_000).toISOString());
+  }
+
+  it('the fifth read of the transactions within 24 hours is 429 ACCESS_EXCEEDED; a day later the account reads again', async () => {
+    const { client, read } = await setUp(4);
+    for (const remaining of [3, 2, 1, 0]) {
+      const answer = await read('/transactions');
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.headers['ratelimit-policy']).toBe('4;w=86400');
+      expect(answer.headers.ratelimit).toMatch(new RegExp(`^limit=4, remaining=${remaining}, reset=\\d+$`));
+    }
+    const refused = await read('/transactions');
+    expectError(refused, 429, 'ACCESS_EXCEEDED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(86_400);
+    expect(refused.headers.ratelimit).toMatch(/^limit=4, remaining=0, reset=\d+$/);
+    expect(refused.body.tppMessages[0].text).toMatch(/next is allowed at \d{4}-\d{2}-\d{2}T/);
+
+    // Other kinds count apart, and the PSU present is not counted at all.
+    const balances = await read('/balances');
+    expect(balances.status, balances.text).toBe(200);
+    expect(balances.headers.ratelimit).toMatch(/remaining=3/);
+    const attended = await read('/transactions', PSU_PRESENT);
+    expect(attended.status, attended.text).toBe(200);
+    expect(attended.headers.ratelimit).toBeUndefined();
+
+    await moveClock(client, 24);
+    const again = await read('/transactions');
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers.ratelimit).toMatch(/^limit=4, remaining=3, reset=\d+$/);
+  });
+
+  it('counts account details under their own kind, and frequencyPerDay 1 allows one read a day', async () => {
+    const { read } = await setUp(1);
+    expect((await read('')).status).toBe(200);
+    expectError(await read(''), 429, 'ACCESS_EXCEEDED');
+    expect((await read('/transactions')).status).toBe(200);
+    expectError(await read('/transactions'), 429, 'ACCESS_EXCEEDED');
+    expectError(await read('/transactions/anything'), 429, 'ACCESS_EXCEEDED');
+  });
+
+  it('history older than 90 days: 401 CONSENT_INVALID without the PSU, allowed with the PSU within an hour of the SCA, not after', async () => {
+    const { client, read } = await setUp(4);
+    const today = (await readClock(client)).today;
+    const old = `/transactions?dateFrom=${addDays(today, -120)}`;
+    const refused = await read(old);
+    expectError(refused, 401, 'CONSENT_INVALID', 'dateFrom');
+    expect(refused.body.tppMessages[0].text).toMatch(/fresh consent/);
+    expect((await read(`/transactions?dateFrom=${addDays(today, -90)}`)).status).toBe(200);
+    const attended = await read(old, PSU_PRESENT);
+    expect(attended.status, attended.text).toBe(200);
+    await moveClock(client, 2);
+    expectError(await read(old, PSU_PRESENT), 401, 'CONSENT_INVALID', 'dateFrom');
+  });
+
+  it('a malformed PSU-IP-Address is 400 FORMAT_ERROR', async () => {
+    const { read } = await setUp(4);
+    expectError(await read('/transactions', { 'psu-ip-address': 'not-an-address' }), 400, 'FORMAT_ERROR', 'PSU-IP-Address');
+  });
+});
