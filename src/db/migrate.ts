@@ -14,6 +14,7 @@ import * as psuCodeAttempts from './migrations/2026_11_28_0011_psu_code_attempts
 import * as paymentSubmissions from './migrations/2026_11_29_0012_payment_submissions.js';
 import * as paymentBodyVersion from './migrations/2026_11_29_0013_payment_body_version.js';
 import * as accountInformation from './migrations/2026_11_30_0014_account_information.js';
+import * as sandboxAccountInformation from './migrations/2026_12_01_0015_sandbox_account_information.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_29_0012_payment_submissions': paymentSubmissions,
   '2026_11_29_0013_payment_body_version': paymentBodyVersion,
   '2026_11_30_0014_account_information': accountInformation,
+  '2026_12_01_0015_sandbox_account_information': sandboxAccountInformation,
 };
 
 /** The versions, oldest first. */
