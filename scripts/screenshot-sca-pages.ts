@@ -68,6 +68,8 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
   const person = await createCustomer(server.client, 'PRIVATE', 'Kari Nordmann');
   const account = await createAccount(server.client, person.customerNumber, { bban: sandboxBban(567890) });
   const psu: Customer = { customerNumber: person.customerNumber, bban: account.bban, headers: { 'psu-id': person.customerNumber } };
+  // A second account, so the consent page offers a choice.
+  await createAccount(server.client, person.customerNumber, { bban: sandboxBban(567990), name: 'Sparekonto', cashAccountType: 'SVGS' });
   const written: string[] = [];
 
   async function save(page: Page, name: string): Promise<void> {
@@ -255,6 +257,26 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
     await save(elsewhere, `in-progress-elsewhere-${language}`);
     await elsewhere.context().close();
     await owner.context().close();
+
+    // A bank-offered account information consent: the PSU ticks the accounts to share.
+    const consent = await server.client.post<Linked>(
+      '/v1/consents',
+      {
+        access: { accounts: [], balances: [], transactions: [] },
+        recurringIndicator: true,
+        validUntil: '2099-12-31',
+        frequencyPerDay: 4,
+        combinedServiceIndicator: false,
+      },
+      { headers: { ...psu.headers, 'tpp-redirect-uri': TPP_OK, 'tpp-nok-redirect-uri': TPP_NOK } },
+    );
+    if (consent.status !== 201) throw new Error(`consent not created: ${consent.status} ${consent.text}`);
+    const consentPage = await open(language, link(consent.body, 'scaRedirect'));
+    await toCode(consentPage, language);
+    await enterCode(consentPage, language, '123456', /Step 3|Steg 3/);
+    await consentPage.getByRole('checkbox').first().check();
+    await save(consentPage, `confirm-consent-${language}`);
+    await consentPage.context().close();
 
     // An unknown link.
     const unknown = await open(language, `${server.config.publicUrl}/sca/00000000-0000-4000-8000-000000000000`);

@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { acceptFixTable } from './domain/accept-fix.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config/config.schema.js';
@@ -107,8 +108,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       openapi: '3.0.3',
       info: {
         title: 'nordic-xs2a',
-        description:
+        description: [
           'Berlin Group NextGenPSD2 access to accounts (Norwegian profile). Every /v1 request is signed per draft-cavage-http-signatures-10 with an eIDAS QSealC.',
+          '### accept-fix',
+          "Breaking changes a TPP may take early with the `accept-fix` (or `x-accept-fix`) header; three months after its release a fix is the default for everyone, by the TPP's sandbox clock.",
+          acceptFixTable(),
+        ].join('\n\n'),
         version: '0.1.0',
       },
       servers: [{ url: config.publicUrl }],

@@ -155,6 +155,8 @@ export interface BankCardTransaction {
   readonly amount: Money;
   /** The amount in the currency the merchant charged, when it was another. */
   readonly originalAmount?: Money | undefined;
+  /** With originalAmount: card-currency units per unit of its currency, as decimal text ("11.7"). */
+  readonly exchangeRate?: string | undefined;
   /** The merchant and place, as the card network reports them. */
   readonly merchant?: string | undefined;
   /** The card acceptor's id at the card network, when the bank has it. */

@@ -16,6 +16,7 @@ import * as paymentBodyVersion from './migrations/2026_11_29_0013_payment_body_v
 import * as accountInformation from './migrations/2026_11_30_0014_account_information.js';
 import * as unattendedReads from './migrations/2026_12_01_0015_unattended_reads.js';
 import * as sandboxCoreSystemFaults from './migrations/2026_12_01_0016_sandbox_core_system_faults.js';
+import * as sandboxAccountInformation from './migrations/2026_12_01_0017_sandbox_account_information.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_30_0014_account_information': accountInformation,
   '2026_12_01_0015_unattended_reads': unattendedReads,
   '2026_12_01_0016_sandbox_core_system_faults': sandboxCoreSystemFaults,
+  '2026_12_01_0017_sandbox_account_information': sandboxAccountInformation,
 };
 
 /** The versions, oldest first. */

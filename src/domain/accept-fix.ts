@@ -4,13 +4,25 @@ export type AcceptFixName =
   'amount-as-string' | 'cardaccount-switch-originalamount-and-transactionamount' | 'longer-name' | 'cash-account-type-iso';
 
 /**
- * A response change a TPP can opt into early with `accept-fix` / `x-accept-fix`. Three months
- * after its release it becomes the default for everyone (see {@link defaultSince}).
+ * A response change a TPP can opt into early with `accept-fix` / `x-accept-fix`. The bank announces
+ * in a release note the day it becomes the default for everyone, three months later (see
+ * {@link defaultSince}); before that day only a TPP that sends the header gets it.
+ *
+ * The dates come from the bank's documentation page of future breaking changes (docs/design.md
+ * §2): it gives the month each fix was first offered and the day it was made the default;
+ * `releasedOn` is that day less the three months' notice. The page's row for
+ * `cash-account-type-iso` is cut off: we take it to have gone default with the other account
+ * information fixes, and say so.
  */
 export interface AcceptFix {
   readonly name: AcceptFixName;
   readonly aliases: readonly string[];
+  /** YYYY-MM the header value was first accepted; undefined where the bank's page does not say. */
+  readonly offeredSince: string | undefined;
+  /** YYYY-MM-DD of the release note that set the default date. */
   readonly releasedOn: string;
+  /** Why a date is our assumption rather than the bank's word, when it is. */
+  readonly assumption?: string;
   readonly summary: Localized;
 }
 
@@ -18,37 +30,42 @@ export const ACCEPT_FIXES: readonly AcceptFix[] = [
   {
     name: 'amount-as-string',
     aliases: [],
-    releasedOn: '2019-11-01',
+    offeredSince: '2019-11',
+    releasedOn: '2020-05-01',
     summary: localized(
-      'Amounts are JSON strings such as "100.33" (already the default; accepted and ignored).',
-      'Beløp er JSON-strenger som "100.33" (allerede standard; godtas og ignoreres).',
+      'Amounts are JSON strings such as "100.33" (always so here; accepted and ignored).',
+      'Beløp er JSON-strenger som "100.33" (alltid slik her; godtas og ignoreres).',
     ),
   },
   {
     name: 'cardaccount-switch-originalamount-and-transactionamount',
     aliases: [],
-    releasedOn: '2020-05-01',
+    offeredSince: '2020-05',
+    releasedOn: '2024-06-05',
     summary: localized(
-      'Card transactions carry the amount in the card currency as transactionAmount and the merchant amount as originalAmount.',
-      'Korttransaksjoner har beløpet i kortets valuta som transactionAmount og brukerstedets beløp som originalAmount.',
+      'Card transactions: transactionAmount is the amount in the card currency and originalAmount what the merchant charged (without it the two are swapped, as the bank has always sent them).',
+      'Korttransaksjoner: transactionAmount er beløpet i kortets valuta og originalAmount det brukerstedet belastet (uten den er de byttet om, slik banken alltid har sendt dem).',
     ),
   },
   {
     name: 'longer-name',
     aliases: ['longer-names'],
-    releasedOn: '2020-06-01',
+    offeredSince: '2020-06',
+    releasedOn: '2024-06-05',
     summary: localized(
-      'The name of an account or card account is returned up to 70 characters instead of being cut at 35.',
+      'The name of an account or card account is returned with up to 70 characters instead of being cut at 35.',
       'Navnet på en konto eller kortkonto returneres med opptil 70 tegn i stedet for å kuttes ved 35.',
     ),
   },
   {
     name: 'cash-account-type-iso',
     aliases: [],
-    releasedOn: '2020-09-01',
+    offeredSince: undefined,
+    releasedOn: '2024-06-05',
+    assumption: "the bank's page is cut off here: taken to have gone default with the other account information fixes",
     summary: localized(
-      'cashAccountType uses ISO 20022 ExternalCashAccountType1Code values (CACC, SVGS, …) instead of bank-specific texts.',
-      'cashAccountType bruker ISO 20022 ExternalCashAccountType1Code-verdier (CACC, SVGS, …) i stedet for bankspesifikke tekster.',
+      "cashAccountType is the ISO 20022 ExternalCashAccountType1Code (CACC, SVGS, …) instead of the bank's product word (BRUKSKONTO, SPAREKONTO, …).",
+      'cashAccountType er ISO 20022 ExternalCashAccountType1Code (CACC, SVGS, …) i stedet for bankens produktord (BRUKSKONTO, SPAREKONTO, …).',
     ),
   },
 ];
@@ -96,4 +113,18 @@ export function activeFixes(requested: ReadonlySet<AcceptFixName>, today: string
   const active = new Set(requested);
   for (const fix of ACCEPT_FIXES) if (defaultSince(fix) <= today) active.add(fix.name);
   return active;
+}
+
+/**
+ * The fixes as one Markdown table (name, what changes, offered since, release, default since):
+ * the README shows it and the API docs (/docs) describe the header with it, from this one list.
+ */
+export function acceptFixTable(): string {
+  const rows = ACCEPT_FIXES.map((fix) => {
+    const name = [fix.name, ...fix.aliases].map((spelling) => `\`${spelling}\``).join(' or ');
+    const offered = fix.offeredSince ?? 'not published';
+    const released = fix.assumption === undefined ? fix.releasedOn : `${fix.releasedOn} (assumed: ${fix.assumption})`;
+    return `| ${name} | ${fix.summary.en} | ${offered} | ${released} | ${defaultSince(fix)} |`;
+  });
+  return ['| fix | what changes | offered since | release | default since |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

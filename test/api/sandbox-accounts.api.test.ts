@@ -49,13 +49,15 @@ describe.each(DIALECTS)('sandbox accounts (%s)', (dialect) => {
       name: 'Brukskonto',
       product: 'Brukskonto',
       cashAccountType: 'CACC',
+      creditLimit: { currency: 'NOK', amount: '0.00' },
+      reportsMissingData: false,
       balances: [
         { balanceType: 'closingBooked', balanceAmount: { currency: 'NOK', amount: '0.00' } },
         { balanceType: 'expected', balanceAmount: { currency: 'NOK', amount: '0.00' } },
         { balanceType: 'interimAvailable', balanceAmount: { currency: 'NOK', amount: '0.00' } },
       ],
       _links: {
-        self: { href: self, verbs: ['GET'] },
+        self: { href: self, verbs: ['GET', 'PATCH'] },
         balance: { href: `${self}/balance`, verbs: ['PUT'] },
         transactions: { href: `${self}/transactions`, verbs: ['GET', 'POST'] },
       },

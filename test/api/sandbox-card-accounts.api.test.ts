@@ -43,12 +43,13 @@ describe.each(DIALECTS)('sandbox card accounts (%s)', (dialect) => {
       product: 'Mastercard Gold',
       currency: 'NOK',
       creditLimit: { currency: 'NOK', amount: '50000.00' },
+      reportsMissingData: false,
       balances: [
-        { balanceType: 'closingBooked', balanceAmount: { currency: 'NOK', amount: '0.00' } },
-        { balanceType: 'expected', balanceAmount: { currency: 'NOK', amount: '0.00' } },
-        { balanceType: 'interimAvailable', balanceAmount: { currency: 'NOK', amount: '50000.00' } },
+        { balanceType: 'closingBooked', balanceAmount: { currency: 'NOK', amount: '0.00' }, creditLimitIncluded: false },
+        { balanceType: 'expected', balanceAmount: { currency: 'NOK', amount: '0.00' }, creditLimitIncluded: false },
+        { balanceType: 'interimAvailable', balanceAmount: { currency: 'NOK', amount: '50000.00' }, creditLimitIncluded: true },
       ],
-      _links: { self: { href: self, verbs: ['GET'] }, transactions: { href: `${self}/transactions`, verbs: ['GET', 'POST'] } },
+      _links: { self: { href: self, verbs: ['GET', 'PATCH'] }, transactions: { href: `${self}/transactions`, verbs: ['GET', 'POST'] } },
     });
     expect((await server.client.get<any>(`/v1/sandbox/card-accounts/${resourceId}`)).body).toEqual(response.body);
   });
@@ -93,6 +94,10 @@ describe.each(DIALECTS)('sandbox card accounts (%s)', (dialect) => {
       bookingDate: osloDay(-2),
       transactionAmount: { currency: 'NOK', amount: '-1170.00' },
       originalAmount: { currency: 'EUR', amount: '100.00' },
+      // No rate given: derived from the two amounts.
+      currencyExchange: [
+        { sourceCurrency: 'EUR', exchangeRate: '11.7', unitCurrency: 'EUR', targetCurrency: 'NOK', quotationDate: osloDay(-3) },
+      ],
       merchantCategoryCode: '5942',
       maskedPAN: expect.stringMatching(/^525412/),
       transactionDetails: 'Amazon EU S.a.r.l., Luxembourg',

@@ -22,7 +22,8 @@ const CUSTOMERS = [
 
 /** Owner, BBAN, IBAN, currency, name, closingBooked, expected, interimAvailable. */
 const ACCOUNTS = [
-  ['12085592767', '12342100013', 'NO5912342100013', 'NOK', 'Brukskonto', '18912.45', '18822.55', '18822.55'],
+  // Per's Brukskonto has a credit line of 10 000.00: interimAvailable is expected plus it.
+  ['12085592767', '12342100013', 'NO5912342100013', 'NOK', 'Brukskonto', '18912.45', '18822.55', '28822.55'],
   ['12085592767', '12342200026', 'NO9112342200026', 'NOK', 'Sparekonto', '52300.00', '52300.00', '52300.00'],
   ['13039319955', '12341100028', 'NO9212341100028', 'NOK', 'Brukskonto', '34567.89', '34255.49', '34255.49'],
   ['13039319955', '12341200022', 'NO5512341200022', 'NOK', 'Sparekonto', '150000.00', '150000.00', '150000.00'],

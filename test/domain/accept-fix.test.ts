@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import {
   ACCEPT_FIXES,
+  acceptFixTable,
   activeFixes,
   checkAcceptFix,
   defaultSince,
@@ -54,10 +56,11 @@ describe('checkAcceptFix', () => {
 
 describe('defaultSince', () => {
   it.each([
-    ['amount-as-string', '2020-02-01'],
-    [CARD, '2020-08-01'],
-    ['longer-name', '2020-09-01'],
-    ['cash-account-type-iso', '2020-12-01'],
+    // The days the bank's documentation gives (cash-account-type-iso: assumed, see the table).
+    ['amount-as-string', '2020-08-01'],
+    [CARD, '2024-09-05'],
+    ['longer-name', '2024-09-05'],
+    ['cash-account-type-iso', '2024-09-05'],
   ])('%s is the default from %s', (name, expected) => {
     const fix = ACCEPT_FIXES.find((known) => known.name === name);
     expect(fix).toBeDefined();
@@ -76,14 +79,14 @@ describe('defaultSince', () => {
 });
 
 describe('activeFixes', () => {
+  const ACCOUNT_FIXES: AcceptFixName[] = [CARD, 'longer-name', 'cash-account-type-iso'];
   it.each<[string, AcceptFixName[], AcceptFixName[]]>([
-    ['2020-01-31', [], []],
-    ['2020-02-01', [], ['amount-as-string']],
-    ['2020-07-31', ['longer-name'], ['amount-as-string', 'longer-name']],
-    ['2020-08-01', [], ['amount-as-string', CARD]],
-    ['2020-09-01', [], ['amount-as-string', CARD, 'longer-name']],
-    ['2020-11-30', ['cash-account-type-iso'], ['amount-as-string', CARD, 'longer-name', 'cash-account-type-iso']],
-    ['2020-12-01', [], ['amount-as-string', CARD, 'longer-name', 'cash-account-type-iso']],
+    ['2020-07-31', [], []],
+    ['2020-08-01', [], ['amount-as-string']],
+    ['2024-09-04', [], ['amount-as-string']],
+    ['2024-09-04', ['longer-name'], ['amount-as-string', 'longer-name']],
+    ['2024-09-05', [], ['amount-as-string', ...ACCOUNT_FIXES]],
+    ['2026-11-25', ['cash-account-type-iso'], ['amount-as-string', ...ACCOUNT_FIXES]],
   ])('on %s with %j asked for: %j', (today, requested, expected) => {
     expect([...activeFixes(new Set(requested), today)].sort()).toEqual([...expected].sort());
   });
@@ -92,5 +95,37 @@ describe('activeFixes', () => {
     const requested = new Set<AcceptFixName>(['longer-name']);
     activeFixes(requested, '2030-01-01');
     expect([...requested]).toEqual(['longer-name']);
+  });
+});
+
+/** A Markdown table's rows as trimmed cells, whatever its column padding. */
+function cells(table: string): string[][] {
+  return table
+    .trim()
+    .split('\n')
+    .filter((row) => !/^\|[\s|:-]+\|$/.test(row.trim()))
+    .map((row) =>
+      row
+        .trim()
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
+}
+
+describe('acceptFixTable', () => {
+  it('has one row per fix: spellings, what changes, offered since, release, default since', () => {
+    const rows = cells(acceptFixTable());
+    expect(rows[0]).toEqual(['fix', 'what changes', 'offered since', 'release', 'default since']);
+    expect(rows.slice(1).map((row) => row[4])).toEqual(ACCEPT_FIXES.map(defaultSince));
+    expect(rows[3]![0]).toBe('`longer-name` or `longer-names`');
+  });
+
+  it('is the table the README shows', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('| fix ');
+    expect(start).toBeGreaterThan(0);
+    const end = readme.indexOf('\n\n', start);
+    expect(cells(readme.slice(start, end))).toEqual(cells(acceptFixTable()));
   });
 });

@@ -93,17 +93,20 @@ describe('generateTransactions (data fill)', () => {
     }
   });
 
-  it('pays salary on the 20th and rent with a KID on the 1st of each month of a private account', () => {
+  it('pays salary on the 20th, rent on the 1st and an eFaktura with a KID on the 12th of each month of a private account', () => {
     const generated = generateTransactions(options);
     const salaries = generated.filter((item) => item.remittanceUnstructured === 'Lønn');
     expect(salaries.map((item) => item.bookingDate)).toEqual(['2026-06-20', '2026-07-20', '2026-08-20']);
     expect(salaries.every((item) => item.amountMinor >= 3_300_000n && item.amountMinor <= 3_600_000n)).toBe(true);
     const rent = generated.filter((item) => item.counterpartyName === 'Bergen Boligutleie AS');
-    expect(rent.map((item) => [item.bookingDate, item.amountMinor, item.kid !== undefined])).toEqual([
-      ['2026-06-01', -1_150_000n, true],
-      ['2026-07-01', -1_150_000n, true],
-      ['2026-08-01', -1_150_000n, true],
+    expect(rent.map((item) => [item.bookingDate, item.amountMinor, item.remittanceUnstructured])).toEqual([
+      ['2026-06-01', -1_150_000n, 'Husleie'],
+      ['2026-07-01', -1_150_000n, 'Husleie'],
+      ['2026-08-01', -1_150_000n, 'Husleie'],
     ]);
+    const insurance = generated.filter((item) => item.counterpartyName === 'Gjensidige Forsikring ASA');
+    expect(insurance.map((item) => item.bookingDate)).toEqual(['2026-06-12', '2026-07-12', '2026-08-12']);
+    expect(insurance.every((item) => item.kid !== undefined && item.remittanceUnstructured === undefined)).toBe(true);
     expect(generated.some((item) => item.counterpartyName.startsWith('REMA 1000'))).toBe(true);
   });
 

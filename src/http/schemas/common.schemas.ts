@@ -3,7 +3,9 @@ import { Type, type TSchema } from 'typebox';
 /** Berlin Group `hrefType` / link object. */
 export const Link = Type.Object({
   href: Type.String(),
-  verbs: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('DELETE')]))),
+  verbs: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('PUT'), Type.Literal('POST'), Type.Literal('PATCH'), Type.Literal('DELETE')])),
+  ),
 });
 
 /**

@@ -2,6 +2,7 @@ import type { AccountReference, BankCardTransaction, BankTransaction, BookingSta
 import type { AcceptFixName } from '../../domain/accept-fix.js';
 import type { Money } from '../../domain/money.js';
 import { amountOf } from './account-views.js';
+import { cardTransactionAmounts } from './card-transaction-amounts.js';
 
 /*
  * The Berlin Group shapes of a statement (docs/design.md §2b): `transactions` entries of an account
@@ -134,16 +135,13 @@ export function cardTransactionIdOf(bankId: string): string {
  * merchant charged; without it, the bank's historical swap of the two.
  */
 export function cardTransactionView(transaction: BankCardTransaction, fixes: ReadonlySet<AcceptFixName>): Record<string, unknown> {
-  const original = transaction.originalAmount;
-  const swapped = original !== undefined && !fixes.has('cardaccount-switch-originalamount-and-transactionamount');
-  const transactionAmount = swapped ? original : transaction.amount;
-  const originalAmount = swapped ? transaction.amount : original;
+  const { transactionAmount, originalAmount } = cardTransactionAmounts(transaction, fixes);
   return {
     cardTransactionId: cardTransactionIdOf(transaction.id),
     transactionDate: transaction.transactionDate,
     ...(transaction.bookingDate === undefined ? {} : { bookingDate: transaction.bookingDate }),
-    transactionAmount: amountOf(transactionAmount),
-    ...(originalAmount === undefined ? {} : { originalAmount: amountOf(originalAmount) }),
+    transactionAmount,
+    ...(originalAmount === undefined ? {} : { originalAmount }),
     ...(transaction.merchantId === undefined ? {} : { cardAcceptorId: transaction.merchantId.slice(0, 35) }),
     ...(transaction.merchantCategoryCode === undefined ? {} : { merchantCategoryCode: transaction.merchantCategoryCode }),
     maskedPAN: transaction.maskedPan,

@@ -1,4 +1,5 @@
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import type { Money } from '../../domain/money.js';
 import type { AccountReference } from '../../bank/core-banking.port.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { SandboxAccount } from './sandbox-bank.model.js';
@@ -13,6 +14,14 @@ export interface NewAccountRow {
   readonly name: string;
   readonly product: string;
   readonly cashAccountType: string;
+  readonly creditLimitMinor?: bigint | undefined;
+  readonly reportsMissingData?: boolean | undefined;
+}
+
+/** What `PATCH /v1/sandbox/accounts/{id}` may change. */
+export interface AccountChanges {
+  readonly creditLimit?: Money | undefined;
+  readonly reportsMissingData?: boolean | undefined;
 }
 
 /** An account with its owner and, for a corporation, its agreement's organisation number. */
@@ -29,6 +38,8 @@ function accounts(db: DbOrTx, tppId: string) {
       'a.name',
       'a.product',
       'a.cash_account_type',
+      sql<string>`cast(a.credit_limit_minor as text)`.as('credit_limit_minor'),
+      'a.reports_missing_data',
       ...JOINED_CUSTOMER_COLUMNS,
       'g.organisation_number',
     ])
@@ -47,6 +58,8 @@ function toAccount(row: AccountRow): SandboxAccount {
     name: row.name,
     product: row.product,
     cashAccountType: row.cash_account_type,
+    creditLimit: { minor: BigInt(row.credit_limit_minor), currency: row.currency },
+    reportsMissingData: Boolean(row.reports_missing_data),
     organisationNumber: row.organisation_number ?? undefined,
   };
 }
@@ -67,12 +80,47 @@ export const accountRepository = {
         name: account.name,
         product: account.product,
         cash_account_type: account.cashAccountType,
+        credit_limit_minor: account.creditLimitMinor ?? 0n,
+        reports_missing_data: account.reportsMissingData ? 1 : 0,
         created_at: at,
       })
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst();
     return inserted !== undefined;
+  },
+
+  /** Changes the credit line and the missing-data switch; false when the TPP has no such account. */
+  async update(db: DbOrTx, tppId: string, id: string, changes: AccountChanges): Promise<boolean> {
+    const result = await db
+      .updateTable('sandbox_account')
+      .set({
+        ...(changes.creditLimit !== undefined ? { credit_limit_minor: changes.creditLimit.minor } : {}),
+        ...(changes.reportsMissingData !== undefined ? { reports_missing_data: changes.reportsMissingData ? 1 : 0 } : {}),
+        tpp_id: tppId,
+      })
+      .where('tpp_id', '=', tppId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Whether the account (or card account) with this id has its missing-data switch on. */
+  async reportsMissingData(db: DbOrTx, tppId: string, id: string): Promise<boolean> {
+    const account = await db
+      .selectFrom('sandbox_account')
+      .select('reports_missing_data')
+      .where('tpp_id', '=', tppId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (account) return Boolean(account.reports_missing_data);
+    const card = await db
+      .selectFrom('sandbox_card_account')
+      .select('reports_missing_data')
+      .where('tpp_id', '=', tppId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Boolean(card?.reports_missing_data);
   },
 
   async findById(db: DbOrTx, tppId: string, id: string): Promise<SandboxAccount | undefined> {
@@ -97,8 +145,11 @@ export const accountRepository = {
     db: DbOrTx,
     tppId: string,
     reference: { id: string } | AccountReference,
-  ): Promise<{ id: string; currency: string } | undefined> {
-    const query = db.selectFrom('sandbox_account').select(['id', 'currency']).where('tpp_id', '=', tppId);
+  ): Promise<{ id: string; currency: string; creditLimitMinor: bigint } | undefined> {
+    const query = db
+      .selectFrom('sandbox_account')
+      .select(['id', 'currency', sql<string>`cast(credit_limit_minor as text)`.as('credit_limit_minor')])
+      .where('tpp_id', '=', tppId);
     const row = await (
       'id' in reference
         ? query.where('id', '=', reference.id)
@@ -106,7 +157,7 @@ export const accountRepository = {
           ? query.where('bban', '=', reference.bban)
           : query.where('iban', '=', reference.iban)
     ).executeTakeFirst();
-    return row;
+    return row && { id: row.id, currency: row.currency, creditLimitMinor: BigInt(row.credit_limit_minor) };
   },
 
   async list(db: DbOrTx, tppId: string): Promise<SandboxAccount[]> {

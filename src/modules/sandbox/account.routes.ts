@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createAccountSchema, getAccountSchema, listAccountsSchema, putBalanceSchema } from './account.schemas.js';
+import { createAccountSchema, getAccountSchema, listAccountsSchema, putBalanceSchema, updateAccountSchema } from './account.schemas.js';
 import { callerOf } from './sandbox-request.js';
 import type { SandboxRouteOptions } from './sandbox-routes.options.js';
 
-/** `/v1/sandbox/accounts`: mock accounts with ledger balances, and the balance update. */
+/** `/v1/sandbox/accounts`: mock accounts with ledger balances, their credit line and missing-data switch, and the balance update. */
 export const accountRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = async (app, { bank, mapper }) => {
   app.post('/accounts', { schema: createAccountSchema }, async (request, reply) => {
     const view = mapper.account(await bank.accounts.create(callerOf(request), request.body));
@@ -16,6 +16,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = asy
 
   app.get('/accounts/:mockAccountId', { schema: getAccountSchema }, async (request) =>
     mapper.account(await bank.accounts.get(callerOf(request), request.params.mockAccountId)),
+  );
+
+  app.patch('/accounts/:mockAccountId', { schema: updateAccountSchema }, async (request) =>
+    mapper.account(await bank.accounts.update(callerOf(request), request.params.mockAccountId, request.body)),
   );
 
   app.put('/accounts/:mockAccountId/balance', { schema: putBalanceSchema }, async (request) =>

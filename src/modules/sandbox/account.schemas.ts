@@ -1,8 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
-import { AmountInput, Balance, CurrencyCode, DisplayName, Id } from './sandbox-common.schemas.js';
+import { Amount, AmountInput, Balance, CurrencyCode, DisplayName, Id, ReportsMissingData } from './sandbox-common.schemas.js';
 
 const TAGS = ['Sandbox mock data'];
+
+const CreditLimitInput = Type.Object(AmountInput.properties, {
+  additionalProperties: false,
+  description: "The account's credit line, in its currency (0 for none): interimAvailable and the funds check include it",
+});
 
 export const NewAccount = Type.Object(
   {
@@ -13,10 +18,18 @@ export const NewAccount = Type.Object(
     cashAccountType: Type.Optional(Type.String({ pattern: '^[A-Z]{4}$', description: 'ISO 20022 code such as CACC, SVGS, TAXE' })),
     bban: Type.Optional(Type.String({ maxLength: 34, description: 'Generated with a valid check digit when absent' })),
     iban: Type.Optional(Type.String({ maxLength: 34, description: 'Must be the NO IBAN of bban when both are given' })),
+    creditLimit: Type.Optional(CreditLimitInput),
+    reportsMissingData: Type.Optional(ReportsMissingData),
   },
   { additionalProperties: false },
 );
 export type NewAccount = Static<typeof NewAccount>;
+
+export const AccountUpdate = Type.Object(
+  { creditLimit: Type.Optional(CreditLimitInput), reportsMissingData: Type.Optional(ReportsMissingData) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type AccountUpdate = Static<typeof AccountUpdate>;
 
 export const BalanceUpdate = Type.Object({ balanceAmount: AmountInput }, { additionalProperties: false });
 export type BalanceUpdate = Static<typeof BalanceUpdate>;
@@ -30,6 +43,8 @@ export const Account = Type.Object({
   name: Type.String(),
   product: Type.String(),
   cashAccountType: Type.String(),
+  creditLimit: Amount,
+  reportsMissingData: Type.Boolean(),
   organisationNumber: Type.Optional(Type.String({ description: "The owner's agreement, for a corporate account" })),
   balances: Type.Array(Balance),
   _links: Type.Object({ self: Link, balance: Link, transactions: Link }),
@@ -70,5 +85,15 @@ export const putBalanceSchema = {
   headers: SignedRequestHeaders,
   params: AccountParams,
   body: BalanceUpdate,
+  response: { 200: Account, ...signedErrorResponses() },
+};
+
+export const updateAccountSchema = {
+  operationId: 'updateSandboxAccount',
+  tags: TAGS,
+  summary: 'Change a mock account: its credit line, or the switch that makes the bank report missing data for it',
+  headers: SignedRequestHeaders,
+  params: AccountParams,
+  body: AccountUpdate,
   response: { 200: Account, ...signedErrorResponses() },
 };

@@ -4,10 +4,11 @@ import { makeNorwegianBban } from '../../domain/bban.js';
 import { checkCurrencyCode } from '../../domain/currencies.js';
 import { ibanFromNorwegianBban } from '../../domain/iban.js';
 import { localized } from '../../domain/localized.js';
+import type { Money } from '../../domain/money.js';
 import { accountRepository, type NewAccountRow } from './account.repository.js';
-import type { BalanceUpdate, NewAccount } from './account.schemas.js';
+import type { AccountUpdate, BalanceUpdate, NewAccount } from './account.schemas.js';
 import type { SandboxAccount, SandboxBalances, SandboxCaller } from './sandbox-bank.model.js';
-import { amountIn, norwegianAccount, valid } from './sandbox-checks.js';
+import { amountIn, norwegianAccount, refuse, valid } from './sandbox-checks.js';
 import { osloDate } from './sandbox-dates.js';
 import { alreadyExists, audit, customerNamed, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 
@@ -33,7 +34,7 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
   }
 
   async function withBalances(account: SandboxAccount): Promise<AccountWithBalances> {
-    return { account, balances: await bookkeeping.balances(db, account.id, account.currency) };
+    return { account, balances: await bookkeeping.balances(db, account.id, account.currency, account.creditLimit) };
   }
 
   return {
@@ -42,6 +43,7 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
     async create(caller: SandboxCaller, input: NewAccount): Promise<AccountWithBalances> {
       const currency = valid(checkCurrencyCode(input.currency ?? 'NOK'), 'currency');
       const given = input.bban !== undefined || input.iban !== undefined ? norwegianAccount(input, '').bban : undefined;
+      const creditLimit = input.creditLimit ? creditLimitIn(input.creditLimit, currency) : undefined;
       const name = input.name ?? input.product ?? 'Brukskonto';
       const at = now().toISOString();
       const id = randomUUID();
@@ -56,6 +58,8 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
           name,
           product: input.product ?? name,
           cashAccountType: input.cashAccountType ?? 'CACC',
+          creditLimitMinor: creditLimit?.minor,
+          reportsMissingData: input.reportsMissingData,
         });
         if (given !== undefined) {
           if (!(await accountRepository.insert(trx, caller.tppId, row(given), at))) {
@@ -76,6 +80,23 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
     async list(caller: SandboxCaller): Promise<AccountWithBalances[]> {
       const accounts = await accountRepository.list(db, caller.tppId);
       return Promise.all(accounts.map(withBalances));
+    },
+
+    /** `PATCH`: sets the credit line and the missing-data switch; fields left out stay as they are. */
+    async update(caller: SandboxCaller, id: string, input: AccountUpdate): Promise<AccountWithBalances> {
+      const account = await find(caller, id);
+      const creditLimit = input.creditLimit ? creditLimitIn(input.creditLimit, account.currency) : undefined;
+      const at = now().toISOString();
+      await inSandbox(db, caller, at, async (trx) => {
+        if (!(await accountRepository.update(trx, caller.tppId, id, { creditLimit, reportsMissingData: input.reportsMissingData }))) {
+          unknown('mockAccountId', localized(`your sandbox has no account ${id}`, `sandkassen din har ingen konto ${id}`));
+        }
+        await audit(trx, caller, 'sandbox.account.updated', { type: 'sandbox-account', id }, at, {
+          ...(creditLimit ? { creditLimitMinor: creditLimit.minor.toString() } : {}),
+          ...(input.reportsMissingData !== undefined ? { reportsMissingData: input.reportsMissingData } : {}),
+        });
+      });
+      return withBalances(await find(caller, id));
     },
 
     /**
@@ -106,6 +127,13 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
       return withBalances(account);
     },
   };
+}
+
+/** A credit line: in the account's currency and not negative. */
+function creditLimitIn(amount: { currency: string; amount: string }, currency: string): Money {
+  const limit = amountIn(amount, currency, 'creditLimit');
+  if (limit.minor < 0n) refuse('creditLimit.amount', localized('must not be negative', 'kan ikke være negativ'));
+  return limit;
 }
 
 /** A free BBAN with the sandbox bank code; a taken one (or a check digit of 10) is drawn again. */

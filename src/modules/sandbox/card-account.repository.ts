@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import type { Money } from '../../domain/money.js';
 import type { BookingStatus, SandboxCardAccount, SandboxCardTransaction } from './sandbox-bank.model.js';
 import { JOINED_CUSTOMER_COLUMNS, joinedCustomer } from './customer.repository.js';
 
@@ -16,6 +17,7 @@ function cardAccounts(db: DbOrTx, tppId: string) {
       'k.product',
       'k.currency',
       sql<string>`cast(k.credit_limit_minor as text)`.as('credit_limit_minor'),
+      'k.reports_missing_data',
       ...JOINED_CUSTOMER_COLUMNS,
     ])
     .where('k.tpp_id', '=', tppId);
@@ -32,6 +34,7 @@ function toCardAccount(row: CardAccountRow): SandboxCardAccount {
     product: row.product,
     currency: row.currency,
     creditLimit: { minor: BigInt(row.credit_limit_minor), currency: row.currency },
+    reportsMissingData: Boolean(row.reports_missing_data),
   };
 }
 
@@ -50,6 +53,7 @@ function cardTransactions(db: DbOrTx, tppId: string) {
       't.currency',
       sql<string | null>`cast(t.original_amount_minor as text)`.as('original_amount_minor'),
       't.original_currency',
+      't.exchange_rate',
       't.merchant_category_code',
       't.transaction_details',
     ])
@@ -71,6 +75,7 @@ function toCardTransaction(row: CardTransactionRow): SandboxCardTransaction {
       row.original_amount_minor !== null && row.original_currency !== null
         ? { minor: BigInt(row.original_amount_minor), currency: row.original_currency }
         : undefined,
+    exchangeRate: row.exchange_rate ?? undefined,
     merchantCategoryCode: row.merchant_category_code ?? undefined,
     transactionDetails: row.transaction_details ?? undefined,
   };
@@ -101,9 +106,30 @@ export const cardAccountRepository = {
         product: card.product,
         currency: card.currency,
         credit_limit_minor: card.creditLimit.minor,
+        reports_missing_data: card.reportsMissingData ? 1 : 0,
         created_at: at,
       })
       .execute();
+  },
+
+  /** Changes the credit limit and the missing-data switch; false when the TPP has no such card account. */
+  async update(
+    db: DbOrTx,
+    tppId: string,
+    id: string,
+    changes: { readonly creditLimit?: Money | undefined; readonly reportsMissingData?: boolean | undefined },
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('sandbox_card_account')
+      .set({
+        ...(changes.creditLimit !== undefined ? { credit_limit_minor: changes.creditLimit.minor } : {}),
+        ...(changes.reportsMissingData !== undefined ? { reports_missing_data: changes.reportsMissingData ? 1 : 0 } : {}),
+        tpp_id: tppId,
+      })
+      .where('tpp_id', '=', tppId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   },
 
   async findById(db: DbOrTx, tppId: string, id: string): Promise<SandboxCardAccount | undefined> {
@@ -132,6 +158,7 @@ export const cardAccountRepository = {
             currency: item.amount.currency,
             original_amount_minor: item.originalAmount?.minor ?? null,
             original_currency: item.originalAmount?.currency ?? null,
+            exchange_rate: item.exchangeRate ?? null,
             merchant_category_code: item.merchantCategoryCode ?? null,
             transaction_details: item.transactionDetails ?? null,
             created_at: at,

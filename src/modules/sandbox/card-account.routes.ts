@@ -6,6 +6,7 @@ import {
   getCardTransactionSchema,
   listCardAccountsSchema,
   listCardTransactionsSchema,
+  updateCardAccountSchema,
 } from './card-account.schemas.js';
 import { callerOf } from './sandbox-request.js';
 import type { SandboxRouteOptions } from './sandbox-routes.options.js';
@@ -23,6 +24,10 @@ export const cardAccountRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> =
 
   app.get('/card-accounts/:mockCardAccountId', { schema: getCardAccountSchema }, async (request) =>
     mapper.cardAccount(await bank.cardAccounts.get(callerOf(request), request.params.mockCardAccountId)),
+  );
+
+  app.patch('/card-accounts/:mockCardAccountId', { schema: updateCardAccountSchema }, async (request) =>
+    mapper.cardAccount(await bank.cardAccounts.update(callerOf(request), request.params.mockCardAccountId, request.body)),
   );
 
   app.post('/card-accounts/:mockCardAccountId/transactions', { schema: createCardTransactionSchema }, async (request, reply) => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
-import { Amount, AmountInput, Balance, CalendarDate, CurrencyCode, DisplayName, Id } from './sandbox-common.schemas.js';
+import { Amount, AmountInput, Balance, CalendarDate, CurrencyCode, DisplayName, Id, ReportsMissingData } from './sandbox-common.schemas.js';
 
 const TAGS = ['Sandbox mock data'];
 
@@ -15,10 +15,17 @@ export const NewCardAccount = Type.Object(
     product: Type.Optional(DisplayName),
     currency: Type.Optional(CurrencyCode),
     creditLimit: Type.Optional(AmountInput),
+    reportsMissingData: Type.Optional(ReportsMissingData),
   },
   { additionalProperties: false },
 );
 export type NewCardAccount = Static<typeof NewCardAccount>;
+
+export const CardAccountUpdate = Type.Object(
+  { creditLimit: Type.Optional(AmountInput), reportsMissingData: Type.Optional(ReportsMissingData) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type CardAccountUpdate = Static<typeof CardAccountUpdate>;
 
 export const CardAccount = Type.Object({
   resourceId: Type.String({ description: 'Opaque id of the mock card account (mockCardAccountId)' }),
@@ -28,6 +35,7 @@ export const CardAccount = Type.Object({
   product: Type.String(),
   currency: Type.String(),
   creditLimit: Amount,
+  reportsMissingData: Type.Boolean(),
   balances: Type.Array(Balance),
   _links: Type.Object({ self: Link, transactions: Link }),
 });
@@ -38,7 +46,18 @@ export const NewCardTransaction = Type.Object(
     transactionDate: CalendarDate,
     bookingDate: Type.Optional(CalendarDate),
     transactionAmount: AmountInput,
-    originalAmount: Type.Optional(AmountInput),
+    originalAmount: Type.Optional(
+      Type.Object(AmountInput.properties, {
+        additionalProperties: false,
+        description: "What the merchant charged, in its own currency (another than the card account's)",
+      }),
+    ),
+    exchangeRate: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,9}(\\.[0-9]{1,10})?$',
+        description: 'Card-currency units per unit of originalAmount\'s currency, e.g. "11.7"; derived from the two amounts when absent',
+      }),
+    ),
     merchantCategoryCode: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
     transactionDetails: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
   },
@@ -52,6 +71,17 @@ export const CardTransaction = Type.Object({
   bookingDate: Type.Optional(Type.String()),
   transactionAmount: Amount,
   originalAmount: Type.Optional(Amount),
+  currencyExchange: Type.Optional(
+    Type.Array(
+      Type.Object({
+        sourceCurrency: Type.String(),
+        exchangeRate: Type.String(),
+        unitCurrency: Type.String(),
+        targetCurrency: Type.String(),
+        quotationDate: Type.String(),
+      }),
+    ),
+  ),
   merchantCategoryCode: Type.Optional(Type.String()),
   maskedPAN: Type.String(),
   transactionDetails: Type.Optional(Type.String()),
@@ -93,6 +123,16 @@ export const getCardAccountSchema = {
   summary: 'Read a mock card account with its balances',
   headers: SignedRequestHeaders,
   params: CardAccountParams,
+  response: { 200: CardAccount, ...signedErrorResponses() },
+};
+
+export const updateCardAccountSchema = {
+  operationId: 'updateSandboxCardAccount',
+  tags: TAGS,
+  summary: 'Change a mock card account: its credit limit, or the switch that makes the bank report missing data for it',
+  headers: SignedRequestHeaders,
+  params: CardAccountParams,
+  body: CardAccountUpdate,
   response: { 200: CardAccount, ...signedErrorResponses() },
 };
 

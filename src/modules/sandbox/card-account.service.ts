@@ -3,7 +3,8 @@ import { checkCurrencyCode } from '../../domain/currencies.js';
 import { localized } from '../../domain/localized.js';
 import { parseAmount } from '../../domain/money.js';
 import { cardAccountRepository } from './card-account.repository.js';
-import type { CardTransactionQuery, NewCardAccount, NewCardTransaction } from './card-account.schemas.js';
+import type { CardAccountUpdate, CardTransactionQuery, NewCardAccount, NewCardTransaction } from './card-account.schemas.js';
+import { exchangeRateOf } from './card-exchange-rate.js';
 import type { SandboxBalances, SandboxCaller, SandboxCardAccount, SandboxCardTransaction } from './sandbox-bank.model.js';
 import { amountIn, notFuture, refuse, valid } from './sandbox-checks.js';
 import { osloDate } from './sandbox-dates.js';
@@ -53,12 +54,31 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
           product: input.product ?? name,
           currency,
           creditLimit,
+          reportsMissingData: input.reportsMissingData ?? false,
         };
         await cardAccountRepository.insert(trx, caller.tppId, created, at);
         await audit(trx, caller, 'sandbox.card-account.created', { type: 'sandbox-card-account', id: created.id }, at);
         return created;
       });
       return withBalances(card);
+    },
+
+    /** `PATCH`: sets the credit limit and the missing-data switch; fields left out stay as they are. */
+    async update(caller: SandboxCaller, id: string, input: CardAccountUpdate): Promise<CardAccountWithBalances> {
+      const card = await find(caller, id);
+      const creditLimit = input.creditLimit ? amountIn(input.creditLimit, card.currency, 'creditLimit') : undefined;
+      if (creditLimit && creditLimit.minor < 0n) refuse('creditLimit.amount', localized('must not be negative', 'kan ikke være negativ'));
+      const at = now().toISOString();
+      await inSandbox(db, caller, at, async (trx) => {
+        if (!(await cardAccountRepository.update(trx, caller.tppId, id, { creditLimit, reportsMissingData: input.reportsMissingData }))) {
+          unknown('mockCardAccountId', localized(`your sandbox has no card account ${id}`, `sandkassen din har ingen kortkonto ${id}`));
+        }
+        await audit(trx, caller, 'sandbox.card-account.updated', { type: 'sandbox-card-account', id }, at, {
+          ...(creditLimit ? { creditLimitMinor: creditLimit.minor.toString() } : {}),
+          ...(input.reportsMissingData !== undefined ? { reportsMissingData: input.reportsMissingData } : {}),
+        });
+      });
+      return withBalances(await find(caller, id));
     },
 
     async get(caller: SandboxCaller, id: string): Promise<CardAccountWithBalances> {
@@ -99,6 +119,22 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
       const originalAmount = input.originalAmount
         ? valid(parseAmount(input.originalAmount.amount, input.originalAmount.currency), 'originalAmount.amount')
         : undefined;
+      if (originalAmount && originalAmount.currency === card.currency) {
+        refuse(
+          'originalAmount.currency',
+          localized(
+            `must be another currency than the card account's ${card.currency}: originalAmount is what a merchant abroad charged`,
+            `må være en annen valuta enn kortkontoens ${card.currency}: originalAmount er det en utenlandsk brukersted belastet`,
+          ),
+        );
+      }
+      if (input.exchangeRate !== undefined && !originalAmount) {
+        refuse(
+          'exchangeRate',
+          localized('needs originalAmount: it converts that amount', 'krever originalAmount: den omregner det beløpet'),
+        );
+      }
+      const exchangeRate = originalAmount ? (input.exchangeRate ?? exchangeRateOf(amount, originalAmount)) : undefined;
       const transaction: SandboxCardTransaction = {
         id: randomUUID(),
         cardAccountId: card.id,
@@ -108,6 +144,7 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
         bookingDate: input.bookingDate,
         amount,
         originalAmount,
+        exchangeRate,
         merchantCategoryCode: input.merchantCategoryCode,
         transactionDetails: input.transactionDetails,
       };

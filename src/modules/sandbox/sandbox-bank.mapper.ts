@@ -12,18 +12,20 @@ import type {
   SandboxTransaction,
 } from './sandbox-bank.model.js';
 
-type Verb = 'GET' | 'PUT' | 'POST' | 'DELETE';
+type Verb = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
 /** Berlin Group `amount`: the amount as a string with exactly the currency's decimals. */
 export function amountView(money: Money): { currency: string; amount: string } {
   return { currency: money.currency, amount: formatAmount(money) };
 }
 
-function balancesView(balances: SandboxBalances) {
+/** Balances; with a credit line, which of them include it (interimAvailable only). */
+function balancesView(balances: SandboxBalances, creditLimit: Money) {
+  const credit = (included: boolean) => (creditLimit.minor > 0n ? { creditLimitIncluded: included } : {});
   return [
-    { balanceType: 'closingBooked' as const, balanceAmount: amountView(balances.closingBooked) },
-    { balanceType: 'expected' as const, balanceAmount: amountView(balances.expected) },
-    { balanceType: 'interimAvailable' as const, balanceAmount: amountView(balances.interimAvailable) },
+    { balanceType: 'closingBooked' as const, balanceAmount: amountView(balances.closingBooked), ...credit(false) },
+    { balanceType: 'expected' as const, balanceAmount: amountView(balances.expected), ...credit(false) },
+    { balanceType: 'interimAvailable' as const, balanceAmount: amountView(balances.interimAvailable), ...credit(true) },
   ];
 }
 
@@ -88,6 +90,19 @@ export function sandboxMapper(publicUrl: string) {
     ...(item.bookingDate !== undefined ? { bookingDate: item.bookingDate } : {}),
     transactionAmount: amountView(item.amount),
     ...(item.originalAmount ? { originalAmount: amountView(item.originalAmount) } : {}),
+    ...(item.originalAmount && item.exchangeRate !== undefined
+      ? {
+          currencyExchange: [
+            {
+              sourceCurrency: item.originalAmount.currency,
+              exchangeRate: item.exchangeRate,
+              unitCurrency: item.originalAmount.currency,
+              targetCurrency: item.amount.currency,
+              quotationDate: item.transactionDate,
+            },
+          ],
+        }
+      : {}),
     ...(item.merchantCategoryCode !== undefined ? { merchantCategoryCode: item.merchantCategoryCode } : {}),
     maskedPAN: item.maskedPan,
     ...(item.transactionDetails !== undefined ? { transactionDetails: item.transactionDetails } : {}),
@@ -114,10 +129,12 @@ export function sandboxMapper(publicUrl: string) {
       name: account.name,
       product: account.product,
       cashAccountType: account.cashAccountType,
+      creditLimit: amountView(account.creditLimit),
+      reportsMissingData: account.reportsMissingData,
       ...(account.organisationNumber !== undefined ? { organisationNumber: account.organisationNumber } : {}),
-      balances: balancesView(balances),
+      balances: balancesView(balances, account.creditLimit),
       _links: {
-        self: link(accountPath(account.id), 'GET'),
+        self: link(accountPath(account.id), 'GET', 'PATCH'),
         balance: link(`${accountPath(account.id)}/balance`, 'PUT'),
         transactions: link(`${accountPath(account.id)}/transactions`, 'GET', 'POST'),
       },
@@ -159,9 +176,10 @@ export function sandboxMapper(publicUrl: string) {
       product: cardAccount.product,
       currency: cardAccount.currency,
       creditLimit: amountView(cardAccount.creditLimit),
-      balances: balancesView(balances),
+      reportsMissingData: cardAccount.reportsMissingData,
+      balances: balancesView(balances, cardAccount.creditLimit),
       _links: {
-        self: link(cardPath(cardAccount.id), 'GET'),
+        self: link(cardPath(cardAccount.id), 'GET', 'PATCH'),
         transactions: link(`${cardPath(cardAccount.id)}/transactions`, 'GET', 'POST'),
       },
     }),

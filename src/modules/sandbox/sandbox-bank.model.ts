@@ -37,6 +37,13 @@ export interface SandboxAccount {
   readonly name: string;
   readonly product: string;
   readonly cashAccountType: string;
+  /** The credit line (0 for none): interimAvailable and the funds check include it. */
+  readonly creditLimit: Money;
+  /**
+   * The missing-data switch: when on, the bank port answers BankError `missing-data` for reads of
+   * the account's balances and transactions (the error path a TPP can try in the sandbox).
+   */
+  readonly reportsMissingData: boolean;
   /** The owner's agreement, when the owner is a corporation that has one. */
   readonly organisationNumber?: string | undefined;
 }
@@ -90,6 +97,8 @@ export interface SandboxCardAccount {
   readonly product: string;
   readonly currency: string;
   readonly creditLimit: Money;
+  /** As {@link SandboxAccount.reportsMissingData}, for the card account's balances and transactions. */
+  readonly reportsMissingData: boolean;
 }
 
 export interface SandboxCardTransaction {
@@ -101,7 +110,10 @@ export interface SandboxCardTransaction {
   readonly bookingDate?: string | undefined;
   /** Signed: a purchase is negative. */
   readonly amount: Money;
+  /** What the merchant charged, when it was another currency than the card's. */
   readonly originalAmount?: Money | undefined;
+  /** Card-currency units per unit of the original currency (decimal text), with originalAmount. */
+  readonly exchangeRate?: string | undefined;
   readonly merchantCategoryCode?: string | undefined;
   readonly transactionDetails?: string | undefined;
 }

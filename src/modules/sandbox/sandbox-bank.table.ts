@@ -36,6 +36,10 @@ export interface SandboxAccountTable {
   product: string;
   /** ISO 20022 ExternalCashAccountType1Code, e.g. CACC, SVGS, TAXE. */
   cash_account_type: string;
+  /** The credit line in the account's currency (0: none); included in interimAvailable. */
+  credit_limit_minor: bigint | string;
+  /** When true the bank port answers `missing-data` for the account's balances and transactions. */
+  reports_missing_data: number | boolean;
   created_at: string;
 }
 
@@ -99,6 +103,8 @@ export interface SandboxCardAccountTable {
   product: string;
   currency: string;
   credit_limit_minor: bigint | string;
+  /** When true the bank port answers `missing-data` for the card account's balances and transactions. */
+  reports_missing_data: number | boolean;
   created_at: string;
 }
 
@@ -116,6 +122,8 @@ export interface SandboxCardTransactionTable {
   currency: string;
   original_amount_minor: bigint | string | null;
   original_currency: string | null;
+  /** Card-currency units per unit of the original currency (decimal text), for a foreign purchase. */
+  exchange_rate: string | null;
   merchant_category_code: string | null;
   transaction_details: string | null;
   created_at: string;

@@ -35,6 +35,7 @@ import {
   type SandboxTransaction,
 } from './sandbox-bank.model.js';
 import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
+import { withMissingDataSwitch } from './sandbox-missing-data.js';
 import { transactionRepository } from './transaction.repository.js';
 
 /**
@@ -135,6 +136,7 @@ function toBankCardTransaction(item: SandboxCardTransaction): BankCardTransactio
     bookingDate: item.bookingDate,
     amount: item.amount,
     originalAmount: item.originalAmount,
+    exchangeRate: item.exchangeRate,
     merchant: item.transactionDetails,
     merchantCategoryCode: item.merchantCategoryCode,
   };
@@ -278,7 +280,8 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     if (debitMinor === undefined) {
       return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
     }
-    const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency)).interimAvailable;
+    const creditLine = { minor: debtor.creditLimitMinor, currency: debtor.currency };
+    const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency, creditLine)).interimAvailable;
     if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
     const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, tpp.tppId, transfer.creditorAccount));
     // Credited here only in the instructed currency; anything else leaves the bank.
@@ -349,7 +352,8 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     },
   };
 
-  return {
+  // The missing-data switch of a mock account wraps the reads (sandbox-missing-data.ts).
+  return withMissingDataSwitch(db, {
     ...execution,
 
     async findAccount(tpp, reference) {
@@ -398,11 +402,11 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
 
     async balances(tpp, accountId) {
       await failIfFaulty(tpp, accountId);
-      const account = await accountRepository.findById(db, tpp.tppId, accountId);
-      if (account) return bookkeeping.balances(db, account.id, account.currency);
-      const card = await cardAccountRepository.findById(db, tpp.tppId, accountId);
-      if (card) return bookkeeping.balances(db, card.id, card.currency, card.creditLimit);
-      throw new BankError('unknown-account', `no account ${accountId}`);
+      const found =
+        (await accountRepository.findById(db, tpp.tppId, accountId)) ?? (await cardAccountRepository.findById(db, tpp.tppId, accountId));
+      if (!found) throw new BankError('unknown-account', `no account ${accountId}`);
+      // An account's credit line, as a card account's limit, is part of what it has available.
+      return bookkeeping.balances(db, found.id, found.currency, found.creditLimit);
     },
 
     async transactions(tpp, accountId, query) {
@@ -481,7 +485,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       if (debitMinor === undefined) {
         throw new BankError('refused', `The bank has no exchange rate from ${amount.currency} to ${account.currency}`);
       }
-      return (await bookkeeping.balances(db, account.id, account.currency)).interimAvailable.minor >= debitMinor;
+      return (await bookkeeping.balances(db, account.id, account.currency, account.creditLimit)).interimAvailable.minor >= debitMinor;
     },
 
     async submitPayment(tpp, instruction) {
@@ -508,7 +512,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       }));
       return { outcomes, cursor: String(rows.at(-1)?.seq ?? after) };
     },
-  };
+  });
 
   /**
    * Puts a file's outcomes in the feed, each (payment, item) once, in the submission's

@@ -8,13 +8,23 @@ import type { SandboxRouteOptions } from './sandbox-routes.options.js';
  * creating one resource at a new address; the links lead to what it seeded.
  */
 export const initializeRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = async (app, { bank, mapper }) => {
-  app.post('/initialize', { schema: initializeSchema }, async (request) => ({
-    ...(await bank.initializer.initialize(callerOf(request))),
-    _links: {
-      customers: mapper.link('/customers', 'GET', 'POST'),
-      accounts: mapper.link('/accounts', 'GET', 'POST'),
-      cardAccounts: mapper.link('/card-accounts', 'GET', 'POST'),
-      agreements: mapper.link('/agreements', 'GET', 'POST'),
+  app.post(
+    '/initialize',
+    {
+      schema: initializeSchema,
+      // The body is optional (a bare POST seeds the documented set): none is the empty object.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
-  }));
+    async (request) => ({
+      ...(await bank.initializer.initialize(callerOf(request), request.body?.seed)),
+      _links: {
+        customers: mapper.link('/customers', 'GET', 'POST'),
+        accounts: mapper.link('/accounts', 'GET', 'POST'),
+        cardAccounts: mapper.link('/card-accounts', 'GET', 'POST'),
+        agreements: mapper.link('/agreements', 'GET', 'POST'),
+      },
+    }),
+  );
 };

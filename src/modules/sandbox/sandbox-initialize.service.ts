@@ -47,7 +47,12 @@ function money(text: string, currency: string): Money {
  */
 export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
   return {
-    async initialize(caller: SandboxCaller): Promise<InitializeSummary> {
+    /**
+     * `seed` varies the generated history: the same seed gives the same data again (amounts,
+     * counterparties, KIDs, days relative to today); without one each account's BBAN seeds its own.
+     */
+    async initialize(caller: SandboxCaller, seed?: string): Promise<InitializeSummary> {
+      const historySeed = (key: string) => (seed === undefined ? key : `${seed}|${key}`);
       const at = now().toISOString();
       const today = osloDate(now());
       const history = {
@@ -57,30 +62,36 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
       };
       const tppId = caller.tppId;
 
-      async function seedAccount(trx: DbOrTx, owner: SandboxCustomer, seed: SeedAccount): Promise<{ id: string; transactions: number }> {
+      async function seedAccount(trx: DbOrTx, owner: SandboxCustomer, account: SeedAccount): Promise<{ id: string; transactions: number }> {
         const id = randomUUID();
-        const row = { id, customerId: owner.id, iban: ibanFromNorwegianBban(seed.bban), ...seed };
+        const row = {
+          id,
+          customerId: owner.id,
+          iban: ibanFromNorwegianBban(account.bban),
+          ...account,
+          creditLimitMinor: account.creditLimit === undefined ? undefined : money(account.creditLimit, account.currency).minor,
+        };
         await accountRepository.insert(trx, tppId, row, at);
         const generated = generateTransactions({
           ...history,
-          seed: seed.bban,
-          count: seed.transactions,
-          currency: seed.currency,
-          profile: seed.profile,
+          seed: historySeed(account.bban),
+          count: account.transactions,
+          currency: account.currency,
+          profile: account.profile,
         });
-        const pending = (seed.pending ?? []).map((item): SandboxTransaction => ({
+        const pending = (account.pending ?? []).map((item): SandboxTransaction => ({
           id: randomUUID(),
           accountId: id,
           status: 'pending',
           bookingDate: today,
           valueDate: today,
-          amount: money(item.amount, seed.currency),
+          amount: money(item.amount, account.currency),
           counterpartyName: item.counterparty,
           remittanceUnstructured: item.text,
         }));
-        const transactions = [...asSandboxTransactions(id, seed.currency, generated), ...pending];
+        const transactions = [...asSandboxTransactions(id, account.currency, generated), ...pending];
         await bookkeeping.bookTransactions(trx, tppId, transactions, at);
-        await bookkeeping.setClosingBooked(trx, tppId, id, money(seed.closingBooked, seed.currency), {
+        await bookkeeping.setClosingBooked(trx, tppId, id, money(account.closingBooked, account.currency), {
           key: `sandbox:opening:${id}`,
           date: history.opening,
           description: 'Opening balance',
@@ -88,10 +99,21 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
         return { id, transactions: transactions.length };
       }
 
-      async function seedCardAccount(trx: DbOrTx, owner: SandboxCustomer, seed: SeedCardAccount): Promise<number> {
-        const card: SandboxCardAccount = { id: randomUUID(), owner, ...seed, creditLimit: money(seed.creditLimit, seed.currency) };
+      async function seedCardAccount(trx: DbOrTx, owner: SandboxCustomer, seeded: SeedCardAccount): Promise<number> {
+        const card: SandboxCardAccount = {
+          id: randomUUID(),
+          owner,
+          ...seeded,
+          creditLimit: money(seeded.creditLimit, seeded.currency),
+          reportsMissingData: false,
+        };
         await cardAccountRepository.insert(trx, tppId, card, at);
-        const purchases = generateCardTransactions({ ...history, seed: seed.maskedPan, count: seed.purchases, currency: seed.currency });
+        const purchases = generateCardTransactions({
+          ...history,
+          seed: historySeed(seeded.maskedPan),
+          count: seeded.purchases,
+          currency: seeded.currency,
+        });
         const transactions: SandboxCardTransaction[] = [
           ...purchases.map((item) => ({
             id: randomUUID(),
@@ -102,10 +124,11 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
             bookingDate: item.bookingDate,
             amount: { minor: item.amountMinor, currency: card.currency },
             originalAmount: item.originalAmount,
+            exchangeRate: item.exchangeRate,
             merchantCategoryCode: item.merchantCategoryCode,
             transactionDetails: item.transactionDetails,
           })),
-          ...seed.pending.map((item) => ({
+          ...seeded.pending.map((item) => ({
             id: randomUUID(),
             cardAccountId: card.id,
             maskedPan: card.maskedPan,
@@ -117,7 +140,7 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
           })),
         ];
         await bookkeeping.bookCardTransactions(trx, tppId, transactions, at);
-        await bookkeeping.setClosingBooked(trx, tppId, card.id, money(seed.closingBooked, seed.currency), {
+        await bookkeeping.setClosingBooked(trx, tppId, card.id, money(seeded.closingBooked, seeded.currency), {
           key: `sandbox:opening:${card.id}`,
           date: history.opening,
           description: 'Opening balance',

@@ -22,6 +22,8 @@ export interface SeedAccount {
   readonly cashAccountType: string;
   readonly currency: string;
   readonly closingBooked: string;
+  /** A credit line: interimAvailable is expected plus this. */
+  readonly creditLimit?: string;
   readonly profile: TransactionProfile;
   /** Booked transactions generated over the last SEED_HISTORY_DAYS days. */
   readonly transactions: number;
@@ -121,6 +123,7 @@ export const SANDBOX_SEED: { readonly customers: readonly SeedCustomer[]; readon
           cashAccountType: 'CACC',
           currency: 'NOK',
           closingBooked: '18912.45',
+          creditLimit: '10000.00',
           profile: 'private',
           transactions: 50,
           pending: [{ amount: '-89.90', counterparty: 'KIWI Danmarksplass', text: 'Reservasjon varekjøp KIWI' }],

@@ -42,14 +42,16 @@ interface Profile {
   readonly recurringShare: number;
 }
 
-/** Norwegian everyday banking: salary, rent, groceries, bills with KID, Vipps. */
+/** Norwegian everyday banking: salary (Lønn), rent (Husleie), groceries, eFaktura bills with KID, Vipps. */
 const PROFILES: Record<TransactionProfile, Profile> = {
   private: {
     recurringShare: 0.25,
     recurring: [
       { counterparty: 'Fjordbris Regnskap AS', text: 'Lønn', min: 33_000, max: 36_000, credit: true, day: 20 },
-      { counterparty: 'Bergen Boligutleie AS', min: 11_500, max: 11_500, day: 1 },
+      { counterparty: 'Bergen Boligutleie AS', text: 'Husleie', min: 11_500, max: 11_500, day: 1 },
       { counterparty: 'Egen konto', text: 'Fast overføring til sparekonto', min: 2_500, max: 2_500, day: 21 },
+      // eFaktura: paid with the KID the biller gave.
+      { counterparty: 'Gjensidige Forsikring ASA', min: 1_240, max: 1_240, day: 12 },
     ],
     everyday: [
       { counterparty: 'REMA 1000 Nygårdsgaten', text: 'Varekjøp REMA 1000', min: 89, max: 1_450, weight: 6 },
@@ -59,6 +61,7 @@ const PROFILES: Record<TransactionProfile, Profile> = {
       { counterparty: 'Fjordkraft AS', min: 450, max: 2_400, weight: 1 },
       { counterparty: 'Telenor Norge AS', min: 299, max: 699, weight: 1 },
       { counterparty: 'Vipps MobilePay AS', text: 'Vipps overføring', min: 50, max: 800, weight: 2 },
+      { counterparty: 'Vipps MobilePay AS', text: 'Vipps fra venn', min: 50, max: 600, credit: true, weight: 1 },
       { counterparty: 'Skyss', text: 'Periodebillett Skyss', min: 44, max: 920, weight: 1 },
       { counterparty: 'Vinmonopolet Galleriet', text: 'Varekjøp Vinmonopolet', min: 150, max: 900, weight: 1 },
       { counterparty: 'Circle K Fyllingsdalen', text: 'Drivstoff Circle K', min: 300, max: 900, weight: 1 },

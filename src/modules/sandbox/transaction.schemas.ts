@@ -6,9 +6,15 @@ import { TRANSACTION_PROFILES } from './transaction-generator.js';
 
 const TAGS = ['Sandbox mock data'];
 
-/** A booked transaction in Berlin Group `transactions` terms, as the mock account sees it. */
+/** A booked or pending transaction in Berlin Group `transactions` terms, as the mock account sees it. */
 export const NewTransaction = Type.Object(
   {
+    bookingStatus: Type.Optional(
+      Type.Union([Type.Literal('booked'), Type.Literal('pending')], {
+        description:
+          'booked (default): dated today or earlier. pending: not yet booked (a card reservation, a payment due); its dates are when it is expected to be booked, today up to 30 days ahead; it counts in expected and interimAvailable, not in closingBooked',
+      }),
+    ),
     bookingDate: CalendarDate,
     valueDate: CalendarDate,
     transactionAmount: Type.Object(AmountInput.properties, {

@@ -6,7 +6,7 @@ import { accountRepository } from './account.repository.js';
 import type { AccountService } from './account.service.js';
 import type { SandboxAccount, SandboxCaller, SandboxTransaction } from './sandbox-bank.model.js';
 import { amountIn, counterpartyAccount, notFuture, refuse, valid } from './sandbox-checks.js';
-import { osloDate } from './sandbox-dates.js';
+import { addDays, osloDate } from './sandbox-dates.js';
 import { audit, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 import { asSandboxTransactions, generateTransactions, type TransactionProfile } from './transaction-generator.js';
 import { transactionRepository } from './transaction.repository.js';
@@ -19,13 +19,31 @@ export interface FillResult {
   readonly transactions: readonly SandboxTransaction[];
 }
 
+/** How far ahead a pending item may be expected to be booked. */
+const PENDING_DAYS_AHEAD = 30;
+
+/** A pending item's date: the day it is expected to be booked, from today up to 30 days ahead. */
+function pendingDate(date: string, today: string, path: string): void {
+  const latest = addDays(today, PENDING_DAYS_AHEAD);
+  if (date < today || date > latest) {
+    refuse(
+      path,
+      localized(
+        `of a pending transaction is the day it is expected to be booked: from today (${today}) to ${latest}, got ${date}`,
+        `for en reservert transaksjon er dagen den ventes bokført: fra i dag (${today}) til ${latest}, men er ${date}`,
+      ),
+    );
+  }
+}
+
 function isAccount(reference: AccountReference, account: SandboxAccount): boolean {
   return 'iban' in reference ? reference.iban === account.iban : reference.bban === account.bban;
 }
 
 /**
  * Mock account transactions (`POST /v1/sandbox/accounts/{mockAccountId}/transactions`): booked,
- * dated today or earlier with the booking date not after the value date, in the account's
+ * dated today or earlier, or pending (`bookingStatus: "pending"`), dated from today up to 30 days
+ * ahead (when it is expected to be booked); the booking date never after the value date, in the account's
  * currency, and with the mock account on the right side: the debtor of a debit, the creditor of a
  * credit. The counterparty's side is posted to the TPP's clearing account.
  */
@@ -56,8 +74,14 @@ export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, 
     ): Promise<{ account: SandboxAccount; transaction: SandboxTransaction }> {
       const account = await accounts.find(caller, accountId);
       const today = osloDate(now());
-      notFuture(input.bookingDate, today, 'bookingDate');
-      notFuture(input.valueDate, today, 'valueDate');
+      const status = input.bookingStatus ?? 'booked';
+      if (status === 'booked') {
+        notFuture(input.bookingDate, today, 'bookingDate');
+        notFuture(input.valueDate, today, 'valueDate');
+      } else {
+        pendingDate(input.bookingDate, today, 'bookingDate');
+        pendingDate(input.valueDate, today, 'valueDate');
+      }
       if (input.bookingDate > input.valueDate) {
         refuse(
           'bookingDate',
@@ -112,7 +136,7 @@ export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, 
       const transaction: SandboxTransaction = {
         id: randomUUID(),
         accountId: account.id,
-        status: 'booked',
+        status,
         bookingDate: input.bookingDate,
         valueDate: input.valueDate,
         amount,
