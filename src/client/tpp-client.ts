@@ -6,6 +6,18 @@ import type {
   AuthorisationList,
   AuthorisationStarted,
   AuthorisationTarget,
+  AccountAnswer,
+  AccountBalances,
+  AccountList,
+  CardAccountAnswer,
+  CardAccountBalances,
+  CardAccountList,
+  ConsentBody,
+  ConsentCreated,
+  ConsentInformation,
+  ConsentStatusAnswer,
+  FundsConfirmation,
+  FundsConfirmationBody,
   ContactInformation,
   ContactInformationAnswer,
   PaymentBodies,
@@ -153,6 +165,53 @@ export class TppClient {
     return this.delete<''>(basketPath(basketId), options);
   }
 
+  // Account information: consents (their authorisations are startAuthorisation & co. with { consentId })
+
+  createConsent(body: ConsentBody, options?: CallOptions) {
+    return this.post<ConsentCreated>('/v1/consents', body, options);
+  }
+  getConsent(consentId: string, options?: CallOptions) {
+    return this.get<ConsentInformation>(consentPath(consentId), options);
+  }
+  getConsentStatus(consentId: string, options?: CallOptions) {
+    return this.get<ConsentStatusAnswer>(`${consentPath(consentId)}/status`, options);
+  }
+  /** 204: the consent is terminatedByTpp and reads under it are refused. */
+  deleteConsent(consentId: string, options?: CallOptions) {
+    return this.delete<''>(consentPath(consentId), options);
+  }
+
+  // Account information: reads under a consent (sent as the Consent-ID header)
+
+  getAccounts(consentId: string, options: ReadOptions = {}) {
+    return this.get<AccountList>(`/v1/accounts${withBalance(options)}`, underConsent(consentId, options));
+  }
+  getAccount(consentId: string, accountId: string, options: ReadOptions = {}) {
+    return this.get<AccountAnswer>(
+      `/v1/accounts/${encodeURIComponent(accountId)}${withBalance(options)}`,
+      underConsent(consentId, options),
+    );
+  }
+  getBalances(consentId: string, accountId: string, options: CallOptions = {}) {
+    return this.get<AccountBalances>(`/v1/accounts/${encodeURIComponent(accountId)}/balances`, underConsent(consentId, options));
+  }
+  getCardAccounts(consentId: string, options: ReadOptions = {}) {
+    return this.get<CardAccountList>(`/v1/card-accounts${withBalance(options)}`, underConsent(consentId, options));
+  }
+  getCardAccount(consentId: string, accountId: string, options: ReadOptions = {}) {
+    return this.get<CardAccountAnswer>(
+      `/v1/card-accounts/${encodeURIComponent(accountId)}${withBalance(options)}`,
+      underConsent(consentId, options),
+    );
+  }
+  getCardAccountBalances(consentId: string, accountId: string, options: CallOptions = {}) {
+    return this.get<CardAccountBalances>(`/v1/card-accounts/${encodeURIComponent(accountId)}/balances`, underConsent(consentId, options));
+  }
+  /** `POST /v1/funds-confirmations` (PSP_IC): whether the amount can be debited now. */
+  confirmFunds(body: FundsConfirmationBody, options?: CallOptions) {
+    return this.post<FundsConfirmation>('/v1/funds-confirmations', body, options);
+  }
+
   // The PSU pre-step
 
   /** `POST /v1/token`: the login code the PSU pre-step handed out, for a PSU access token (send it as `Authorization: Bearer …`). */
@@ -192,12 +251,32 @@ function paymentPath({ service, product, paymentId }: PaymentRef): string {
   return `/v1/${service}/${product}/${encodeURIComponent(paymentId)}`;
 }
 
+function consentPath(consentId: string): string {
+  return `/v1/consents/${encodeURIComponent(consentId)}`;
+}
+
+/** A read's options: `withBalance` adds the balances the consent grants. */
+export interface ReadOptions extends CallOptions {
+  readonly withBalance?: boolean;
+}
+
+function withBalance(options: ReadOptions): string {
+  return options.withBalance === undefined ? '' : `?withBalance=${options.withBalance}`;
+}
+
+/** The call's options with the Consent-ID header the reads need. */
+function underConsent(consentId: string, options: ReadOptions): CallOptions {
+  const { withBalance: _query, ...call } = options;
+  return { ...call, headers: { ...call.headers, 'Consent-ID': consentId } };
+}
+
 function basketPath(basketId: string): string {
   return `/v1/signing-baskets/${encodeURIComponent(basketId)}`;
 }
 
 function authorisationsPath(target: AuthorisationTarget): string {
   if ('basketId' in target) return `${basketPath(target.basketId)}/authorisations`;
+  if ('consentId' in target) return `${consentPath(target.consentId)}/authorisations`;
   return `${paymentPath(target)}/${'cancellation' in target ? 'cancellation-authorisations' : 'authorisations'}`;
 }
 

@@ -28,9 +28,25 @@ import type {
   SigningBasketStatusResponse,
 } from '../modules/signing-baskets/signing-basket.schemas.js';
 import type { ContactInformation, ContactInformationResponse } from '../modules/tpps/tpp.schemas.js';
+import type {
+  AccountBalancesResponse,
+  AccountListResponse,
+  AccountResponse,
+  CardAccountBalancesResponse,
+  CardAccountListResponse,
+  CardAccountResponse,
+} from '../modules/accounts/account.schemas.js';
+import type {
+  ConsentBody,
+  ConsentCreatedResponse,
+  ConsentInformationResponse,
+  ConsentStatusResponse,
+} from '../modules/consents/consent.schemas.js';
+import type { FundsConfirmationBody, FundsConfirmationResponse } from '../modules/funds-confirmations/funds-confirmation.schemas.js';
 
 export type { BulkNdctBody, CbctBody, ContactInformation, NcbctBody, NdctBody, PaymentProduct, PaymentService, PeriodicNdctBody, SctBody };
 export type { PsuAccessToken };
+export type { ConsentBody, FundsConfirmationBody };
 
 /** A `_links` entry: `href` absolute, as the server hands it out; `TppClient.call` takes it as is. */
 export type WireLink = Static<typeof Link>;
@@ -63,8 +79,20 @@ export type SigningBasketCreated = Static<typeof SigningBasketCreatedResponse>;
 export type SigningBasket = Static<typeof SigningBasketResponse>;
 export type SigningBasketStatus = Static<typeof SigningBasketStatusResponse>;
 
+export type ConsentCreated = Static<typeof ConsentCreatedResponse>;
+export type ConsentInformation = Static<typeof ConsentInformationResponse>;
+export type ConsentStatusAnswer = Static<typeof ConsentStatusResponse>;
+export type AccountList = Static<typeof AccountListResponse>;
+export type AccountAnswer = Static<typeof AccountResponse>;
+export type AccountBalances = Static<typeof AccountBalancesResponse>;
+export type CardAccountList = Static<typeof CardAccountListResponse>;
+export type CardAccountAnswer = Static<typeof CardAccountResponse>;
+export type CardAccountBalances = Static<typeof CardAccountBalancesResponse>;
+export type FundsConfirmation = Static<typeof FundsConfirmationResponse>;
+
 /**
  * What an authorisation belongs to: a payment, the cancellation of a payment
- * (`…/cancellation-authorisations`), or a signing basket.
+ * (`…/cancellation-authorisations`), a signing basket, or an account information consent.
  */
-export type AuthorisationTarget = PaymentRef | (PaymentRef & { readonly cancellation: true }) | { readonly basketId: string };
+export type AuthorisationTarget =
+  PaymentRef | (PaymentRef & { readonly cancellation: true }) | { readonly basketId: string } | { readonly consentId: string };

@@ -7,6 +7,9 @@
  * - authorisations of a payment, of its cancellation and of a signing basket: start, list, read;
  * - signing baskets: create, read, read the status, delete;
  * - the PSU pre-step: exchange the login code for a PSU access token;
+ * - account information: create a consent, approve it as the PSU (the consent's own
+ *   authorisation started explicitly too), read accounts, balances and card accounts under it,
+ *   end it and see reads refused; the funds check;
  * - `call` follows an absolute href from `_links` as the server handed it out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,5 +154,45 @@ describe('the TPP SDK against the server', () => {
       headers: { ...headers, Authorization: `Bearer ${token.body.access_token}` },
     });
     expect(created.status, created.text).toBe(201);
+  });
+  it('creates a consent, approves it as the PSU, reads accounts and balances under it, ends it', async () => {
+    const access = { accounts: [{ bban: '12341100028' }], balances: [{ bban: '12341100028' }] };
+    const validUntil = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const created = await server.client.createConsent(
+      { access, recurringIndicator: true, validUntil, frequencyPerDay: 4, combinedServiceIndicator: false },
+      { headers: psu },
+    );
+    expect(created.status, created.text).toBe(201);
+    const { consentId } = created.body;
+    expect((await server.client.getConsentStatus(consentId)).body.consentStatus).toBe('received');
+    expect((await server.client.getAuthorisations({ consentId })).body.authorisationIds).toHaveLength(1);
+
+    const journey = await server.client.actAsPsu(created.body._links.scaRedirect?.href ?? '');
+    expect(journey.redirectedTo).toBe(OK_URI);
+    const consent = await server.client.getConsent(consentId);
+    expect(consent.body).toMatchObject({ consentStatus: 'valid', validUntil, frequencyPerDay: 4 });
+
+    const accounts = await server.client.getAccounts(consentId, { withBalance: true });
+    expect(accounts.status, accounts.text).toBe(200);
+    expect(accounts.body.accounts).toHaveLength(1);
+    const accountId = accounts.body.accounts[0]!.resourceId;
+    expect((await server.client.getAccount(consentId, accountId)).body.account.resourceId).toBe(accountId);
+    const balances = await server.client.getBalances(consentId, accountId);
+    expect(balances.body.balances.map((balance) => balance.balanceType)).toEqual(['closingBooked', 'expected', 'interimAvailable']);
+    // The consent names no card account: the list is empty, not refused.
+    expect((await server.client.getCardAccounts(consentId)).status).toBeLessThan(500);
+
+    expect((await server.client.deleteConsent(consentId)).status).toBe(204);
+    const refused = await server.client.getAccounts(consentId);
+    expect(refused.status).toBe(401);
+  });
+
+  it('checks funds', async () => {
+    const { client } = await server.newTpp('PSDNO-FSA-987654321', ['PSP_IC']);
+    // Each TPP has a sandbox bank of its own: this one's seeded set too.
+    expect((await client.post('/v1/sandbox/initialize', {})).status).toBe(200);
+    const answer = await client.confirmFunds({ account: { bban: '12341100028' }, instructedAmount: { currency: 'NOK', amount: '1.00' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(typeof answer.body.fundsAvailable).toBe('boolean');
   });
 });
