@@ -4,6 +4,7 @@ import { migrateCommand } from './migrate.command.js';
 import { psuScaCommand } from './psu.commands.js';
 import { serveCommand } from './serve.command.js';
 import { tppCallCommand, tppInitCommand } from './tpp.commands.js';
+import { tppConsentCommand, tppTransactionsCommand } from './tpp-account-information.commands.js';
 import { UsageError } from './usage-error.js';
 import { usageOf, type CommandName } from './usage.js';
 
@@ -28,10 +29,15 @@ async function main(argv: readonly string[]): Promise<number> {
       const [sub, ...args] = rest;
       if (sub === 'init') return asksForHelp(args) ? printUsage('tpp init') : tppInitCommand(args);
       if (sub === 'call') return asksForHelp(args) ? printUsage('tpp call') : tppCallCommand(args);
-      if (asksForHelp(rest)) return printUsage('tpp init', 'tpp call');
-      throw new UsageError(sub === undefined ? 'tpp needs a command: init or call' : `unknown tpp command "${sub}"`, {
-        commands: ['tpp init', 'tpp call'],
-      });
+      if (sub === 'consent') return asksForHelp(args) ? printUsage('tpp consent') : tppConsentCommand(args);
+      if (sub === 'transactions') return asksForHelp(args) ? printUsage('tpp transactions') : tppTransactionsCommand(args);
+      if (asksForHelp(rest)) return printUsage('tpp init', 'tpp call', 'tpp consent', 'tpp transactions');
+      throw new UsageError(
+        sub === undefined ? 'tpp needs a command: init, call, consent or transactions' : `unknown tpp command "${sub}"`,
+        {
+          commands: ['tpp init', 'tpp call', 'tpp consent', 'tpp transactions'],
+        },
+      );
     }
     case 'psu': {
       const [sub, ...args] = rest;

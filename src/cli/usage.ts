@@ -17,6 +17,14 @@ export const COMMAND_USAGE = {
                                           --print MEMBER prints only that member of the JSON answer, one line each
                                           (dots between names: _links.scaRedirect.href); exit 1 on an error answer,
                                           unless it has the --expect status`,
+  'tpp consent': `  nordic-xs2a tpp consent --psu-id ID [--bban BBAN]... [--all-accounts] [--valid-until YYYY-MM-DD]
+                       [--frequency N] [--redirect-uri URI] [--tpp DIR] [--server URL]
+                                          ask for an account information consent (the named accounts; none: the PSU
+                                          picks them on the bank's page) and print its consentId and scaRedirect link`,
+  'tpp transactions': `  nordic-xs2a tpp transactions ACCOUNT-ID --consent ID [--card] [--booking-status booked|pending|both|information]
+                       [--date-from YYYY-MM-DD] [--date-to YYYY-MM-DD] [--json] [--tpp DIR] [--server URL]
+                                          every transaction of an account (a card account with --card) under the
+                                          consent, all pages: a statement table, or the entries as JSON`,
   'psu sca': `  nordic-xs2a psu sca URL [--psu-id ID] [--code CODE]... [--reject] [--app] [--lang nb|en]
                                           play the PSU on the SCA redirect pages of URL (a scaRedirect link) with
                                           plain form posts: identify, one-time code (sandbox: 123456), approve or reject;

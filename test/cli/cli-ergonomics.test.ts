@@ -44,6 +44,8 @@ describe('--help on every command', () => {
     [['tpp', 'init', '--help'], 'nordic-xs2a tpp init --org'],
     [['tpp', 'call', '--help'], 'nordic-xs2a tpp call METHOD PATH|HREF'],
     [['tpp', 'call', 'GET', '/v1/x', '--help'], '--print MEMBER'],
+    [['tpp', 'consent', '--help'], 'nordic-xs2a tpp consent --psu-id ID'],
+    [['tpp', 'transactions', '--help'], 'nordic-xs2a tpp transactions ACCOUNT-ID --consent ID'],
     [['psu', '--help'], 'nordic-xs2a psu sca URL'],
     [['psu', 'sca', '--help'], 'nordic-xs2a psu sca URL'],
   ])('%j prints its usage and exits 0', async (args, usage) => {
@@ -61,10 +63,21 @@ describe('--help on every command', () => {
   it('tpp and psu without a subcommand exit 2 naming what is missing', async () => {
     const tpp = await runCli(['tpp'], { cwd: tempDir() });
     expect(tpp.code).toBe(2);
-    expect(lines(tpp.stderr)[0]).toBe('nordic-xs2a: tpp needs a command: init or call');
+    expect(lines(tpp.stderr)[0]).toBe('nordic-xs2a: tpp needs a command: init, call, consent or transactions');
     const psu = await runCli(['psu'], { cwd: tempDir() });
     expect(psu.code).toBe(2);
     expect(lines(psu.stderr)[0]).toBe('nordic-xs2a: psu needs a command: sca');
+  });
+
+  it('tpp consent without --psu-id and tpp transactions without an account or consent exit 2 in one line', async () => {
+    const consent = await runCli(['tpp', 'consent', '--bban', '12341100028'], { cwd: tempDir() });
+    expect(consent.code).toBe(2);
+    expect(lines(consent.stderr)).toEqual(['nordic-xs2a: tpp consent needs --psu-id: the PSU who approves the consent']);
+    const transactions = await runCli(['tpp', 'transactions', 'some-account'], { cwd: tempDir() });
+    expect(transactions.code).toBe(2);
+    expect(lines(transactions.stderr)).toEqual([
+      'nordic-xs2a: tpp transactions needs ACCOUNT-ID (a resourceId of GET /v1/accounts) and --consent ID',
+    ]);
   });
 });
 
