@@ -1,9 +1,10 @@
 /**
  * What the sandbox bank gives account information (README "Sandbox data"): a credit line on an
  * account (in interimAvailable and the funds check, not in expected), pending items, card purchases
- * in a foreign currency with the rate, the missing-data switch that makes the bank fail reads of an
- * account's balances, and an initialize whose history follows a seed. Through the real server, on
- * every database.
+ * in a foreign currency with the rate, the core-system fault that makes the bank fail reads of an
+ * account's or card account's balances and transactions while the account stays listed and
+ * described, and an initialize whose history follows a seed. Through the real server, on every
+ * database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
@@ -18,6 +19,13 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 /** PATCH through the signing client (it has no shorthand for it). */
 const patch = (client: TppClient, path: string, body: unknown) => client.call<any>('PATCH', path, { body });
 
+/** `PUT …/core-system-fault` of a mock account (`accounts`) or card account (`card-accounts`). */
+const setFault = (client: TppClient, kind: 'accounts' | 'card-accounts', mockId: string, fault: 'missing-data' | null) =>
+  client.put<any>(`/v1/sandbox/${kind}/${mockId}/core-system-fault`, { fault });
+
+/** A read with the PSU present, so that repeated reads are not counted against frequencyPerDay. */
+const PSU_PRESENT = { 'psu-ip-address': '192.0.2.10' };
+
 describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialect) => {
   let server: TestServer;
   let psuId: string;
@@ -29,8 +37,13 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
   afterAll(() => server.close());
 
   const consentFor = (bban: string) =>
-    approvedConsent(server.client, consentBody({ accounts: [{ bban }], balances: [{ bban }] }), { 'psu-id': psuId }, (link) => walk(link));
-  const read = (path: string, consentId: string) => server.client.get<any>(path, { headers: { 'consent-id': consentId } });
+    approvedConsent(
+      server.client,
+      consentBody({ accounts: [{ bban }], balances: [{ bban }], transactions: [{ bban }] }),
+      { 'psu-id': psuId },
+      (link) => walk(link),
+    );
+  const read = (path: string, consentId: string) => server.client.get<any>(path, { headers: { 'consent-id': consentId, ...PSU_PRESENT } });
 
   async function aisBalances(bban: string) {
     const consentId = await consentFor(bban);
@@ -59,7 +72,6 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
     });
     expect(patched.status, patched.text).toBe(200);
     expect(balancesOf(patched.body).interimAvailable).toBe('200.00');
-    expect(patched.body.reportsMissingData).toBe(false);
   });
 
   it('lets the funds check spend the credit line', async () => {
@@ -78,7 +90,8 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
   it.each([
     [{ creditLimit: { currency: 'NOK', amount: '-1.00' } }, 'creditLimit.amount'],
     [{ creditLimit: { currency: 'EUR', amount: '10.00' } }, 'creditLimit.currency'],
-    [{ reportsMissingData: 'yes' }, 'reportsMissingData'],
+    // The core-system fault has its own endpoint (PUT …/core-system-fault), not a PATCH field.
+    [{ reportsMissingData: true }, 'reportsMissingData'],
     [{}, ''],
     [{ name: 'Nytt navn' }, 'name'],
   ])('refuses the PATCH %j with 400 and changes nothing', async (body, path) => {
@@ -88,15 +101,17 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
     expect(response.body.code).toBe('FORMAT_ERROR');
     if (path !== '') expect(JSON.stringify(response.body)).toContain(path);
     const after = await server.client.get<any>(`/v1/sandbox/accounts/${account.resourceId}`);
-    expect(after.body).toMatchObject({ creditLimit: { amount: '0.00' }, reportsMissingData: false });
+    expect(after.body.creditLimit).toMatchObject({ amount: '0.00' });
   });
 
   it('answers 404 for a PATCH of an account this TPP does not have', async () => {
     const other = await server.newTpp('PSDNO-FSA-444444444');
     const account = await createAccount(other.client, (await createCustomer(other.client)).customerNumber);
-    const response = await patch(server.client, `/v1/sandbox/accounts/${account.resourceId}`, { reportsMissingData: true });
+    const response = await patch(server.client, `/v1/sandbox/accounts/${account.resourceId}`, {
+      creditLimit: { currency: 'NOK', amount: '100.00' },
+    });
     expect(response.status).toBe(404);
-    expect((await other.client.get<any>(`/v1/sandbox/accounts/${account.resourceId}`)).body.reportsMissingData).toBe(false);
+    expect((await other.client.get<any>(`/v1/sandbox/accounts/${account.resourceId}`)).body.creditLimit).toMatchObject({ amount: '0.00' });
   });
 
   it('keeps a pending item out of closingBooked and in expected; its date is when it is expected to be booked', async () => {
@@ -172,39 +187,62 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
     expect(badRate.status).toBe(400);
   });
 
-  it('makes the bank report missing data for an account whose switch is on, and only for its balances and transactions', async () => {
-    const account = await createAccount(server.client, psuId, { reportsMissingData: true });
-    expect((await server.client.get<any>(`/v1/sandbox/accounts/${account.resourceId}`)).body.reportsMissingData).toBe(true);
+  // test/api/transactions.api.test.ts covers every read an account's fault fails and the
+  // `unavailable` fault; here: the account stays listed and described while its data is missing.
+  it('keeps an account whose core system answers without data listed and described; only its balances and transactions fail', async () => {
+    const account = await createAccount(server.client, psuId);
+    const set = await setFault(server.client, 'accounts', account.resourceId, 'missing-data');
+    expect(set.status, set.text).toBe(200);
+    // The mock account itself is unchanged in the sandbox API.
+    const mock = await server.client.get<any>(`/v1/sandbox/accounts/${account.resourceId}`);
+    expect(mock.status, mock.text).toBe(200);
+    expect(mock.body.bban).toBe(account.bban);
+
     const { consentId, resourceId, response } = await aisBalances(account.bban);
     expectError(response, 500, 'SYSTEM_ERROR');
-    // The account itself is still there: listed and described.
+    expectError(await read(`/v1/accounts/${resourceId}/transactions`, consentId), 500, 'SYSTEM_ERROR');
+    const list = await read('/v1/accounts', consentId);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.accounts.map((entry: any) => entry.resourceId)).toEqual([resourceId]);
     const details = await read(`/v1/accounts/${resourceId}`, consentId);
     expect(details.status, details.text).toBe(200);
+    expect(details.body.account.bban).toBe(account.bban);
 
-    const off = await patch(server.client, `/v1/sandbox/accounts/${account.resourceId}`, { reportsMissingData: false });
-    expect(off.status, off.text).toBe(200);
-    expect(off.body.reportsMissingData).toBe(false);
+    expect((await setFault(server.client, 'accounts', account.resourceId, null)).status).toBe(200);
     expect((await read(`/v1/accounts/${resourceId}/balances`, consentId)).status).toBe(200);
-    await patch(server.client, `/v1/sandbox/accounts/${account.resourceId}`, { reportsMissingData: true });
-    expectError(await read(`/v1/accounts/${resourceId}/balances`, consentId), 500, 'SYSTEM_ERROR');
   });
 
-  it('has the same switch on a card account', async () => {
-    const card = await server.client.post<any>('/v1/sandbox/card-accounts', { customerNumber: psuId, reportsMissingData: true });
+  it('has the same fault on a card account: its balances and transactions fail, the card account stays listed and described', async () => {
+    const card = await server.client.post<any>('/v1/sandbox/card-accounts', { customerNumber: psuId });
     expect(card.status, card.text).toBe(201);
-    expect(card.body.reportsMissingData).toBe(true);
+    const set = await setFault(server.client, 'card-accounts', card.body.resourceId, 'missing-data');
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toEqual({ fault: 'missing-data' });
+    const maskedPan = card.body.maskedPan as string;
     const consentId = await approvedConsent(
       server.client,
-      consentBody({ accounts: [{ maskedPan: card.body.maskedPan }], balances: [{ maskedPan: card.body.maskedPan }] }),
+      consentBody({ accounts: [{ maskedPan }], balances: [{ maskedPan }], transactions: [{ maskedPan }] }),
       { 'psu-id': psuId },
       (link) => walk(link),
     );
     const list = await read('/v1/card-accounts', consentId);
-    const mine = list.body.cardAccounts.find((entry: any) => entry.maskedPan === card.body.maskedPan);
+    expect(list.status, list.text).toBe(200);
+    const mine = list.body.cardAccounts.find((entry: any) => entry.maskedPan === maskedPan);
+    expect(mine).toBeDefined();
+    const details = await read(`/v1/card-accounts/${mine.resourceId}`, consentId);
+    expect(details.status, details.text).toBe(200);
     expectError(await read(`/v1/card-accounts/${mine.resourceId}/balances`, consentId), 500, 'SYSTEM_ERROR');
-    const off = await patch(server.client, `/v1/sandbox/card-accounts/${card.body.resourceId}`, { reportsMissingData: false });
-    expect(off.status, off.text).toBe(200);
+    expectError(await read(`/v1/card-accounts/${mine.resourceId}/transactions`, consentId), 500, 'SYSTEM_ERROR');
+
+    expect((await setFault(server.client, 'card-accounts', card.body.resourceId, null)).body).toEqual({ fault: null });
     expect((await read(`/v1/card-accounts/${mine.resourceId}/balances`, consentId)).status).toBe(200);
+    expect((await read(`/v1/card-accounts/${mine.resourceId}/transactions`, consentId)).status).toBe(200);
+    expectError(
+      await server.client.put<any>('/v1/sandbox/card-accounts/no-such-card/core-system-fault', { fault: 'missing-data' }),
+      404,
+      'RESOURCE_UNKNOWN',
+      'mockCardAccountId',
+    );
   });
 
   describe('initialize with a seed', () => {

@@ -50,7 +50,6 @@ describe.each(DIALECTS)('sandbox accounts (%s)', (dialect) => {
       product: 'Brukskonto',
       cashAccountType: 'CACC',
       creditLimit: { currency: 'NOK', amount: '0.00' },
-      reportsMissingData: false,
       balances: [
         { balanceType: 'closingBooked', balanceAmount: { currency: 'NOK', amount: '0.00' } },
         { balanceType: 'expected', balanceAmount: { currency: 'NOK', amount: '0.00' } },

@@ -43,7 +43,6 @@ describe.each(DIALECTS)('sandbox card accounts (%s)', (dialect) => {
       product: 'Mastercard Gold',
       currency: 'NOK',
       creditLimit: { currency: 'NOK', amount: '50000.00' },
-      reportsMissingData: false,
       balances: [
         { balanceType: 'closingBooked', balanceAmount: { currency: 'NOK', amount: '0.00' }, creditLimitIncluded: false },
         { balanceType: 'expected', balanceAmount: { currency: 'NOK', amount: '0.00' }, creditLimitIncluded: false },

@@ -5,9 +5,6 @@ import type { Kysely } from 'kysely';
  *
  * - `sandbox_account.credit_limit_minor`: the account's credit line, in its currency; included in
  *   interimAvailable and in the funds check. 0 for every account created before.
- * - `sandbox_account.reports_missing_data` and `sandbox_card_account.reports_missing_data`: the
- *   switch that makes the bank port answer BankError `missing-data` for reads of the account's
- *   balances and transactions, so a TPP can see the error path. Off for every existing account.
  * - `sandbox_card_transaction.exchange_rate`: card-currency units per unit of the original
  *   currency, for a purchase in a foreign currency.
  *
@@ -18,20 +15,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('sandbox_account')
     .addColumn('credit_limit_minor', 'bigint', (col) => col.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .alterTable('sandbox_account')
-    .addColumn('reports_missing_data', 'boolean', (col) => col.notNull().defaultTo(false))
-    .execute();
-  await db.schema
-    .alterTable('sandbox_card_account')
-    .addColumn('reports_missing_data', 'boolean', (col) => col.notNull().defaultTo(false))
-    .execute();
   await db.schema.alterTable('sandbox_card_transaction').addColumn('exchange_rate', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('sandbox_card_transaction').dropColumn('exchange_rate').execute();
-  await db.schema.alterTable('sandbox_card_account').dropColumn('reports_missing_data').execute();
-  await db.schema.alterTable('sandbox_account').dropColumn('reports_missing_data').execute();
   await db.schema.alterTable('sandbox_account').dropColumn('credit_limit_minor').execute();
 }

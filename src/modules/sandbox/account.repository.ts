@@ -15,13 +15,6 @@ export interface NewAccountRow {
   readonly product: string;
   readonly cashAccountType: string;
   readonly creditLimitMinor?: bigint | undefined;
-  readonly reportsMissingData?: boolean | undefined;
-}
-
-/** What `PATCH /v1/sandbox/accounts/{id}` may change. */
-export interface AccountChanges {
-  readonly creditLimit?: Money | undefined;
-  readonly reportsMissingData?: boolean | undefined;
 }
 
 /** An account with its owner and, for a corporation, its agreement's organisation number. */
@@ -39,7 +32,6 @@ function accounts(db: DbOrTx, tppId: string) {
       'a.product',
       'a.cash_account_type',
       sql<string>`cast(a.credit_limit_minor as text)`.as('credit_limit_minor'),
-      'a.reports_missing_data',
       ...JOINED_CUSTOMER_COLUMNS,
       'g.organisation_number',
     ])
@@ -59,7 +51,6 @@ function toAccount(row: AccountRow): SandboxAccount {
     product: row.product,
     cashAccountType: row.cash_account_type,
     creditLimit: { minor: BigInt(row.credit_limit_minor), currency: row.currency },
-    reportsMissingData: Boolean(row.reports_missing_data),
     organisationNumber: row.organisation_number ?? undefined,
   };
 }
@@ -81,7 +72,6 @@ export const accountRepository = {
         product: account.product,
         cash_account_type: account.cashAccountType,
         credit_limit_minor: account.creditLimitMinor ?? 0n,
-        reports_missing_data: account.reportsMissingData ? 1 : 0,
         created_at: at,
       })
       .onConflict((oc) => oc.doNothing())
@@ -90,37 +80,15 @@ export const accountRepository = {
     return inserted !== undefined;
   },
 
-  /** Changes the credit line and the missing-data switch; false when the TPP has no such account. */
-  async update(db: DbOrTx, tppId: string, id: string, changes: AccountChanges): Promise<boolean> {
+  /** Sets the credit line (`PATCH /v1/sandbox/accounts/{id}`); false when the TPP has no such account. */
+  async setCreditLimit(db: DbOrTx, tppId: string, id: string, creditLimit: Money): Promise<boolean> {
     const result = await db
       .updateTable('sandbox_account')
-      .set({
-        ...(changes.creditLimit !== undefined ? { credit_limit_minor: changes.creditLimit.minor } : {}),
-        ...(changes.reportsMissingData !== undefined ? { reports_missing_data: changes.reportsMissingData ? 1 : 0 } : {}),
-        tpp_id: tppId,
-      })
+      .set({ credit_limit_minor: creditLimit.minor })
       .where('tpp_id', '=', tppId)
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
-  },
-
-  /** Whether the account (or card account) with this id has its missing-data switch on. */
-  async reportsMissingData(db: DbOrTx, tppId: string, id: string): Promise<boolean> {
-    const account = await db
-      .selectFrom('sandbox_account')
-      .select('reports_missing_data')
-      .where('tpp_id', '=', tppId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (account) return Boolean(account.reports_missing_data);
-    const card = await db
-      .selectFrom('sandbox_card_account')
-      .select('reports_missing_data')
-      .where('tpp_id', '=', tppId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Boolean(card?.reports_missing_data);
   },
 
   async findById(db: DbOrTx, tppId: string, id: string): Promise<SandboxAccount | undefined> {

@@ -3,7 +3,7 @@ import { createAccountSchema, getAccountSchema, listAccountsSchema, putBalanceSc
 import { callerOf } from './sandbox-request.js';
 import type { SandboxRouteOptions } from './sandbox-routes.options.js';
 
-/** `/v1/sandbox/accounts`: mock accounts with ledger balances, their credit line and missing-data switch, and the balance update. */
+/** `/v1/sandbox/accounts`: mock accounts with ledger balances, their credit line, and the balance update. */
 export const accountRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = async (app, { bank, mapper }) => {
   app.post('/accounts', { schema: createAccountSchema }, async (request, reply) => {
     const view = mapper.account(await bank.accounts.create(callerOf(request), request.body));

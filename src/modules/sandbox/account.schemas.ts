@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
-import { Amount, AmountInput, Balance, CurrencyCode, DisplayName, Id, ReportsMissingData } from './sandbox-common.schemas.js';
+import { Amount, AmountInput, Balance, CurrencyCode, DisplayName, Id } from './sandbox-common.schemas.js';
 
 const TAGS = ['Sandbox mock data'];
 
@@ -19,14 +19,15 @@ export const NewAccount = Type.Object(
     bban: Type.Optional(Type.String({ maxLength: 34, description: 'Generated with a valid check digit when absent' })),
     iban: Type.Optional(Type.String({ maxLength: 34, description: 'Must be the NO IBAN of bban when both are given' })),
     creditLimit: Type.Optional(CreditLimitInput),
-    reportsMissingData: Type.Optional(ReportsMissingData),
   },
   { additionalProperties: false },
 );
 export type NewAccount = Static<typeof NewAccount>;
 
 export const AccountUpdate = Type.Object(
-  { creditLimit: Type.Optional(CreditLimitInput), reportsMissingData: Type.Optional(ReportsMissingData) },
+  // Optional with minProperties rather than required: a body with an unknown field is refused
+  // naming that field, not "creditLimit is missing".
+  { creditLimit: Type.Optional(CreditLimitInput) },
   { additionalProperties: false, minProperties: 1 },
 );
 export type AccountUpdate = Static<typeof AccountUpdate>;
@@ -44,7 +45,6 @@ export const Account = Type.Object({
   product: Type.String(),
   cashAccountType: Type.String(),
   creditLimit: Amount,
-  reportsMissingData: Type.Boolean(),
   organisationNumber: Type.Optional(Type.String({ description: "The owner's agreement, for a corporate account" })),
   balances: Type.Array(Balance),
   _links: Type.Object({ self: Link, balance: Link, transactions: Link }),
@@ -91,7 +91,7 @@ export const putBalanceSchema = {
 export const updateAccountSchema = {
   operationId: 'updateSandboxAccount',
   tags: TAGS,
-  summary: 'Change a mock account: its credit line, or the switch that makes the bank report missing data for it',
+  summary: "Change a mock account's credit line (a core-system fault is set by PUT …/core-system-fault)",
   headers: SignedRequestHeaders,
   params: AccountParams,
   body: AccountUpdate,

@@ -59,7 +59,6 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
           product: input.product ?? name,
           cashAccountType: input.cashAccountType ?? 'CACC',
           creditLimitMinor: creditLimit?.minor,
-          reportsMissingData: input.reportsMissingData,
         });
         if (given !== undefined) {
           if (!(await accountRepository.insert(trx, caller.tppId, row(given), at))) {
@@ -82,18 +81,18 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
       return Promise.all(accounts.map(withBalances));
     },
 
-    /** `PATCH`: sets the credit line and the missing-data switch; fields left out stay as they are. */
+    /** `PATCH`: sets the credit line. */
     async update(caller: SandboxCaller, id: string, input: AccountUpdate): Promise<AccountWithBalances> {
       const account = await find(caller, id);
-      const creditLimit = input.creditLimit ? creditLimitIn(input.creditLimit, account.currency) : undefined;
+      if (input.creditLimit === undefined) refuse('creditLimit', localized('is missing', 'mangler'));
+      const creditLimit = creditLimitIn(input.creditLimit, account.currency);
       const at = now().toISOString();
       await inSandbox(db, caller, at, async (trx) => {
-        if (!(await accountRepository.update(trx, caller.tppId, id, { creditLimit, reportsMissingData: input.reportsMissingData }))) {
+        if (!(await accountRepository.setCreditLimit(trx, caller.tppId, id, creditLimit))) {
           unknown('mockAccountId', localized(`your sandbox has no account ${id}`, `sandkassen din har ingen konto ${id}`));
         }
         await audit(trx, caller, 'sandbox.account.updated', { type: 'sandbox-account', id }, at, {
-          ...(creditLimit ? { creditLimitMinor: creditLimit.minor.toString() } : {}),
-          ...(input.reportsMissingData !== undefined ? { reportsMissingData: input.reportsMissingData } : {}),
+          creditLimitMinor: creditLimit.minor.toString(),
         });
       });
       return withBalances(await find(caller, id));

@@ -17,7 +17,6 @@ function cardAccounts(db: DbOrTx, tppId: string) {
       'k.product',
       'k.currency',
       sql<string>`cast(k.credit_limit_minor as text)`.as('credit_limit_minor'),
-      'k.reports_missing_data',
       ...JOINED_CUSTOMER_COLUMNS,
     ])
     .where('k.tpp_id', '=', tppId);
@@ -34,7 +33,6 @@ function toCardAccount(row: CardAccountRow): SandboxCardAccount {
     product: row.product,
     currency: row.currency,
     creditLimit: { minor: BigInt(row.credit_limit_minor), currency: row.currency },
-    reportsMissingData: Boolean(row.reports_missing_data),
   };
 }
 
@@ -106,26 +104,16 @@ export const cardAccountRepository = {
         product: card.product,
         currency: card.currency,
         credit_limit_minor: card.creditLimit.minor,
-        reports_missing_data: card.reportsMissingData ? 1 : 0,
         created_at: at,
       })
       .execute();
   },
 
-  /** Changes the credit limit and the missing-data switch; false when the TPP has no such card account. */
-  async update(
-    db: DbOrTx,
-    tppId: string,
-    id: string,
-    changes: { readonly creditLimit?: Money | undefined; readonly reportsMissingData?: boolean | undefined },
-  ): Promise<boolean> {
+  /** Sets the credit limit (`PATCH /v1/sandbox/card-accounts/{id}`); false when the TPP has no such card account. */
+  async setCreditLimit(db: DbOrTx, tppId: string, id: string, creditLimit: Money): Promise<boolean> {
     const result = await db
       .updateTable('sandbox_card_account')
-      .set({
-        ...(changes.creditLimit !== undefined ? { credit_limit_minor: changes.creditLimit.minor } : {}),
-        ...(changes.reportsMissingData !== undefined ? { reports_missing_data: changes.reportsMissingData ? 1 : 0 } : {}),
-        tpp_id: tppId,
-      })
+      .set({ credit_limit_minor: creditLimit.minor })
       .where('tpp_id', '=', tppId)
       .where('id', '=', id)
       .executeTakeFirst();

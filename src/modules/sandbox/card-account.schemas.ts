@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
-import { Amount, AmountInput, Balance, CalendarDate, CurrencyCode, DisplayName, Id, ReportsMissingData } from './sandbox-common.schemas.js';
+import { Amount, AmountInput, Balance, CalendarDate, CurrencyCode, DisplayName, Id } from './sandbox-common.schemas.js';
 
 const TAGS = ['Sandbox mock data'];
 
@@ -15,14 +15,15 @@ export const NewCardAccount = Type.Object(
     product: Type.Optional(DisplayName),
     currency: Type.Optional(CurrencyCode),
     creditLimit: Type.Optional(AmountInput),
-    reportsMissingData: Type.Optional(ReportsMissingData),
   },
   { additionalProperties: false },
 );
 export type NewCardAccount = Static<typeof NewCardAccount>;
 
 export const CardAccountUpdate = Type.Object(
-  { creditLimit: Type.Optional(AmountInput), reportsMissingData: Type.Optional(ReportsMissingData) },
+  // Optional with minProperties rather than required: a body with an unknown field is refused
+  // naming that field, not "creditLimit is missing".
+  { creditLimit: Type.Optional(AmountInput) },
   { additionalProperties: false, minProperties: 1 },
 );
 export type CardAccountUpdate = Static<typeof CardAccountUpdate>;
@@ -35,7 +36,6 @@ export const CardAccount = Type.Object({
   product: Type.String(),
   currency: Type.String(),
   creditLimit: Amount,
-  reportsMissingData: Type.Boolean(),
   balances: Type.Array(Balance),
   _links: Type.Object({ self: Link, transactions: Link }),
 });
@@ -129,7 +129,7 @@ export const getCardAccountSchema = {
 export const updateCardAccountSchema = {
   operationId: 'updateSandboxCardAccount',
   tags: TAGS,
-  summary: 'Change a mock card account: its credit limit, or the switch that makes the bank report missing data for it',
+  summary: "Change a mock card account's credit limit (a core-system fault is set by PUT …/core-system-fault)",
   headers: SignedRequestHeaders,
   params: CardAccountParams,
   body: CardAccountUpdate,

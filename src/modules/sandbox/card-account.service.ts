@@ -54,7 +54,6 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
           product: input.product ?? name,
           currency,
           creditLimit,
-          reportsMissingData: input.reportsMissingData ?? false,
         };
         await cardAccountRepository.insert(trx, caller.tppId, created, at);
         await audit(trx, caller, 'sandbox.card-account.created', { type: 'sandbox-card-account', id: created.id }, at);
@@ -63,19 +62,19 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
       return withBalances(card);
     },
 
-    /** `PATCH`: sets the credit limit and the missing-data switch; fields left out stay as they are. */
+    /** `PATCH`: sets the credit limit. */
     async update(caller: SandboxCaller, id: string, input: CardAccountUpdate): Promise<CardAccountWithBalances> {
       const card = await find(caller, id);
-      const creditLimit = input.creditLimit ? amountIn(input.creditLimit, card.currency, 'creditLimit') : undefined;
-      if (creditLimit && creditLimit.minor < 0n) refuse('creditLimit.amount', localized('must not be negative', 'kan ikke være negativ'));
+      if (input.creditLimit === undefined) refuse('creditLimit', localized('is missing', 'mangler'));
+      const creditLimit = amountIn(input.creditLimit, card.currency, 'creditLimit');
+      if (creditLimit.minor < 0n) refuse('creditLimit.amount', localized('must not be negative', 'kan ikke være negativ'));
       const at = now().toISOString();
       await inSandbox(db, caller, at, async (trx) => {
-        if (!(await cardAccountRepository.update(trx, caller.tppId, id, { creditLimit, reportsMissingData: input.reportsMissingData }))) {
+        if (!(await cardAccountRepository.setCreditLimit(trx, caller.tppId, id, creditLimit))) {
           unknown('mockCardAccountId', localized(`your sandbox has no card account ${id}`, `sandkassen din har ingen kortkonto ${id}`));
         }
         await audit(trx, caller, 'sandbox.card-account.updated', { type: 'sandbox-card-account', id }, at, {
-          ...(creditLimit ? { creditLimitMinor: creditLimit.minor.toString() } : {}),
-          ...(input.reportsMissingData !== undefined ? { reportsMissingData: input.reportsMissingData } : {}),
+          creditLimitMinor: creditLimit.minor.toString(),
         });
       });
       return withBalances(await find(caller, id));

@@ -130,7 +130,6 @@ export function sandboxMapper(publicUrl: string) {
       product: account.product,
       cashAccountType: account.cashAccountType,
       creditLimit: amountView(account.creditLimit),
-      reportsMissingData: account.reportsMissingData,
       ...(account.organisationNumber !== undefined ? { organisationNumber: account.organisationNumber } : {}),
       balances: balancesView(balances, account.creditLimit),
       _links: {
@@ -176,7 +175,6 @@ export function sandboxMapper(publicUrl: string) {
       product: cardAccount.product,
       currency: cardAccount.currency,
       creditLimit: amountView(cardAccount.creditLimit),
-      reportsMissingData: cardAccount.reportsMissingData,
       balances: balancesView(balances, cardAccount.creditLimit),
       _links: {
         self: link(cardPath(cardAccount.id), 'GET', 'PATCH'),

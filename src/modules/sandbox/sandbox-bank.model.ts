@@ -39,11 +39,6 @@ export interface SandboxAccount {
   readonly cashAccountType: string;
   /** The credit line (0 for none): interimAvailable and the funds check include it. */
   readonly creditLimit: Money;
-  /**
-   * The missing-data switch: when on, the bank port answers BankError `missing-data` for reads of
-   * the account's balances and transactions (the error path a TPP can try in the sandbox).
-   */
-  readonly reportsMissingData: boolean;
   /** The owner's agreement, when the owner is a corporation that has one. */
   readonly organisationNumber?: string | undefined;
 }
@@ -97,8 +92,6 @@ export interface SandboxCardAccount {
   readonly product: string;
   readonly currency: string;
   readonly creditLimit: Money;
-  /** As {@link SandboxAccount.reportsMissingData}, for the card account's balances and transactions. */
-  readonly reportsMissingData: boolean;
 }
 
 export interface SandboxCardTransaction {

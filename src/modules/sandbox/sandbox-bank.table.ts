@@ -38,8 +38,6 @@ export interface SandboxAccountTable {
   cash_account_type: string;
   /** The credit line in the account's currency (0: none); included in interimAvailable. */
   credit_limit_minor: bigint | string;
-  /** When true the bank port answers `missing-data` for the account's balances and transactions. */
-  reports_missing_data: number | boolean;
   created_at: string;
 }
 
@@ -103,8 +101,6 @@ export interface SandboxCardAccountTable {
   product: string;
   currency: string;
   credit_limit_minor: bigint | string;
-  /** When true the bank port answers `missing-data` for the card account's balances and transactions. */
-  reports_missing_data: number | boolean;
   created_at: string;
 }
 

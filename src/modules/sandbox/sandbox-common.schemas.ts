@@ -37,12 +37,6 @@ export const Balance = Type.Object({
   creditLimitIncluded: Type.Optional(Type.Boolean()),
 });
 
-/** The missing-data switch of a mock account or card account (README "Sandbox data"). */
-export const ReportsMissingData = Type.Boolean({
-  description:
-    "When true, the bank behind the API answers reads of this account's balances and transactions without the data it must have: the account information API answers them with the bank's error (500) instead, so you can test that path. Default false",
-});
-
 export const CalendarDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
 /** A name on an account or card (70 characters: the `longer-names` fix is the default now). */

@@ -35,7 +35,6 @@ import {
   type SandboxTransaction,
 } from './sandbox-bank.model.js';
 import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
-import { withMissingDataSwitch } from './sandbox-missing-data.js';
 import { transactionRepository } from './transaction.repository.js';
 
 /**
@@ -352,8 +351,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     },
   };
 
-  // The missing-data switch of a mock account wraps the reads (sandbox-missing-data.ts).
-  return withMissingDataSwitch(db, {
+  return {
     ...execution,
 
     async findAccount(tpp, reference) {
@@ -512,7 +510,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       }));
       return { outcomes, cursor: String(rows.at(-1)?.seq ?? after) };
     },
-  });
+  };
 
   /**
    * Puts a file's outcomes in the feed, each (payment, item) once, in the submission's

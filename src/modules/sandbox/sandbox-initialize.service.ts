@@ -105,7 +105,6 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
           owner,
           ...seeded,
           creditLimit: money(seeded.creditLimit, seeded.currency),
-          reportsMissingData: false,
         };
         await cardAccountRepository.insert(trx, tppId, card, at);
         const purchases = generateCardTransactions({
