@@ -20,7 +20,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 const patch = (client: TppClient, path: string, body: unknown) => client.call<any>('PATCH', path, { body });
 
 /** `PUT …/core-system-fault` of a mock account (`accounts`) or card account (`card-accounts`). */
-const setFault = (client: TppClient, kind: 'accounts' | 'card-accounts', mockId: string, fault: 'missing-data' | null) =>
+const setFault = (client: TppClient, kind: 'accounts' | 'card-accounts', mockId: string, fault: 'missing-data' | 'unavailable' | null) =>
   client.put<any>(`/v1/sandbox/${kind}/${mockId}/core-system-fault`, { fault });
 
 /** A read with the PSU present, so that repeated reads are not counted against frequencyPerDay. */
@@ -210,6 +210,23 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
 
     expect((await setFault(server.client, 'accounts', account.resourceId, null)).status).toBe(200);
     expect((await read(`/v1/accounts/${resourceId}/balances`, consentId)).status).toBe(200);
+  });
+
+  it('forgets a fault with its account: deleting the customer, or initialize, removes it', async () => {
+    const faults = async (tppId: string) =>
+      (await server.database.db.selectFrom('sandbox_core_system_fault').select('account_id').where('tpp_id', '=', tppId).execute()).map(
+        (row) => row.account_id,
+      );
+    const { client } = await server.newTpp('PSDNO-FSA-555555555');
+    const holder = await createCustomer(client);
+    const kept = await createAccount(client, (await createCustomer(client)).customerNumber);
+    const gone = await createAccount(client, holder.customerNumber);
+    expect((await setFault(client, 'accounts', gone.resourceId, 'missing-data')).status).toBe(200);
+    expect((await setFault(client, 'accounts', kept.resourceId, 'unavailable')).status).toBe(200);
+    expect((await client.delete<any>(`/v1/sandbox/customers/${holder.customerId}`)).status).toBe(204);
+    expect(await faults('PSDNO-FSA-555555555')).toEqual([kept.resourceId]);
+    expect((await client.post<any>('/v1/sandbox/initialize', {})).status).toBe(200);
+    expect(await faults('PSDNO-FSA-555555555')).toEqual([]);
   });
 
   it('has the same fault on a card account: its balances and transactions fail, the card account stays listed and described', async () => {

@@ -32,6 +32,7 @@ export const sandboxBankRepository = {
   async removeAll(trx: DbOrTx, tppId: string): Promise<Removal> {
     const accountIds = await trx.selectFrom('sandbox_account').select('id').where('tpp_id', '=', tppId).execute();
     const cardIds = await trx.selectFrom('sandbox_card_account').select('id').where('tpp_id', '=', tppId).execute();
+    await trx.deleteFrom('sandbox_core_system_fault').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_card_transaction').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_card_account').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_transaction').where('tpp_id', '=', tppId).execute();
@@ -71,6 +72,11 @@ export const sandboxBankRepository = {
       ]),
     );
     await engagements.execute();
+    // A simulated fault goes with its account (it would never match a new account's id, but it would stay).
+    const faulty = [...cardIds, ...accountIds];
+    if (faulty.length > 0) {
+      await trx.deleteFrom('sandbox_core_system_fault').where('tpp_id', '=', tppId).where('account_id', 'in', faulty).execute();
+    }
     if (cardIds.length > 0) {
       await trx.deleteFrom('sandbox_card_transaction').where('tpp_id', '=', tppId).where('card_account_id', 'in', cardIds).execute();
       await trx.deleteFrom('sandbox_card_account').where('tpp_id', '=', tppId).where('id', 'in', cardIds).execute();
