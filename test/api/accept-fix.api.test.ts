@@ -16,6 +16,9 @@ import { createAccount, createCustomer } from '../support/sandbox.js';
 import { walk } from '../support/sca.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
+/** A read with the PSU present. */
+const PSU_PRESENT = { 'psu-ip-address': '192.0.2.10' };
+
 const NAME = 'Felleskonto for hytta på Hvaler, vedlikehold og strøm, med brygge';
 const CARD_NAME = 'Kari Nordmann Mastercard Gold med reiseforsikring';
 
@@ -37,9 +40,12 @@ describe.each(DIALECTS)('accept-fix on account information (%s)', (dialect) => {
     expect(clock.body.today).toBe(dateTime.slice(0, 10));
   }
 
+  // The PSU takes part (PSU-IP-Address): these reads are not counted against frequencyPerDay.
   async function read(headers: Record<string, string> = {}) {
     const [account, card] = await Promise.all(
-      [accountPath, cardPath].map((path) => server.client.get<any>(path, { headers: { 'consent-id': consentId, ...headers } })),
+      [accountPath, cardPath].map((path) =>
+        server.client.get<any>(path, { headers: { 'consent-id': consentId, ...PSU_PRESENT, ...headers } }),
+      ),
     );
     expect(account!.status, account!.text).toBe(200);
     expect(card!.status, card!.text).toBe(200);
