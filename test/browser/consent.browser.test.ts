@@ -15,6 +15,7 @@ import {
   startBrowserTestRig,
   watchedContexts,
   type StandInTpp,
+  chromiumMissing,
 } from '../support/browser.js';
 import { consentBody, consentStatusOf, createConsent } from '../support/consents.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
@@ -25,7 +26,8 @@ const TEXTS = {
   nb: { ...LOGIN_TEXTS.nb, heading: 'Del kontoinformasjon', legend: 'Kontoer som skal deles', approve: 'Godkjenn' },
 } as const;
 
-describe('consent pages in headless Chromium', () => {
+// Not run, with the instruction, on a machine without Chromium (outside CI): see test/support/chromium.ts.
+describe.skipIf(chromiumMissing() !== undefined)('consent pages in headless Chromium', () => {
   let server: TestServer;
   let tpp: StandInTpp;
   let browser: Browser;

@@ -18,6 +18,7 @@ import {
   startBrowserTestRig,
   watchedContexts,
   type StandInTpp,
+  chromiumMissing,
 } from '../support/browser.js';
 import { createFakeIdp, FAKE_IDP_URL, type FakeIdp } from '../support/fake-idp.js';
 import { NDCT, ndctBody, pathOf, privatePsu, type Psu } from '../support/payments.js';
@@ -36,7 +37,8 @@ const TEXTS = {
 /** The IdP's own login page, as the browser sees it at the IdP's origin. */
 const IDP_BUTTON = 'Log in with BankID';
 
-describe('SCA with the bank’s own login by redirect, in headless Chromium', () => {
+// Not run, with the instruction, on a machine without Chromium (outside CI): see test/support/chromium.ts.
+describe.skipIf(chromiumMissing() !== undefined)('SCA with the bank’s own login by redirect, in headless Chromium', () => {
   let server: TestServer;
   let tpp: StandInTpp;
   let browser: Browser;
