@@ -32,12 +32,12 @@ import {
   failureReasonOf,
   MAX_WRONG_CODES,
   sha256,
-  type AuthorisationRequest,
   type AuthorisationService,
   type FormAccess,
   type PageOutcome,
 } from '../../src/modules/authorisations/authorisation.service.js';
 import { DEFAULT_CODE_LOCK, type CodeLockSettings } from '../../src/modules/authorisations/psu-code-lock.js';
+import type { AuthorisationRequest } from '../../src/modules/authorisations/authorisation.model.js';
 import type { ScaStatus } from '../../src/modules/authorisations/sca-status.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 

@@ -28,8 +28,6 @@ export interface AuthorisationSettings {
   readonly sandbox: boolean;
 }
 
-export type { AuthorisationRequest } from './authorisation.model.js';
-
 /** The outcome of a PSU's form post on the redirect pages. */
 export type PageOutcome =
   /** Go on to the page of the authorisation's new status. */

@@ -10,7 +10,8 @@ import { paymentStore } from '../payments/payment-store.js';
 import type { Payment } from '../payments/payment.model.js';
 import type { BatchOutcome } from './batch-run-report.js';
 import { decideExecution, statusPath, type ExecutionDecision, type TransferOutcome } from './execution-decision.js';
-import { isFinalOutcome, paymentSubmissionRepository, type RecordedOutcome, type SubmissionRow } from './payment-submission.repository.js';
+import { isFinalOutcome, paymentSubmissionRepository, type SubmissionRow } from './payment-submission.repository.js';
+import type { RecordedOutcome } from './recorded-outcome.js';
 import { instructionsOf } from './payment-transfers.js';
 
 export interface ExecutionContext {

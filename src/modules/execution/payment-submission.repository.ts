@@ -1,8 +1,6 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import type { RecordedOutcome } from './recorded-outcome.js';
 
-export type { RecordedOutcome } from './recorded-outcome.js';
-
 export interface SubmissionRow {
   readonly paymentId: string;
   /** 0: a single payment; n: a bulk's n-th payment. */
