@@ -1,5 +1,6 @@
 import { makeNorwegianBban } from '../../src/domain/bban.js';
 import { ibanFromNorwegianBban } from '../../src/domain/iban.js';
+import { addDays, todayIn } from '../../src/domain/iso-date.js';
 import { makeNorwegianIdentityNumber } from '../../src/domain/norwegian-identity-number.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
 
@@ -43,6 +44,7 @@ export async function createAccount(client: TppClient, customerNumber: string, e
 
 /** The bank day in Norway, `days` from today. */
 export function osloDay(days = 0): string {
-  const date = new Date(Date.now() + days * 86_400_000);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+  // Counted in calendar days from today's Oslo date: adding days × 24 h to the instant would land
+  // an hour off across a daylight-saving change, and on the wrong date near midnight.
+  return addDays(todayIn('Europe/Oslo', new Date()), days);
 }
