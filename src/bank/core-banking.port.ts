@@ -54,6 +54,13 @@ export interface AccountPermission {
   readonly registerLimit?: Money | undefined;
   /** Largest amount the PSU may approve alone; above it another approver is needed. */
   readonly approvalLimit?: Money | undefined;
+  /**
+   * Under a corporate agreement: the PSU may not share the account's information with a TPP alone.
+   * A consent granting it waits (partiallyAuthorised) until another PSU of the same agreement, one
+   * who may view and register on every account granted, approves it too. Absent or false: the
+   * PSU's approval suffices. A private owner's accounts never need a second approver.
+   */
+  readonly consentNeedsSecondApprover?: boolean | undefined;
 }
 
 /** Berlin Group balance types of an account, in its currency. */

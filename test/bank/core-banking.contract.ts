@@ -33,6 +33,8 @@ export interface SeedEngagement {
   readonly roles: readonly ('REGISTER' | 'VIEW')[];
   readonly registerLimit?: Money | undefined;
   readonly approvalLimit?: Money | undefined;
+  /** Sharing the account's information through this engagement takes a second approver of the agreement. */
+  readonly consentNeedsSecondApprover?: boolean | undefined;
 }
 
 export interface SeedTransaction {
@@ -210,6 +212,22 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         });
         expect(await bank.permission(tpp, OLA, drift.id, organisationNumber)).toMatchObject({ canView: true, canRegister: false });
         expect(await bank.permission(tpp, KARI, drift.id)).toMatchObject({ canView: false, canRegister: false });
+      });
+
+      it('says when sharing an account of the agreement takes a second approver, per engagement; by default it does not', async () => {
+        const { tpp, seed } = await world();
+        const drift = await seed.account({ owner: FIRMA, currency: 'NOK' });
+        const { organisationNumber } = await seed.agreement({
+          owner: FIRMA,
+          engagements: [
+            { psu: KARI, accountId: drift.id, roles: ['REGISTER', 'VIEW'], consentNeedsSecondApprover: true },
+            { psu: OLA, accountId: drift.id, roles: ['REGISTER', 'VIEW'] },
+          ],
+        });
+        expect((await bank.permission(tpp, KARI, drift.id, organisationNumber)).consentNeedsSecondApprover).toBe(true);
+        expect((await bank.permission(tpp, OLA, drift.id, organisationNumber)).consentNeedsSecondApprover ?? false).toBe(false);
+        const own = await seed.account({ owner: OLA, currency: 'NOK' });
+        expect((await bank.permission(tpp, OLA, own.id)).consentNeedsSecondApprover ?? false).toBe(false);
       });
     });
 

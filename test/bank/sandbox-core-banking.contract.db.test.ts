@@ -46,6 +46,7 @@ for (const dialect of DIALECTS) {
             roles: [...engagement.roles],
             ...(engagement.registerLimit && { registerLimit: formatAmount(engagement.registerLimit) }),
             ...(engagement.approvalLimit && { approvalLimit: formatAmount(engagement.approvalLimit) }),
+            ...(engagement.consentNeedsSecondApprover && { consentNeedsSecondApprover: true }),
           })),
         });
         return { organisationNumber: agreement.organisationNumber };

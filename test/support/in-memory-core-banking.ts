@@ -158,6 +158,7 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
         canRegister,
         registerLimit: canRegister ? engagement.registerLimit : undefined,
         approvalLimit: canRegister ? engagement.approvalLimit : undefined,
+        ...(engagement.consentNeedsSecondApprover ? { consentNeedsSecondApprover: true } : {}),
       };
     },
     async balances(tpp, accountId) {

@@ -33,6 +33,7 @@ function engagements(db: DbOrTx, tppId: string) {
       'e.roles',
       sql<string | null>`cast(e.register_limit_minor as text)`.as('register_limit_minor'),
       sql<string | null>`cast(e.approval_limit_minor as text)`.as('approval_limit_minor'),
+      'e.consent_needs_second_approver',
       ...JOINED_CUSTOMER_COLUMNS,
       'a.id as account_id',
       'a.bban',
@@ -54,6 +55,7 @@ function toEngagement(row: EngagementRow): SandboxEngagement {
     roles: row.roles.split(',') as EngagementRole[],
     registerLimit: limit(row.register_limit_minor),
     approvalLimit: limit(row.approval_limit_minor),
+    consentNeedsSecondApprover: Boolean(row.consent_needs_second_approver),
   };
 }
 
@@ -115,6 +117,7 @@ export const agreementRepository = {
         roles: engagement.roles.join(','),
         register_limit_minor: engagement.registerLimit?.minor ?? null,
         approval_limit_minor: engagement.approvalLimit?.minor ?? null,
+        consent_needs_second_approver: engagement.consentNeedsSecondApprover ? 1 : 0,
         created_at: at,
       })
       .onConflict((oc) => oc.columns(['agreement_id', 'customer_id', 'account_id']).doNothing())

@@ -18,6 +18,12 @@ export const NewEngagement = Type.Object(
     roles: Type.Array(Type.Enum(ENGAGEMENT_ROLES), { minItems: 1, uniqueItems: true, description: 'REGISTER and/or VIEW' }),
     registerLimit: Type.Optional(LimitInput),
     approvalLimit: Type.Optional(LimitInput),
+    consentNeedsSecondApprover: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: a consent sharing this account that the PSU approves waits (partiallyAuthorised) for a second approver of the agreement. Absent or false: the PSU approves alone',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -41,6 +47,7 @@ export const Engagement = Type.Object({
   roles: Type.Array(Type.String()),
   registerLimit: Type.Optional(Type.String()),
   approvalLimit: Type.Optional(Type.String()),
+  consentNeedsSecondApprover: Type.Optional(Type.Boolean()),
   _links: Type.Object({ self: Link }),
 });
 

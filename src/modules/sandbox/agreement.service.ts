@@ -66,6 +66,7 @@ export function createAgreementService({ db, now }: SandboxDeps) {
       roles: ENGAGEMENT_ROLES.filter((role) => input.roles.includes(role)),
       registerLimit: limitIn(input.registerLimit, account.currency, fieldPath(path, 'registerLimit')),
       approvalLimit: limitIn(input.approvalLimit, account.currency, fieldPath(path, 'approvalLimit')),
+      consentNeedsSecondApprover: input.consentNeedsSecondApprover ?? false,
     };
     if (!(await agreementRepository.insertEngagement(trx, caller.tppId, engagement, at))) {
       alreadyExists(

@@ -81,6 +81,7 @@ export function sandboxMapper(publicUrl: string) {
     roles: [...item.roles],
     ...(item.registerLimit ? { registerLimit: formatAmount(item.registerLimit) } : {}),
     ...(item.approvalLimit ? { approvalLimit: formatAmount(item.approvalLimit) } : {}),
+    ...(item.consentNeedsSecondApprover ? { consentNeedsSecondApprover: true } : {}),
     _links: { self: link(`${agreementPath(item.agreementId)}/engagements/${encodeURIComponent(item.id)}`, 'GET') },
   });
 

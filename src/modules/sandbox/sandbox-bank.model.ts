@@ -67,6 +67,8 @@ export interface SandboxEngagement {
   /** Undefined: no limit. Zero: no right to register (or to approve alone). */
   readonly registerLimit?: Money | undefined;
   readonly approvalLimit?: Money | undefined;
+  /** A consent sharing the account through this engagement needs another approver of the agreement too. */
+  readonly consentNeedsSecondApprover: boolean;
 }
 
 export interface SandboxTransaction {

@@ -66,6 +66,8 @@ export interface SandboxEngagementTable {
   /** In the account's currency; null means no limit, 0 means no right. */
   register_limit_minor: bigint | string | null;
   approval_limit_minor: bigint | string | null;
+  /** A consent sharing the account through it needs a second approver of the agreement (migration 0018). */
+  consent_needs_second_approver: number | boolean;
   created_at: string;
 }
 

@@ -395,6 +395,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
         canRegister,
         registerLimit: canRegister ? engagement.registerLimit : undefined,
         approvalLimit: canRegister ? engagement.approvalLimit : undefined,
+        ...(engagement.consentNeedsSecondApprover ? { consentNeedsSecondApprover: true } : {}),
       };
     },
 

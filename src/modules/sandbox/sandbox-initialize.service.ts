@@ -202,6 +202,7 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
                 roles: engagement.roles,
                 registerLimit: engagement.registerLimit === undefined ? undefined : money(engagement.registerLimit, account.currency),
                 approvalLimit: engagement.approvalLimit === undefined ? undefined : money(engagement.approvalLimit, account.currency),
+                consentNeedsSecondApprover: false,
               },
               at,
             );
