@@ -9,6 +9,7 @@ import type { BankClock } from '../clock/bank-clock.js';
 import { ACCESS_KINDS, namedAccounts } from './consent-access.js';
 import { choiceValue, consentConfirmation } from './consent-confirmation.js';
 import { grantKey, type Grant, type GrantedAccount } from './consent-grant.js';
+import { needsSecondApprover, secondApproverRefusal } from './consent-joint-approval.js';
 import { isAwaitingApproval } from './consent-status.js';
 import { transitionConsent } from './consent-transition.js';
 import { consentRepository } from './consent.repository.js';
@@ -76,7 +77,9 @@ function grantOf(consent: Consent, shareable: readonly ShareableAccount[], chose
 /**
  * The consent's side of its SCA: the confirmation page, the approval that makes it valid (and ends
  * the same TPP's older valid recurring consent for the same PSU and accounts), and the rejection a
- * failed SCA causes.
+ * failed SCA causes. A corporate grant the bank wants approved by two (consent-joint-approval.ts)
+ * is partiallyAuthorised after its first approval, and the approval of a second PSU of the
+ * agreement, through another authorisation, makes it valid.
  */
 export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: BankClock): AuthorisationSubject {
   async function consentOf(authorisation: Authorisation): Promise<Consent> {
@@ -105,6 +108,46 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
     }
   }
 
+  /**
+   * The consent under its lock in the approving transaction, in the status the checks saw: another
+   * approval or a DELETE in between makes this one fail (409), never apply to a changed consent.
+   */
+  async function lockedAsBefore(trx: DbOrTx, seen: Consent): Promise<Consent> {
+    await consentRepository.lock(trx, seen.id);
+    const current = await consentRepository.findById(trx, seen.id);
+    if (!current || current.status !== seen.status) throw new AppError('STATUS_INVALID');
+    return current;
+  }
+
+  /**
+   * The second approval of a partially authorised consent: the grant the first approver made is
+   * approved as it stands (the PSU ticks nothing), and the consent becomes valid. The consent's PSU
+   * stays the first approver, whose choice the grant is.
+   */
+  async function secondApproval(consent: Consent, psuId: string): Promise<Approval> {
+    const refusal = await secondApproverRefusal(coreBanking, consent, psuId);
+    if (refusal) return refused(refusal.reason, refusal.rejectsConsent);
+    return {
+      ok: true,
+      apply: async (trx, at) => {
+        const current = await lockedAsBefore(trx, consent);
+        const { psuId: firstApprover, grant } = current;
+        if (firstApprover === undefined || grant === undefined) throw new Error(`partially authorised consent ${consent.id} has no grant`);
+        const today = await clock.today(consent.tppId, trx);
+        await transitionConsent(trx, current, {
+          to: 'valid',
+          reason: 'Approved by a second PSU of the agreement',
+          actor: { type: 'psu', id: psuId },
+          at,
+          today,
+          // Its SCA is complete now: the 180 days and the fresh-SCA hour count from here.
+          approval: { psuId: firstApprover, psuCorporateId: current.psuCorporateId, grant },
+        });
+        await supersede(trx, current, grant, firstApprover, at, today);
+      },
+    };
+  }
+
   return {
     async confirmation(authorisation) {
       const consent = await consentOf(authorisation);
@@ -117,7 +160,9 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
       if (!isAwaitingApproval(consent.status)) {
         return refused(localized('The consent no longer waits for approval', 'Samtykket venter ikke lenger på godkjenning'), false);
       }
-      const grant = grantOf(consent, await shareableFor(authorisation, consent, psuId), chosen);
+      if (consent.status === 'partiallyAuthorised') return secondApproval(consent, psuId);
+      const shareable = await shareableFor(authorisation, consent, psuId);
+      const grant = grantOf(consent, shareable, chosen);
       if (!('accounts' in grant)) return refused(grant, true);
       if (grant.accounts.length === 0) {
         return refused(
@@ -127,21 +172,26 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
           true,
         );
       }
+      const jointly = needsSecondApprover(grant, shareable);
       return {
         ok: true,
         apply: async (trx, at) => {
-          await consentRepository.lock(trx, consent.id);
-          const current = await consentRepository.findById(trx, consent.id);
-          if (!current || !isAwaitingApproval(current.status)) throw new AppError('STATUS_INVALID');
+          const current = await lockedAsBefore(trx, consent);
+          const approval = { psuId, psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId, grant };
           const today = await clock.today(consent.tppId, trx);
-          await transitionConsent(trx, current, {
-            to: 'valid',
-            reason: 'Approved by the PSU',
-            actor: { type: 'psu', id: psuId },
-            at,
-            today,
-            approval: { psuId, psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId, grant },
-          });
+          const actor = { type: 'psu' as const, id: psuId };
+          if (jointly) {
+            await transitionConsent(trx, current, {
+              to: 'partiallyAuthorised',
+              reason: 'Approved by one PSU of the agreement; another must approve too',
+              actor,
+              at,
+              today,
+              approval,
+            });
+            return;
+          }
+          await transitionConsent(trx, current, { to: 'valid', reason: 'Approved by the PSU', actor, at, today, approval });
           await supersede(trx, current, grant, psuId, at, today);
         },
       };
@@ -149,6 +199,12 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
 
     async approvedMessage(authorisation) {
       const consent = await consentOf(authorisation);
+      if (consent.status === 'partiallyAuthorised') {
+        return localized(
+          `You have approved it. Another approver of your company must approve it too before ${authorisation.tppName} can read the account information.`,
+          `Du har godkjent. En annen i bedriften må også godkjenne før ${authorisation.tppName} kan lese kontoinformasjonen.`,
+        );
+      }
       const until = displayDate(consent.validUntil);
       return localized(
         `${authorisation.tppName} can now read the account information you approved, until ${until.en}.`,

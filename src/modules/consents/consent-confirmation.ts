@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
-import { namedAccounts, type AccessKind } from './consent-access.js';
+import { ACCESS_KINDS, namedAccounts, type AccessKind } from './consent-access.js';
+import type { Grant, GrantedAccount } from './consent-grant.js';
 import type { Consent } from './consent.model.js';
 import { accountNamed, referenceText, type ShareableAccount } from './shareable-accounts.js';
 
@@ -41,11 +42,62 @@ export function choiceValue(consent: Pick<Consent, 'tppId' | 'id'>, account: Pic
     .slice(0, 22);
 }
 
-/** Lines of what is asked, for the consent's kind; `shareable`: what the identified PSU may share. */
-export function consentConfirmation(consent: Consent, shareable: readonly ShareableAccount[]): Confirmation {
+/**
+ * What a second approver of a partially authorised consent reads (consent-joint-approval.ts): that
+ * another approver has approved, the accounts already chosen (nothing to tick again), what is read
+ * of them, and any of them this PSU may not share.
+ */
+function grantedLines(grant: Grant, shareable: readonly ShareableAccount[]): ConfirmationLine[] {
+  const labelOf = (account: GrantedAccount) =>
+    shareable.find((candidate) => candidate.type === account.type && candidate.bankAccountId === account.bankAccountId)?.label;
+  const lines = [
+    line(
+      localized('Approved by', 'Godkjent av'),
+      localized(
+        'Another approver of your company. Your approval completes the consent.',
+        'En annen godkjenner i bedriften. Din godkjenning fullfører samtykket.',
+      ),
+    ),
+  ];
+  const labels = grant.accounts.map((account) => labelOf(account) ?? localized(referenceText(account.reference)));
+  lines.push(
+    line(
+      localized('Accounts', 'Kontoer'),
+      localized(labels.map((label) => label.en).join(', '), labels.map((label) => label.nb).join(', ')),
+    ),
+  );
+  if (grant.listOnly) {
+    lines.push(
+      line(
+        localized('Information', 'Opplysninger'),
+        grant.listOnly.withBalance
+          ? localized('The list of the accounts, with their balances', 'Listen over kontoene, med saldo')
+          : localized('The list of the accounts', 'Listen over kontoene'),
+      ),
+    );
+  } else {
+    const kinds = ACCESS_KINDS.filter((kind) => grant.accounts.some((account) => account.kinds.includes(kind)));
+    lines.push(line(localized('Information', 'Opplysninger'), listOf(kinds)));
+  }
+  const foreign = grant.accounts.filter((account) => labelOf(account) === undefined).map((account) => referenceText(account.reference));
+  if (foreign.length > 0) {
+    lines.push(
+      line(
+        localized('Cannot be shared', 'Kan ikke deles'),
+        localized(
+          `${foreign.join(', ')}: not an account you can share. The consent cannot be given.`,
+          `${foreign.join(', ')}: ikke en konto du kan dele. Samtykket kan ikke gis.`,
+        ),
+      ),
+    );
+  }
+  return lines;
+}
+
+/** Lines of what the TPP asks, for the consent's kind, before anyone approved it. */
+function askedLines(consent: Consent, shareable: readonly ShareableAccount[]): ConfirmationLine[] {
   const access = consent.access;
   const lines: ConfirmationLine[] = [];
-  let choices: Confirmation['choices'];
   switch (access.kind) {
     case 'global':
       lines.push(
@@ -73,10 +125,6 @@ export function consentConfirmation(consent: Consent, shareable: readonly Sharea
           ),
         ),
       );
-      choices = {
-        legend: localized('Accounts to share', 'Kontoer som skal deles'),
-        options: shareable.map((account) => ({ value: choiceValue(consent, account), label: account.label })),
-      };
       break;
     case 'detailed': {
       const named = namedAccounts(access);
@@ -101,6 +149,25 @@ export function consentConfirmation(consent: Consent, shareable: readonly Sharea
         );
       }
       break;
+    }
+  }
+  return lines;
+}
+
+/** Lines of what is asked, for the consent's kind; `shareable`: what the identified PSU may share. */
+export function consentConfirmation(consent: Consent, shareable: readonly ShareableAccount[]): Confirmation {
+  const access = consent.access;
+  const lines: ConfirmationLine[] = [];
+  let choices: Confirmation['choices'];
+  if (consent.status === 'partiallyAuthorised' && consent.grant !== undefined) {
+    lines.push(...grantedLines(consent.grant, shareable));
+  } else {
+    lines.push(...askedLines(consent, shareable));
+    if (access.kind === 'bank-offered') {
+      choices = {
+        legend: localized('Accounts to share', 'Kontoer som skal deles'),
+        options: shareable.map((account) => ({ value: choiceValue(consent, account), label: account.label })),
+      };
     }
   }
   const ownerName = access.kind === 'detailed' ? access.ownerName.length > 0 : access.ownerName;

@@ -295,7 +295,8 @@ export function createConsentsService(
         id: consent.id,
         href: `${settings.publicUrl}${consentPath(consent.id)}`,
         psuCorporateId: consent.psuCorporateId,
-        expectedPsuId: consent.psuId,
+        // Once one PSU has approved (partiallyAuthorised), the next approver is another one: none is expected.
+        expectedPsuId: consent.status === 'received' ? consent.psuId : undefined,
         redirectUri: context.tppRedirectUri,
         nokRedirectUri: context.tppNokRedirectUri,
       };

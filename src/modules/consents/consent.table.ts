@@ -17,7 +17,7 @@ export interface ConsentTable {
   /** YYYY-MM-DD: the last day it may be used (capped at 180 days from its creation). */
   valid_until: string;
   frequency_per_day: number;
-  /** The PSU who approved it (or the one the TPP named, until then). */
+  /** The PSU who approved it, the first of two in a multi-level SCA (or the one the TPP named, until then). */
   psu_id: string | null;
   psu_corporate_id: string | null;
   /** JSON: the accounts the PSU granted and the access to each, once approved (consent-grant.ts). */

@@ -14,6 +14,8 @@ export interface ShareableAccount {
   readonly reference: GrantedAccount['reference'];
   /** "Brukskonto 1234.56.78903 (NOK)": how the PSU recognises it. */
   readonly label: Localized;
+  /** The bank says the PSU may not share it alone: another approver of the agreement must approve too. */
+  readonly needsSecondApprover: boolean;
 }
 
 /** A Norwegian BBAN as people write it: 1234.56.78903. */
@@ -24,7 +26,8 @@ function spacedBban(bban: string): string {
 /**
  * The accounts a PSU may share (docs/design.md §2b): the PSU's own accounts and card accounts the
  * bank lets the PSU view, or with a corporate agreement (`organisationNumber`), the agreement's
- * accounts the PSU is engaged on with both REGISTER and VIEW (a corporate PSU shares no card account).
+ * accounts the PSU is engaged on with both REGISTER and VIEW (a corporate PSU shares no card account),
+ * each marked when the bank wants a second approver of the agreement for sharing it.
  */
 export async function shareableAccounts(
   coreBanking: CoreBanking,
@@ -46,6 +49,7 @@ export async function shareableAccounts(
       currency: account.currency,
       reference: { iban: account.iban, currency: account.currency },
       label: localized(`${account.name} ${number} (${account.currency})`),
+      needsSecondApprover: organisationNumber !== undefined && permission.consentNeedsSecondApprover === true,
     });
   }
   if (organisationNumber === undefined) {
@@ -57,6 +61,7 @@ export async function shareableAccounts(
         currency: card.currency,
         reference: { maskedPan: card.maskedPan, currency: card.currency },
         label: localized(`${card.name} ${card.maskedPan} (${card.currency})`),
+        needsSecondApprover: false,
       });
     }
   }
