@@ -194,6 +194,43 @@ describe.each(DIALECTS)('corporate multi-level consent SCA (%s)', (dialect) => {
     expect((accounts.body.accounts as any[]).map((account) => account.iban)).toEqual([company.accounts[0]!.iban]);
   });
 
+  it('an account list consent: the second approver reads that the list is shared, and approves it', async () => {
+    const { consentId, scaRedirect } = await createConsent(
+      server.client,
+      consentBody({ availableAccounts: 'allAccounts' }, { recurringIndicator: false, frequencyPerDay: 1 }),
+      { ...company.headers(company.jointly), ...REDIRECTS },
+    );
+    await walk(scaRedirect!);
+    expect(await consentStatusOf(server.client, consentId)).toBe('partiallyAuthorised');
+    const next = await startAuthorisation(server.client, `/v1/consents/${consentId}`, { 'psu-id': company.second });
+    const browser = otherBrowser();
+    await identify(next.scaRedirect, '', browser);
+    await enterCode(next.scaRedirect, undefined, browser);
+    const text = pageText((await openPage(next.scaRedirect, browser)).text);
+    expect(text).toContain('Information The list of the accounts');
+    expect(text).toContain('Driftskonto');
+    expect(text).toContain('Skattetrekk');
+    await walk(next.scaRedirect, { cookies: browser.cookies });
+    expect(await consentStatusOf(server.client, consentId)).toBe('valid');
+    const accounts = await readAccounts(consentId);
+    expect(accounts.status, accounts.text).toBe(200);
+    expect((accounts.body.accounts as any[]).map((account) => account.iban).sort()).toEqual(
+      company.accounts.map((account) => account.iban).sort(),
+    );
+  });
+
+  it("once valid, ends the TPP's older valid recurring consent of the first approver for the same accounts", async () => {
+    const older = await partlyApproved();
+    await walk((await startAuthorisation(server.client, `/v1/consents/${older.consentId}`, { 'psu-id': company.second })).scaRedirect);
+    expect(await consentStatusOf(server.client, older.consentId)).toBe('valid');
+    const newer = await partlyApproved();
+    // Waiting for its second approver, the newer consent ends nothing yet.
+    expect(await consentStatusOf(server.client, older.consentId)).toBe('valid');
+    await walk((await startAuthorisation(server.client, `/v1/consents/${newer.consentId}`, { 'psu-id': company.alone })).scaRedirect);
+    expect(await consentStatusOf(server.client, newer.consentId)).toBe('valid');
+    expect(await consentStatusOf(server.client, older.consentId)).toBe('terminatedByTpp');
+  });
+
   it('tells the first approver that another approver must approve too (outcome page without redirect URI)', async () => {
     const { scaRedirect } = await createConsent(server.client, consentBody(BANK_OFFERED), company.headers(company.jointly));
     const journey = await walk(scaRedirect!, { choose: (label) => label.startsWith('Driftskonto') });
@@ -227,7 +264,13 @@ describe.each(DIALECTS)('corporate multi-level consent SCA (%s)', (dialect) => {
     await walk(scaRedirect!);
     expect((await server.client.get<any>(`/v1/consents/${consentId}`)).body.access.accounts).toHaveLength(2);
     const next = await startAuthorisation(server.client, `/v1/consents/${consentId}`, { 'psu-id': company.partly });
-    const journey = await walk(next.scaRedirect);
+    const browser = otherBrowser();
+    await identify(next.scaRedirect, '', browser);
+    await enterCode(next.scaRedirect, undefined, browser);
+    expect(pageText((await openPage(next.scaRedirect, browser)).text)).toContain(
+      `Cannot be shared ${company.accounts[1]!.iban}: not an account you can share. The consent cannot be given.`,
+    );
+    const journey = await walk(next.scaRedirect, { cookies: browser.cookies });
     const message = `You may not share the information of ${company.accounts[1]!.iban}, which this consent shares`;
     // The PSU reads why on the page before going back to the TPP.
     expect(journey.redirectedTo).toBeUndefined();
