@@ -549,6 +549,20 @@ describe.each(DIALECTS)('authorisation service on %s', (dialect) => {
       expect(h.payments.failures).toEqual([]);
     });
 
+    it('says the consent changed when a consent approval cannot apply (another approver was faster)', async () => {
+      const h = harness();
+      const consents = new FakeSubject();
+      h.service.registerSubject('consent', consents);
+      const authorisation = await walk(h, await create(h, { purpose: 'consent' }), 'scaMethodSelected');
+      consents.answer = { ok: true, fails: true };
+      const outcome = expectKind(await h.service.decide(authorisation.id, pass(authorisation), 'approve'), 'finished');
+      expect(outcome.authorisation.scaStatus).toBe('failed');
+      expect(failureReasonOf(await stored(authorisation))).toEqual(
+        localized('The consent changed while it was being approved', 'Samtykket ble endret mens det ble godkjent'),
+      );
+      expect(consents.failures).toEqual([]);
+    });
+
     it('asks the subject of the authorisation’s purpose: a cancellation goes to the cancellation subject', async () => {
       const h = harness();
       const authorisation = await walk(h, await create(h, { purpose: 'payment-cancellation' }), 'scaMethodSelected');

@@ -547,8 +547,7 @@ export function createAuthorisationService(
         // approver was faster): the approval cannot apply, and the authorisation fails saying so.
         const current = await authorisationRepository.find(db, authorisation.id);
         if (!current || isFinalScaStatus(current.scaStatus)) throw error;
-        const reason = localized('The payment changed while it was being approved', 'Betalingen ble endret mens den ble godkjent');
-        return { kind: 'finished', authorisation: await fail(current, reason, false) };
+        return { kind: 'finished', authorisation: await fail(current, changedWhileApproved(authorisation.purpose), false) };
       }
     },
 
@@ -590,6 +589,13 @@ export const PAGE_REFUSALS = {
     'Bankappen bekreftet ikke. Skriv inn engangskoden i stedet.',
   ),
 } as const;
+
+/** Why an approval could not apply: what it approves changed meanwhile (another approver, the TPP's DELETE). */
+function changedWhileApproved(purpose: AuthorisationPurpose): Localized {
+  return purpose === 'consent'
+    ? localized('The consent changed while it was being approved', 'Samtykket ble endret mens det ble godkjent')
+    : localized('The payment changed while it was being approved', 'Betalingen ble endret mens den ble godkjent');
+}
 
 /** What the code page says after a wrong code. */
 const WRONG_CODE = (left: number) =>
