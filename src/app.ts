@@ -2,6 +2,8 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { acceptFixTable } from './domain/accept-fix.js';
+import { API_RELEASE_HEADER, stateReleaseOnEveryAnswer } from './http/api-release-header.js';
+import { ACCEPT_FIXES, API_RELEASE } from './release/release-notes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config/config.schema.js';
@@ -46,13 +48,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own.
     clientErrorHandler: (error, socket) => {
       if (socket.writable) {
-        socket.end(clientErrorResponse(error, config.systemName));
+        socket.end(clientErrorResponse(error, config.systemName, { [API_RELEASE_HEADER]: API_RELEASE }));
       } else {
         socket.destroy(error);
       }
     },
     frameworkErrors: (error, request, reply) => void handleError(error, request, reply, config.systemName),
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  stateReleaseOnEveryAnswer(app.server, API_RELEASE);
 
   const routes = new RouteTable();
   routes.track(app);
@@ -112,9 +116,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
           'Berlin Group NextGenPSD2 access to accounts (Norwegian profile). Every /v1 request is signed per draft-cavage-http-signatures-10 with an eIDAS QSealC.',
           '### accept-fix',
           "Breaking changes a TPP may take early with the `accept-fix` (or `x-accept-fix`) header; three months after its release a fix is the default for everyone, by the TPP's sandbox clock.",
-          acceptFixTable(),
+          acceptFixTable(ACCEPT_FIXES),
         ].join('\n\n'),
-        version: '0.1.0',
+        // The interface release (CHANGELOG.md), not the npm package's version.
+        version: API_RELEASE,
       },
       servers: [{ url: config.publicUrl }],
     },

@@ -1,3 +1,5 @@
+import { ChangelogError, type Changelog } from './changelog.js';
+import type { IsoDate } from './iso-date.js';
 import { fail, localized, pass, type Check, type Localized } from './localized.js';
 
 export type AcceptFixName =
@@ -5,33 +7,35 @@ export type AcceptFixName =
 
 /**
  * A response change a TPP can opt into early with `accept-fix` / `x-accept-fix`. The bank announces
- * in a release note the day it becomes the default for everyone, three months later (see
+ * it in a release note and it becomes the default for everyone three months later (see
  * {@link defaultSince}); before that day only a TPP that sends the header gets it.
  *
- * The dates come from the bank's documentation page of future breaking changes (docs/design.md
- * §2): it gives the month each fix was first offered and the day it was made the default;
- * `releasedOn` is that day less the three months' notice. The page's row for
- * `cash-account-type-iso` is cut off: we take it to have gone default with the other account
- * information fixes, and say so.
+ * What a fix is and how it is spelt is written here; when it came is not: the release that
+ * announces it, the month it was first offered and any assumption about its date are the
+ * changelog's (CHANGELOG.md, read by ./changelog.ts), and {@link acceptFixesOf} joins the two.
  */
-export interface AcceptFix {
+export interface AcceptFixDefinition {
   readonly name: AcceptFixName;
   readonly aliases: readonly string[];
-  /** YYYY-MM the header value was first accepted; undefined where the bank's page does not say. */
-  readonly offeredSince: string | undefined;
-  /** YYYY-MM-DD of the release note that set the default date. */
-  readonly releasedOn: string;
-  /** Why a date is our assumption rather than the bank's word, when it is. */
-  readonly assumption?: string;
   readonly summary: Localized;
 }
 
-export const ACCEPT_FIXES: readonly AcceptFix[] = [
+/** A fix with the dates of the release that announces it. */
+export interface AcceptFix extends AcceptFixDefinition {
+  /** The number of the release that announces it. */
+  readonly release: string;
+  /** YYYY-MM-DD of that release; the default day is three months later. */
+  readonly releasedOn: IsoDate;
+  /** YYYY-MM the header value was first accepted; undefined where the bank's page does not say. */
+  readonly offeredSince: string | undefined;
+  /** Why the release date is our assumption rather than the bank's word, when it is. */
+  readonly assumption: string | undefined;
+}
+
+export const ACCEPT_FIX_DEFINITIONS: readonly AcceptFixDefinition[] = [
   {
     name: 'amount-as-string',
     aliases: [],
-    offeredSince: '2019-11',
-    releasedOn: '2020-05-01',
     summary: localized(
       'Amounts are JSON strings such as "100.33" (always so here; accepted and ignored).',
       'Beløp er JSON-strenger som "100.33" (alltid slik her; godtas og ignoreres).',
@@ -40,8 +44,6 @@ export const ACCEPT_FIXES: readonly AcceptFix[] = [
   {
     name: 'cardaccount-switch-originalamount-and-transactionamount',
     aliases: [],
-    offeredSince: '2020-05',
-    releasedOn: '2024-06-05',
     summary: localized(
       'Card transactions: transactionAmount is the amount in the card currency and originalAmount what the merchant charged (without it the two are swapped, as the bank has always sent them).',
       'Korttransaksjoner: transactionAmount er beløpet i kortets valuta og originalAmount det brukerstedet belastet (uten den er de byttet om, slik banken alltid har sendt dem).',
@@ -50,8 +52,6 @@ export const ACCEPT_FIXES: readonly AcceptFix[] = [
   {
     name: 'longer-name',
     aliases: ['longer-names'],
-    offeredSince: '2020-06',
-    releasedOn: '2024-06-05',
     summary: localized(
       'The name of an account or card account is returned with up to 70 characters instead of being cut at 35.',
       'Navnet på en konto eller kortkonto returneres med opptil 70 tegn i stedet for å kuttes ved 35.',
@@ -60,9 +60,6 @@ export const ACCEPT_FIXES: readonly AcceptFix[] = [
   {
     name: 'cash-account-type-iso',
     aliases: [],
-    offeredSince: undefined,
-    releasedOn: '2024-06-05',
-    assumption: "the bank's page is cut off here: taken to have gone default with the other account information fixes",
     summary: localized(
       "cashAccountType is the ISO 20022 ExternalCashAccountType1Code (CACC, SVGS, …) instead of the bank's product word (BRUKSKONTO, SPAREKONTO, …).",
       'cashAccountType er ISO 20022 ExternalCashAccountType1Code (CACC, SVGS, …) i stedet for bankens produktord (BRUKSKONTO, SPAREKONTO, …).',
@@ -70,12 +67,58 @@ export const ACCEPT_FIXES: readonly AcceptFix[] = [
   },
 ];
 
+/**
+ * Every fix with its dates from the changelog: the release that announces it gives `releasedOn`,
+ * its note the month offered and any assumption. Throws when the two disagree in a way that
+ * would leave a fix without a default day or with two: a fix no release announces, one announced
+ * by an undated release, a value the changelog announces that the server does not know, or a
+ * written default day that is not three months after the release.
+ */
+export function acceptFixesOf(changelog: Changelog): readonly AcceptFix[] {
+  const announced = new Map(
+    changelog.releases.flatMap((release) => release.acceptFixes.map((note) => [note.name, { release, note }] as const)),
+  );
+  for (const [name, { note }] of announced) {
+    if (!ACCEPT_FIX_DEFINITIONS.some((fix) => fix.name === name)) {
+      throw new ChangelogError(
+        note.line,
+        `accept-fix ${name} is not a value this server knows (${ACCEPT_FIX_DEFINITIONS.map((fix) => fix.name).join(', ')})`,
+      );
+    }
+  }
+  return ACCEPT_FIX_DEFINITIONS.map((definition) => {
+    const entry = announced.get(definition.name);
+    if (entry === undefined) throw new ChangelogError(undefined, `no release announces accept-fix ${definition.name}`);
+    const { release, note } = entry;
+    if (release.date === undefined) {
+      throw new ChangelogError(
+        note.line,
+        `accept-fix ${definition.name} is announced by release ${release.number}, which has no date to count its three months from`,
+      );
+    }
+    const fix: AcceptFix = {
+      ...definition,
+      release: release.number,
+      releasedOn: release.date,
+      offeredSince: note.offeredSince,
+      assumption: note.assumption,
+    };
+    if (note.defaultFrom !== defaultSince(fix)) {
+      throw new ChangelogError(
+        note.line,
+        `accept-fix ${definition.name}: default from ${note.defaultFrom}, but three months after release ${release.number} (${release.date}) is ${defaultSince(fix)}`,
+      );
+    }
+    return fix;
+  });
+}
+
 const BY_SPELLING = new Map<string, AcceptFixName>(
-  ACCEPT_FIXES.flatMap((fix) => [fix.name, ...fix.aliases].map((spelling) => [spelling, fix.name] as const)),
+  ACCEPT_FIX_DEFINITIONS.flatMap((fix) => [fix.name, ...fix.aliases].map((spelling) => [spelling, fix.name] as const)),
 );
 
 /** The day (YYYY-MM-DD) a fix becomes the default: three months after its release. */
-export function defaultSince(fix: AcceptFix): string {
+export function defaultSince(fix: Pick<AcceptFix, 'releasedOn'>): IsoDate {
   const [year = 0, month = 1, day = 1] = fix.releasedOn.split('-').map(Number);
   // Clamp to the target month's last day so 30 November does not roll over into March.
   const lastDay = new Date(Date.UTC(year, month + 2 + 1, 0)).getUTCDate();
@@ -100,7 +143,7 @@ export function checkAcceptFix(value: string): Check<ReadonlySet<AcceptFixName>>
     const fix = BY_SPELLING.get(item.toLowerCase());
     if (fix === undefined) {
       const shown = item.length > 60 ? `${item.slice(0, 60)}…` : item;
-      const known = ACCEPT_FIXES.map((known) => known.name).join(', ');
+      const known = ACCEPT_FIX_DEFINITIONS.map((known) => known.name).join(', ');
       return fail(localized(`unknown fix "${shown}"; known fixes: ${known}`, `ukjent fiks "${shown}"; kjente fikser: ${known}`));
     }
     fixes.add(fix);
@@ -109,9 +152,13 @@ export function checkAcceptFix(value: string): Check<ReadonlySet<AcceptFixName>>
 }
 
 /** The fixes in force for a request made on `today` (YYYY-MM-DD): those asked for and those now default. */
-export function activeFixes(requested: ReadonlySet<AcceptFixName>, today: string): ReadonlySet<AcceptFixName> {
+export function activeFixes(
+  requested: ReadonlySet<AcceptFixName>,
+  today: IsoDate,
+  fixes: readonly AcceptFix[],
+): ReadonlySet<AcceptFixName> {
   const active = new Set(requested);
-  for (const fix of ACCEPT_FIXES) if (defaultSince(fix) <= today) active.add(fix.name);
+  for (const fix of fixes) if (defaultSince(fix) <= today) active.add(fix.name);
   return active;
 }
 
@@ -119,11 +166,12 @@ export function activeFixes(requested: ReadonlySet<AcceptFixName>, today: string
  * The fixes as one Markdown table (name, what changes, offered since, release, default since):
  * the README shows it and the API docs (/docs) describe the header with it, from this one list.
  */
-export function acceptFixTable(): string {
-  const rows = ACCEPT_FIXES.map((fix) => {
+export function acceptFixTable(fixes: readonly AcceptFix[]): string {
+  const rows = fixes.map((fix) => {
     const name = [fix.name, ...fix.aliases].map((spelling) => `\`${spelling}\``).join(' or ');
     const offered = fix.offeredSince ?? 'not published';
-    const released = fix.assumption === undefined ? fix.releasedOn : `${fix.releasedOn} (assumed: ${fix.assumption})`;
+    const release = `${fix.release} of ${fix.releasedOn}`;
+    const released = fix.assumption === undefined ? release : `${release} (assumed: ${fix.assumption})`;
     return `| ${name} | ${fix.summary.en} | ${offered} | ${released} | ${defaultSince(fix)} |`;
   });
   return ['| fix | what changes | offered since | release | default since |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');

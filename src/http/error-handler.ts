@@ -39,9 +39,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 /**
  * Answers a request Node could not even parse (bad framing, oversized headers, a timeout) with the
- * error body too; there is no request object, so the text is English.
+ * error body too; there is no request object, so the text is English. `headers` are those every
+ * answer of the server carries (API-Release), written here because this answer bypasses the server.
  */
-export function clientErrorResponse(error: Error & { code?: string }, system: string): string {
+export function clientErrorResponse(
+  error: Error & { code?: string },
+  system: string,
+  headers: Readonly<Record<string, string>> = {},
+): string {
   const appError =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? new AppError('HEADERS_TOO_LARGE')
@@ -50,7 +55,8 @@ export function clientErrorResponse(error: Error & { code?: string }, system: st
         : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
   const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
   const status = ERROR_CATALOGUE[appError.code].status;
-  return `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

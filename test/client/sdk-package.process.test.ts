@@ -118,3 +118,20 @@ it('runs the README example with node from the installed package, printing what 
   );
   expect(resolved.stdout.trim()).toBe(`file://${join(project, 'node_modules', 'nordic-xs2a', 'dist', 'client', 'index.js')}`);
 }, 60_000);
+
+it('ships CHANGELOG.md, which the installed server reads from beside its dist/', async () => {
+  const installed = join(project, 'node_modules', 'nordic-xs2a');
+  const shipped = readFileSync(join(installed, 'CHANGELOG.md'), 'utf8');
+  expect(shipped).toBe(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+  const read = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const notes = await import('./node_modules/nordic-xs2a/dist/release/release-notes.js'); console.log(JSON.stringify([notes.CHANGELOG_FILE, notes.API_RELEASE]))",
+    ],
+    project,
+  );
+  expect(read.stderr).toBe('');
+  expect(JSON.parse(read.stdout)).toEqual([join(installed, 'CHANGELOG.md'), /^## (\S+)/m.exec(shipped)?.[1]]);
+}, 60_000);

@@ -3,6 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
 import { AppError } from '../../errors/app-error.js';
+import { ACCEPT_FIXES } from '../../release/release-notes.js';
 import { activeFixes, type AcceptFixName } from '../../domain/accept-fix.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import type { BankClock } from '../clock/bank-clock.js';
@@ -52,7 +53,7 @@ export function createAccountReadsService(
   async function context(read: AccountRead) {
     const today = await clock.today(read.tpp.id);
     return {
-      fixes: activeFixes(read.acceptFixes, today),
+      fixes: activeFixes(read.acceptFixes, today, ACCEPT_FIXES),
       when: { previousBankDay: rollToBankDay(addDays(today, -1), 'preceding'), now: (await clock.now(read.tpp.id)).toISOString() },
     };
   }

@@ -4,6 +4,7 @@ import { activeFixes } from '../../domain/accept-fix.js';
 import { addDays, type IsoDate } from '../../domain/iso-date.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
+import { ACCEPT_FIXES } from '../../release/release-notes.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
@@ -181,7 +182,7 @@ export function createTransactionReadsService(
       { bankAsOf: snapshot?.bankAsOf, offset: query.offset, limit: query.limit },
       async () => [],
     );
-    const fixes = activeFixes(read.acceptFixes, await clock.today(read.tpp.id));
+    const fixes = activeFixes(read.acceptFixes, await clock.today(read.tpp.id), ACCEPT_FIXES);
     const view = (item: (typeof window.entries)[number]) => cardTransactionView(item, fixes);
     return {
       report: {
