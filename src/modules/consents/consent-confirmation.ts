@@ -80,18 +80,20 @@ function grantedLines(grant: Grant, shareable: readonly ShareableAccount[]): Con
     lines.push(line(localized('Information', 'Opplysninger'), listOf(kinds)));
   }
   const foreign = grant.accounts.filter((account) => labelOf(account) === undefined).map((account) => referenceText(account.reference));
-  if (foreign.length > 0) {
-    lines.push(
-      line(
-        localized('Cannot be shared', 'Kan ikke deles'),
-        localized(
-          `${foreign.join(', ')}: not an account you can share. The consent cannot be given.`,
-          `${foreign.join(', ')}: ikke en konto du kan dele. Samtykket kan ikke gis.`,
-        ),
-      ),
-    );
-  }
+  if (foreign.length > 0) lines.push(cannotBeShared(foreign));
   return lines;
+}
+
+/** The line naming accounts the PSU cannot share: the consent cannot be given with them. */
+function cannotBeShared(references: readonly string[]): ConfirmationLine {
+  const named = references.join(', ');
+  return line(
+    localized('Cannot be shared', 'Kan ikke deles'),
+    localized(
+      `${named}: not an account you can share. The consent cannot be given.`,
+      `${named}: ikke en konto du kan dele. Samtykket kan ikke gis.`,
+    ),
+  );
 }
 
 /** Lines of what the TPP asks, for the consent's kind, before anyone approved it. */
@@ -137,17 +139,7 @@ function askedLines(consent: Consent, shareable: readonly ShareableAccount[]): C
       const foreign = named
         .filter((entry) => accountNamed(shareable, entry.reference) === undefined)
         .map((entry) => referenceText(entry.reference));
-      if (foreign.length > 0) {
-        lines.push(
-          line(
-            localized('Cannot be shared', 'Kan ikke deles'),
-            localized(
-              `${foreign.join(', ')}: not an account you can share. The consent cannot be given.`,
-              `${foreign.join(', ')}: ikke en konto du kan dele. Samtykket kan ikke gis.`,
-            ),
-          ),
-        );
-      }
+      if (foreign.length > 0) lines.push(cannotBeShared(foreign));
       break;
     }
   }
