@@ -11,7 +11,7 @@ import { createFakeIdp } from '../support/fake-idp.js';
 import { created, expectError, initiate, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
 import { DEFAULT_TPP, logIn, overviewUrl, postForm, psuBrowser, revocableOf } from '../support/psu-overview.js';
 import { csrfOf, decide, expectSeeOther, identify, openPage, postPage, walk } from '../support/sca.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { IN_MEMORY_BANK_ENV, PRODUCTION_ENV, startTestServer, type TestServer } from '../support/test-server.js';
 
 describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
   let server: TestServer;
@@ -242,5 +242,33 @@ describe.each(DIALECTS)('the PSU page of consents with login at the bank’s IdP
     const login = await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser);
     const back = idp.login(login.location!);
     expect((await openPage(back, psuBrowser())).status).toBe(403);
+  });
+});
+
+describe.each(DIALECTS)("the PSU page of consents in production, on the bank's adapter (%s)", (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, env: PRODUCTION_ENV });
+  });
+  afterAll(() => server.close());
+
+  it("asks for no TPP, lists the PSU's consents given to every TPP, and revokes one TPP's only", async () => {
+    const psu = {
+      customerNumber: IN_MEMORY_BANK_ENV.IN_MEMORY_BANK_PSU_ID,
+      headers: { 'psu-id': IN_MEMORY_BANK_ENV.IN_MEMORY_BANK_PSU_ID },
+    };
+    const body = consentBody(detailedAccess({ bban: IN_MEMORY_BANK_ENV.IN_MEMORY_BANK_BBAN }));
+    const first = await approvedConsent(server.client, body, psu.headers, (link) => walk(link));
+    const other = await server.newTpp('PSDNO-FSA-222222222');
+    const second = await approvedConsent(other.client, body, psu.headers, (link) => walk(link));
+
+    const browser = psuBrowser();
+    expect((await openPage(overviewUrl(server), browser)).text).not.toContain('name="tpp"');
+    const page = await logIn(server, psu.customerNumber, browser, '');
+    expect(revocableOf(page.text).sort()).toEqual([first, second].sort());
+    expect(pageText(page.text)).toContain('PSDNO-FSA-222222222 AS');
+    expect((await postForm(server, '/revoke', { consentId: second }, browser)).status).toBe(303);
+    expect(await consentStatusOf(other.client, second)).toBe('revokedByPsu');
+    expect(await consentStatusOf(server.client, first)).toBe('valid');
   });
 });
