@@ -272,3 +272,31 @@ describe.each(DIALECTS)("the PSU page of consents in production, on the bank's a
     expect(await consentStatusOf(server.client, first)).toBe('valid');
   });
 });
+
+describe.each(DIALECTS)('the PSU page of consents and the per-PSU code lock (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ dialect, env: { XS2A_SCA_CODE_LOCK_ATTEMPTS: '2' } });
+  });
+  afterAll(() => server.close());
+
+  it('counts wrong codes towards the lock of the SCA pages: while it holds, not even the right code logs in', async () => {
+    const psu = await privatePsu(server.client);
+    const browser = psuBrowser();
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser)).status).toBe(303);
+    expect((await postForm(server, '/code', { code: '000000' }, browser)).status).toBe(400);
+    const locked = await postForm(server, '/code', { code: '000001' }, browser);
+    expect(locked.status).toBe(429);
+    expect(pageText(locked.text)).toContain('Too many wrong one-time codes.');
+    const right = await postForm(server, '/code', { code: '123456' }, browser);
+    expect(right.status).toBe(429);
+    expect((await openPage(overviewUrl(server), browser)).text).not.toContain('Logged in as');
+    // The SCA pages see the same lock: the PSU's payment cannot be approved with the right code either.
+    const payment = await created(initiate(server.client, 'payments', NDCT, ndctBody(psu.account), { headers: psu.headers }));
+    const link = payment.response.body._links.scaRedirect.href as string;
+    const sca = psuBrowser();
+    expectSeeOther(await identify(link, '', sca));
+    const code = await postPage(`${link}/code`, { csrf: csrfOf((await openPage(link, sca)).text), code: '123456' }, sca);
+    expect(code.status).toBe(429);
+  });
+});
