@@ -5,6 +5,7 @@
  * logged-in PSU's own consents, only with the visit's cookie and CSRF token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, consentStatusOf, detailedAccess, pageText } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { createFakeIdp } from '../support/fake-idp.js';
@@ -115,7 +116,10 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
     expect(revoked.status, revoked.text).toBe(303);
     expect(revoked.location).toBe('/psu/consents?done=revoked');
     expect(await consentStatusOf(server.client, consentId)).toBe('revokedByPsu');
-    expect((await server.client.get<any>(`/v1/consents/${consentId}`)).body.consentStatus).toBe('revokedByPsu');
+    expectBerlinGroupSchema('consentStatusResponse-200', (await server.client.get<any>(`/v1/consents/${consentId}/status`)).body);
+    const information = await server.client.get<any>(`/v1/consents/${consentId}`);
+    expect(information.body.consentStatus).toBe('revokedByPsu');
+    expectBerlinGroupSchema('consentInformationResponse-200_json', information.body);
     expectError(await readAccounts(consentId), 401, 'CONSENT_INVALID', 'Consent-ID');
     const audit = await server.database.db
       .selectFrom('audit_event')
