@@ -72,6 +72,11 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
     // The visit is over: the next page starts a new one at the login.
     const again = await openPage(overviewUrl(server), browser);
     expect(again.text).toContain('action="/psu/consents/login"');
+    // From the code page the PSU may start again, with another PSU-ID.
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser)).status).toBe(303);
+    expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/logout"');
+    expect((await postForm(server, '/logout', {}, browser)).status).toBe(303);
+    expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/login"');
   });
 
   it('lists the consents the PSU gave and the payments started for it, in English and Bokmål', async () => {

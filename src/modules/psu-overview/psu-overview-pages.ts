@@ -60,6 +60,8 @@ ${errorBox(frame, view.message, 'psu-id-error')}
 export interface OverviewCodeView {
   readonly action: string;
   readonly csrf: string;
+  /** Ends the visit, so the PSU can start again with another PSU-ID. */
+  readonly restartAction: string;
   readonly message?: Localized | undefined;
 }
 
@@ -77,6 +79,10 @@ ${frame.sandbox ? `<p class="hint">${t(SCA_TEXTS.codeSandboxHint)}</p>` : ''}
 <input type="text" id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required autofocus${view.message ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>
 ${errorBox(frame, view.message, 'code-error')}
 <div class="actions"><button type="submit">${t(SCA_TEXTS.next)}</button></div>
+</form>
+<form method="post" action="${escapeHtml(view.restartAction)}">
+<input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+<div class="actions"><button type="submit" class="secondary">${t(OVERVIEW_TEXTS.restart)}</button></div>
 </form>`,
   );
 }

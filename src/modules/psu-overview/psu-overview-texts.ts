@@ -17,6 +17,7 @@ export const OVERVIEW_TEXTS = {
   ),
   signedInAs: localized('Logged in as', 'Logget inn som'),
   logout: localized('Log out', 'Logg ut'),
+  restart: localized('Start again', 'Start på nytt'),
   consentsHeading: localized('Access you have given to apps', 'Tilganger du har gitt til apper'),
   noConsents: localized('You have not given any app access to your accounts.', 'Du har ikke gitt noen app tilgang til kontoene dine.'),
   paymentsHeading: localized('Payments started by apps', 'Betalinger startet av apper'),

@@ -99,7 +99,12 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
           if (retry === undefined) return sendRedirect(reply, href);
           return sendPage(reply, status, overviewExternalLoginPage(frame, { href, message: retry.message }));
         }
-        return sendPage(reply, status, overviewCodePage(frame, { action: `${basePath}/code`, csrf, message: retry?.message }), targets);
+        return sendPage(
+          reply,
+          status,
+          overviewCodePage(frame, { action: `${basePath}/code`, csrf, restartAction: `${basePath}/logout`, message: retry?.message }),
+          targets,
+        );
       case 'logged-in':
         return sendPage(
           reply,
