@@ -1,5 +1,5 @@
 /**
- * Screenshots of the PSU's SCA redirect pages for the docs (`npm run docs:screenshots`), in
+ * Screenshots of the PSU's SCA redirect pages (and its own page of consents) for the docs (`npm run docs:screenshots`), in
  * English and Bokmål, written to docs/screenshots/*.png. Starts the real app on a throwaway
  * SQLite database (the test server), creates payments as a TPP would, and walks the pages in
  * headless Chromium (Debian's /usr/bin/chromium, or CHROMIUM_PATH) at a phone-like 480 px width.
@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { walkScaRedirect } from '../src/client/sca-redirect-driver.js';
 import { makeNorwegianBban } from '../src/domain/bban.js';
 import { DESKTOP_USER_AGENT, IPHONE_USER_AGENT, launchBrowser } from '../test/support/browser.js';
 import { accountNumber, createAccount, createCustomer } from '../test/support/sandbox.js';
@@ -278,11 +279,74 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
     await save(consentPage, `confirm-consent-${language}`);
     await consentPage.context().close();
 
+    // The PSU's own page of consents and payments: log in, then revoke one of two consents.
+    await shootOverview(language);
+
     // An unknown link.
     const unknown = await open(language, `${server.config.publicUrl}/sca/00000000-0000-4000-8000-000000000000`);
     await save(unknown, `error-unknown-link-${language}`);
     await unknown.context().close();
   }
+  /**
+   * A PSU of its own (so the list is short and the same on every run): two consents given to the
+   * TPP, a payment approved and one waiting; the page logged in to, and after one consent is revoked.
+   */
+  async function shootOverview(language: Language): Promise<void> {
+    const owner = await createCustomer(server.client, 'PRIVATE', 'Kari Nordmann');
+    const base = language === 'en' ? 611000 : 622000;
+    const spending = await createAccount(server.client, owner.customerNumber, { bban: sandboxBban(base), name: 'Brukskonto' });
+    const saving = await createAccount(server.client, owner.customerNumber, {
+      bban: sandboxBban(base + 100),
+      name: 'Sparekonto',
+      cashAccountType: 'SVGS',
+    });
+    const headers = { 'psu-id': owner.customerNumber };
+    const consentOf = async (access: Body, validUntil: string) => {
+      const response = await server.client.post<Linked & { consentId: string }>(
+        '/v1/consents',
+        { access, recurringIndicator: true, validUntil, frequencyPerDay: 4, combinedServiceIndicator: false },
+        { headers },
+      );
+      if (response.status !== 201) throw new Error(`consent not created: ${response.status} ${response.text}`);
+      await walkScaRedirect(link(response.body, 'scaRedirect'), { codes: ['123456'], decision: 'approve' });
+    };
+    const all = { bban: spending.bban };
+    await consentOf({ accounts: [all], balances: [all], transactions: [all] }, '2099-12-31');
+    await consentOf({ accounts: [{ bban: saving.bban }], balances: [{ bban: saving.bban }] }, '2099-12-31');
+    const pay = async (amount: string, creditorName: string) => {
+      const response = await server.client.post<Linked>(
+        '/v1/payments/norwegian-domestic-credit-transfers',
+        {
+          debtorAccount: { bban: spending.bban },
+          instructedAmount: { currency: 'NOK', amount },
+          creditorAccount: { bban: sandboxBban(base + 200) },
+          creditorName,
+          remittanceInformationUnstructured: 'Faktura 2291',
+        },
+        { headers },
+      );
+      if (response.status !== 201) throw new Error(`payment not created: ${response.status} ${response.text}`);
+      return link(response.body, 'scaRedirect');
+    };
+    await walkScaRedirect(await pay('1249.50', 'Fjordstrøm Energi AS'), { codes: ['123456'], decision: 'approve' });
+    await pay('349.00', 'Bokhandelen AS');
+
+    const page = await open(language, `${server.config.publicUrl}/psu/consents?tpp=PSDNO-FSA-123456789`);
+    await page.getByLabel(TEXTS[language].psuId, { exact: true }).fill(owner.customerNumber);
+    await save(page, `psu-consents-login-${language}`);
+    await toCode(page, language);
+    await enterCode(page, language, '123456', /Brukskonto|NO\d{13}/);
+    // The newest first: the savings account's consent.
+    const revoke = page
+      .locator('section.consent')
+      .first()
+      .getByRole('button', { name: language === 'en' ? 'Revoke access' : 'Trekk tilbake tilgangen', exact: true });
+    await revoke.click();
+    await page.getByRole('status').waitFor();
+    await save(page, `psu-consents-${language}`);
+    await page.context().close();
+  }
+
   console.log(`wrote ${written.length} screenshots to ${OUT}:\n  ${written.join('\n  ')}`);
 }
 

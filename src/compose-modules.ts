@@ -24,6 +24,9 @@ import { paymentsModule } from './modules/payments/payments.module.js';
 import { psuAccessModule } from './modules/psu-access/psu-access.module.js';
 import { sandboxModule } from './modules/sandbox/sandbox.module.js';
 import { scaRedirectModule } from './modules/sca-redirect/sca-redirect.module.js';
+import { psuOverviewModule } from './modules/psu-overview/psu-overview.module.js';
+import { createPsuOverviewService } from './modules/psu-overview/psu-overview.service.js';
+import { paymentStore } from './modules/payments/payment-store.js';
 import { signingBasketsModule } from './modules/signing-baskets/signing-baskets.module.js';
 import { tppsModule } from './modules/tpps/tpps.module.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
@@ -75,15 +78,17 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   const sandboxMode = config.mode === 'sandbox';
   const tpps = createTppService(db, now);
   const { coreBanking, psuAuthenticator } = bankOf(config, deps, now);
+  // Wrong one-time codes lock a PSU's login on the SCA pages and on its own page alike.
+  const codeLock = {
+    attempts: config.scaCodeLockAttempts,
+    windowMinutes: config.scaCodeLockWindowMinutes,
+    lockMinutes: config.scaCodeLockMinutes,
+  };
   const authorisations = createAuthorisationService(db, now, psuAuthenticator, {
     publicUrl: config.publicUrl,
     expirySeconds: config.scaExpirySeconds,
     loginCodeSeconds: config.psuLoginCodeSeconds,
-    codeLock: {
-      attempts: config.scaCodeLockAttempts,
-      windowMinutes: config.scaCodeLockWindowMinutes,
-      lockMinutes: config.scaCodeLockMinutes,
-    },
+    codeLock,
     sandbox: sandboxMode,
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
@@ -119,6 +124,12 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
   const accountInformation = createAccountInformation({ db, coreBanking, authorisations, clock, publicUrl: config.publicUrl });
 
+  const psuOverview = createPsuOverviewService(
+    { db, now, authenticator: psuAuthenticator, coreBanking, consents: accountInformation.consents, payments: paymentStore, tpps },
+    { publicUrl: config.publicUrl, sandbox: sandboxMode, codeLock },
+  );
+  const publicPath = new URL(config.publicUrl).pathname.replace(/\/$/, '');
+
   const frontDoor = {
     requireSignature: config.requireSignature,
     maxClockSkewSeconds: config.maxClockSkewSeconds,
@@ -149,7 +160,14 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
       bankName: config.bankName,
       sandbox: sandboxMode,
       loginCodeSeconds: config.psuLoginCodeSeconds,
-      basePath: `${new URL(config.publicUrl).pathname.replace(/\/$/, '')}/sca`,
+      basePath: `${publicPath}/sca`,
+      secureCookie: new URL(config.publicUrl).protocol === 'https:',
+    }),
+    psuOverviewModule({
+      overview: psuOverview,
+      bankName: config.bankName,
+      sandbox: sandboxMode,
+      basePath: `${publicPath}/psu/consents`,
       secureCookie: new URL(config.publicUrl).protocol === 'https:',
     }),
   ];

@@ -8,6 +8,9 @@ import type { RequestingTpp } from './core-banking.port.js';
  *   page the PSU's browser goes to the bank's identity provider and comes back to our return route
  *   with a signed assertion, which the bank verifies.
  *
+ * The PSU's own page of consents and payments (`/psu/consents`) logs the PSU in through the same
+ * authenticator; it asks on no TPP's behalf, so its scope's `tppId` is '' outside the sandbox.
+ *
  * A bank deploying nordic-xs2a implements one of them against its own authentication service.
  * Either way the server keeps the flow's rules: the PSU identified first, the wrong attempts
  * counted per authorisation and per PSU, the confirmation page after a successful step.
@@ -39,10 +42,14 @@ export interface InPageCodeAuthenticator extends PsuAuthenticatorBase {
 
 /** Where the server sends the PSU's browser to log in at the bank's identity provider. */
 export interface ExternalLoginStart {
+  /** The authorisation, or the visit of the PSU's own page: what the login is for (opaque to the IdP). */
   readonly authorisationId: string;
   /** The PSU identified on the identify page: the IdP may prefill or require it. */
   readonly psuId: string;
-  /** The server's return route for this authorisation (`{XS2A_PUBLIC_URL}/sca/{authorisationId}/return`). */
+  /**
+   * The server's return route for this authorisation (`{XS2A_PUBLIC_URL}/sca/{authorisationId}/return`),
+   * or for the PSU's own page (`{XS2A_PUBLIC_URL}/psu/consents/return`).
+   */
   readonly returnUrl: string;
   /**
    * Opaque, single-use, bound to this authorisation and the PSU's browser: the IdP must put it in

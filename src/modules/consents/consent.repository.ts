@@ -91,6 +91,17 @@ export const consentRepository = {
   },
 
   /**
+   * The consents a PSU gave (approved on the SCA pages), newest first: of one TPP (the sandbox's
+   * mock bank of that TPP), or of every TPP when `tppId` is undefined (the bank's PSU in production).
+   */
+  async listApprovedBy(db: DbOrTx, psuId: string, tppId: string | undefined, limit: number): Promise<Consent[]> {
+    let query = db.selectFrom('consent').selectAll().where('psu_id', '=', psuId).where('approved_at', 'is not', null);
+    if (tppId !== undefined) query = query.where('tpp_id', '=', tppId);
+    const rows = await query.orderBy('approved_at', 'desc').orderBy('id').limit(limit).execute();
+    return rows.map(toConsent);
+  },
+
+  /**
    * Applies a status change only if the status is still `from`: false when a concurrent change
    * won, so a caller never overwrites what it did not see.
    */

@@ -50,6 +50,22 @@ export interface ConsentInformation {
   _links: Record<string, { href: string }>;
 }
 
+/**
+ * A PSU of the bank, as the PSU's own page knows it: its PSU-ID within one bank. `tppId` names the
+ * sandbox's mock bank of that TPP (each TPP's is a bank of its own); undefined in production, where
+ * the PSU's consents given to every TPP are its own.
+ */
+export interface PsuOfBank {
+  readonly psuId: string;
+  readonly tppId: string | undefined;
+}
+
+/** What a PSU's revocation did: revoked now, not a consent this PSU gave, or one that is no longer valid. */
+export type Revocation = 'revoked' | 'unknown' | 'not-valid';
+
+/** How many of a PSU's consents its page lists (the newest). */
+export const PSU_CONSENTS_LISTED = 200;
+
 export interface ConsentsService {
   /** Creates a consent (its SCA started with it unless the TPP prefers to start it), or answers a retry with the stored answer. */
   /** Creates the consent (and its implicit authorisation) in one transaction, whose value it is. */
@@ -66,6 +82,13 @@ export interface ConsentsService {
   usable(tpp: TppIdentity, consentId: string): Promise<Consent>;
   /** A read went through: its lastActionDate, and a one-off consent is used up (expired). */
   recordUse(consent: Consent, requestId: string): Promise<void>;
+  /** The consents the PSU gave, newest first, each with its status brought up to date (expiry). */
+  listGivenBy(psu: PsuOfBank): Promise<Consent[]>;
+  /**
+   * The PSU revokes a consent it gave, on its own page: valid → revokedByPsu (audited, actor the
+   * PSU); the TPP's reads with it are refused from then on. Another PSU's consent is `unknown`.
+   */
+  revokeByPsu(psu: PsuOfBank, consentId: string): Promise<Revocation>;
   /** `POST /v1/consents/{id}/authorisations`: a new authorisation and where to send the PSU. */
   /**
    * The consent as `POST …/consents/{consentId}/authorisations` starts an authorisation for it, read
@@ -275,6 +298,40 @@ export function createConsentsService(
         if (error instanceof AppError && error.code === 'STATUS_INVALID') throw new AppError('CONSENT_EXPIRED', { path: 'Consent-ID' });
         throw error;
       }
+    },
+
+    async listGivenBy(psu) {
+      const consents = await consentRepository.listApprovedBy(db, psu.psuId, psu.tppId, PSU_CONSENTS_LISTED);
+      const current: Consent[] = [];
+      for (const consent of consents) current.push(await expireIfDue(consent));
+      return current;
+    },
+
+    async revokeByPsu(psu, consentId) {
+      const given = (consent: Consent | undefined): consent is Consent =>
+        consent !== undefined &&
+        consent.approvedAt !== undefined &&
+        consent.psuId === psu.psuId &&
+        (psu.tppId === undefined || consent.tppId === psu.tppId);
+      const found = await consentRepository.findById(db, consentId);
+      if (!given(found)) return 'unknown';
+      if ((await expireIfDue(found)).status !== 'valid') return 'not-valid';
+      const at = now().toISOString();
+      const today = await clock.today(found.tppId);
+      return withTransaction(db, async (trx): Promise<Revocation> => {
+        await consentRepository.lock(trx, found.id);
+        const consent = await consentRepository.findById(trx, found.id);
+        if (!given(consent)) return 'unknown';
+        if (consent.status !== 'valid') return 'not-valid';
+        await transitionConsent(trx, consent, {
+          to: 'revokedByPsu',
+          reason: 'Revoked by the PSU in the online bank',
+          actor: { type: 'psu', id: psu.psuId },
+          at,
+          today,
+        });
+        return 'revoked';
+      });
     },
 
     async authorisationTarget(trx, found) {

@@ -5,7 +5,7 @@ import { paymentRepository } from './payment.repository.js';
  * few writes that are not a status change (a signing basket taking or releasing its payments,
  * the batch run noting since when a payment lacks funds). Not the status, which only
  * transitionPayment (payment-transition.ts) changes, with its audit event; not a new payment,
- * which only the payment service creates.
+ * which only the payment service creates. The PSU's own page lists a PSU's payments through it.
  *
  * Not the payment service: that service is built with the executor (an approval hands a payment
  * to the bank), so the executor and the batch run cannot be built with it; and the signing basket
@@ -22,6 +22,7 @@ export type PaymentStore = Pick<
   | 'claimForBasket'
   | 'releaseFromBasket'
   | 'listLiveOf'
+  | 'listForPsu'
   | 'listOnDebtorAccount'
 >;
 
@@ -35,5 +36,6 @@ export const paymentStore: PaymentStore = {
   claimForBasket: (trx, tppId, ids, basketId) => paymentRepository.claimForBasket(trx, tppId, ids, basketId),
   releaseFromBasket: (trx, basketId) => paymentRepository.releaseFromBasket(trx, basketId),
   listLiveOf: (db, tppId, party) => paymentRepository.listLiveOf(db, tppId, party),
+  listForPsu: (db, tppId, party, limit) => paymentRepository.listForPsu(db, tppId, party, limit),
   listOnDebtorAccount: (db, tppId, accountId, statuses) => paymentRepository.listOnDebtorAccount(db, tppId, accountId, statuses),
 };

@@ -286,6 +286,30 @@ export const paymentRepository = {
   },
 
   /**
+   * The payments initiated for a PSU, newest first, in every status: debited from one of its
+   * accounts, or created with it as the PSU. Of one TPP, or of every TPP when `tppId` is undefined.
+   */
+  async listForPsu(
+    db: DbOrTx,
+    tppId: string | undefined,
+    party: { readonly debtorAccountIds: readonly string[]; readonly psuId: string },
+    limit: number,
+  ): Promise<Payment[]> {
+    let query = db
+      .selectFrom('payment')
+      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .where((eb) =>
+        eb.or([
+          eb('psu_id', '=', party.psuId),
+          ...(party.debtorAccountIds.length > 0 ? [eb('debtor_account_id', 'in', party.debtorAccountIds)] : []),
+        ]),
+      );
+    if (tppId !== undefined) query = query.where('tpp_id', '=', tppId);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+    return rows.map(toPayment);
+  },
+
+  /**
    * Serialises creations of logically equal payments on PostgreSQL (a transaction-scoped advisory
    * lock on the fingerprint), so two concurrent equal payments cannot both pass the duplicate
    * check. SQLite runs one write transaction at a time and needs nothing.

@@ -43,6 +43,12 @@ legend{font-weight:600;padding:0 4px}
 input[type=checkbox]{width:1.3rem;height:1.3rem}
 h2{font-size:1.05rem;margin:14px 0 0}
 .code{font-family:ui-monospace,monospace;font-size:1.1rem;background:#eef1f4;padding:10px;border-radius:6px;overflow-wrap:anywhere}
+h3{font-size:1rem;margin:14px 0 0}
+.signed-in{display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap;color:#51606e}
+.signed-in button{font-size:.9rem;padding:6px 12px}
+.state{display:inline-block;font-size:.85rem;font-weight:600;border-radius:4px;padding:1px 8px;background:#eef1f4}
+.state.live{background:#e3f1e8;color:#1f6f43}
+.notice{background:#e3f1e8;border-left:4px solid #1f6f43;padding:10px 12px;margin:14px 0}
 @media (max-width:36rem){main{margin:12px;padding:20px 18px}}
 `;
 
@@ -58,11 +64,15 @@ export interface PageFrame {
   readonly bankName: string;
   readonly sandbox: boolean;
   readonly purpose: AuthorisationPurpose | undefined;
+  /** The title of a page that serves no authorisation (the PSU's own page of consents). */
+  readonly title?: Localized | undefined;
 }
 
-function page(frame: PageFrame, heading: string, content: string): string {
+/** A whole page: the bank's header, the heading and `content` (HTML, escaped by the caller). */
+export function page(frame: PageFrame, heading: string, content: string): string {
   const t = (text: Localized) => escapeHtml(text[frame.language]);
-  const title = frame.purpose ? `${t(PURPOSE_TITLES[frame.purpose])} – ${escapeHtml(frame.bankName)}` : escapeHtml(frame.bankName);
+  const named = frame.purpose ? PURPOSE_TITLES[frame.purpose] : frame.title;
+  const title = named ? `${t(named)} – ${escapeHtml(frame.bankName)}` : escapeHtml(frame.bankName);
   return `<!doctype html>
 <html lang="${frame.language}">
 <head>

@@ -37,6 +37,16 @@ export const tppRepository = {
       .executeTakeFirst();
   },
 
+  async namesOf(db: DbOrTx, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('tpp')
+      .select(['id', 'name'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.name]));
+  },
+
   async saveContact(db: DbOrTx, tppId: string, email: string, at: string, requestId: string): Promise<void> {
     const values = { email, updated_at: at, updated_by_request_id: requestId };
     await db

@@ -9,6 +9,8 @@ export interface TppService {
   recordContact(tpp: TppIdentity): Promise<void>;
   /** Whether a TPP with this organisation id has made a signed request here. */
   isKnown(id: string): Promise<boolean>;
+  /** The names of these TPPs (from their certificates), by id; an id never seen here is left out. */
+  namesOf(ids: readonly string[]): Promise<Map<string, string>>;
   saveContactInformation(caller: TppIdentity, pathTppId: string, email: string, requestId: string): Promise<TppContact>;
   contactInformation(caller: TppIdentity, pathTppId: string): Promise<TppContact>;
 }
@@ -34,6 +36,10 @@ export function createTppService(db: Db, now: () => Date): TppService {
 
     async isKnown(id) {
       return (await tppRepository.findById(db, id)) !== undefined;
+    },
+
+    async namesOf(ids) {
+      return tppRepository.namesOf(db, ids);
     },
 
     async saveContactInformation(caller, pathTppId, email, requestId) {
