@@ -287,15 +287,7 @@ export function createAuthorisationService(
       return { kind: 'refused', status: 409, message: PAGE_REFUSALS.step };
     }
     const counted = { ...authorisation, codeAttempts };
-    let right: boolean;
-    try {
-      right = await verify(psu.psuId, codeAttempts - 1);
-    } catch (error) {
-      // The bank could not check it: the PSU is not blamed for it.
-      await codeLock.release(claim.attemptId);
-      throw error;
-    }
-    const lockedUntil = await codeLock.settle(psu, claim.attemptId, right);
+    const { right, lockedUntil } = await codeLock.check(psu, claim.attemptId, () => verify(psu.psuId, codeAttempts - 1));
     if (right) return authenticated(counted);
     if (codeAttempts >= MAX_WRONG_CODES) {
       return { kind: 'finished', authorisation: await fail(counted, failure) };

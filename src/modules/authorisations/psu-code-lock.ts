@@ -72,6 +72,25 @@ export function createPsuCodeLock(db: Db, now: () => Date, settings: CodeLockSet
       });
     },
 
+    /**
+     * Checks a claimed code with the bank and settles the claim: a code the bank could not check
+     * is forgotten (the PSU is not blamed for the bank's failure) and the error goes on.
+     */
+    async check(
+      psu: BankPsu,
+      attemptId: number,
+      verify: () => Promise<boolean>,
+    ): Promise<{ right: boolean; lockedUntil?: Date | undefined }> {
+      let right: boolean;
+      try {
+        right = await verify();
+      } catch (error) {
+        await psuCodeAttemptRepository.remove(db, attemptId);
+        throw error;
+      }
+      return { right, lockedUntil: await this.settle(psu, attemptId, right) };
+    },
+
     /** Forgets a counted code that was not checked after all. */
     async release(attemptId: number): Promise<void> {
       await psuCodeAttemptRepository.remove(db, attemptId);

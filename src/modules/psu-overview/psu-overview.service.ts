@@ -175,15 +175,7 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
       await psuOverviewSessionRepository.remove(db, session.id);
       return { kind: 'ended', message: TOO_MANY };
     }
-    let right: boolean;
-    try {
-      right = await verify(session.psuId, attempts - 1);
-    } catch (error) {
-      // The bank could not check it: the PSU is not blamed for it.
-      await codeLock.release(claim.attemptId);
-      throw error;
-    }
-    const lockedUntil = await codeLock.settle(psu, claim.attemptId, right);
+    const { right, lockedUntil } = await codeLock.check(psu, claim.attemptId, () => verify(psu.psuId, attempts - 1));
     if (right) {
       const newSecret = randomBytes(32).toString('base64url');
       const at = now().toISOString();
