@@ -16,6 +16,7 @@ import type { ConsentTable } from '../modules/consents/consent.table.js';
 import type { AccountResourceTable } from '../modules/accounts/account-resource.table.js';
 import type { UnattendedReadTable } from '../modules/accounts/unattended-read.table.js';
 import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system-fault.table.js';
+import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -62,4 +63,5 @@ export interface Database {
   account_resource: AccountResourceTable;
   unattended_read: UnattendedReadTable;
   sandbox_core_system_fault: SandboxCoreSystemFaultTable;
+  sandbox_instant_payment_fee: SandboxInstantPaymentFeeTable;
 }

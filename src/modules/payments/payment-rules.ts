@@ -20,6 +20,7 @@ import type {
   Amount,
   BulkItem,
   BulkNdctBody,
+  InstantFeeInformationBody,
   PeriodicNdctBody,
   PostalAddress,
   SinglePaymentBody,
@@ -49,6 +50,8 @@ export interface PaymentOrder<Body extends PaymentBody = PaymentBody> {
   /** The instructed amount; for a bulk the sum of its payments. */
   readonly amount: Money;
   readonly requestedExecutionDate: IsoDate | undefined;
+  /** A domestic single payment's creditor account, as its Norwegian BBAN (the bank prices a Straks payment by it). */
+  readonly creditorBban?: string | undefined;
   /** Fingerprint for the logical-duplicate rule (docs/design.md §2). */
   readonly logicalKey: string;
   /** The body to store and answer on GET: the submitted one, address names as sent (only `preceeding` is normalised). */
@@ -218,21 +221,76 @@ function checkCreditorAddress(address: PostalAddress | undefined, prefix: string
   if (address) checkAddress(address, `${prefix}creditorAddress`, townRequired);
 }
 
-/** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
-function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; creditor: string } {
-  const amount = amountOf(item.instructedAmount, `${prefix}instructedAmount`);
-  requireCurrency(amount, 'NOK', `${prefix}instructedAmount`, 'Norwegian domestic payments');
-  const creditor = norwegianAccount(item.creditorAccount, `${prefix}creditorAccount`);
-  const creditorCurrency = accountCurrency(item.creditorAccount, `${prefix}creditorAccount`);
+/**
+ * The amount and creditor account of a domestic transfer: NOK, to a Norwegian account held in
+ * NOK. `amountPath` is where the amount was sent (`instructedAmount`, or `amount` in a fee query).
+ */
+function domesticAmountAndCreditor(
+  instructed: Amount,
+  amountPath: string,
+  creditorAccount: AccountReference,
+  prefix: string,
+): { amount: Money; creditor: string } {
+  const amount = amountOf(instructed, amountPath);
+  requireCurrency(amount, 'NOK', amountPath, 'Norwegian domestic payments');
+  const creditor = norwegianAccount(creditorAccount, `${prefix}creditorAccount`);
+  const creditorCurrency = accountCurrency(creditorAccount, `${prefix}creditorAccount`);
   if (creditorCurrency !== undefined && creditorCurrency !== 'NOK') {
     refuse(
       `${prefix}creditorAccount.currency`,
       localized('must be NOK for a Norwegian domestic payment', 'må være NOK for en innenlandsk betaling'),
     );
   }
+  return { amount, creditor };
+}
+
+/** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
+function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; creditor: string } {
+  const transfer = domesticAmountAndCreditor(item.instructedAmount, `${prefix}instructedAmount`, item.creditorAccount, prefix);
   checkCreditorAddress(item.creditorAddress, prefix);
   checkRemittance(item, prefix);
-  return { amount, creditor };
+  return transfer;
+}
+
+/** A checked fee query of an instant payment: what the bank prices, by the payment's own rules. */
+export interface InstantFeeQuery {
+  readonly debtorBban: string;
+  readonly debtorCurrency: string | undefined;
+  readonly amount: Money;
+  /** The creditor account's Norwegian BBAN. */
+  readonly creditorBban: string;
+}
+
+/**
+ * Checks the Straks fee information's body by the rules of the Straks payment itself: the debtor
+ * and creditor accounts and the amount as an INDCTS payment has them. The amount comes as
+ * Berlin Group `instructedAmount` or as `amount`, one of the two.
+ */
+export function checkInstantFeeQuery(body: InstantFeeInformationBody): InstantFeeQuery {
+  if (body.instructedAmount !== undefined && body.amount !== undefined) {
+    refuse(
+      'amount',
+      localized(
+        'may not be sent together with instructedAmount: send one of them',
+        'kan ikke sendes sammen med instructedAmount: send en av dem',
+      ),
+    );
+  }
+  const instructed = body.instructedAmount ?? body.amount;
+  if (instructed === undefined) {
+    refuse(
+      'instructedAmount',
+      localized(
+        'is required (or amount): the amount of the payment to price',
+        'er påkrevd (eller amount): beløpet til betalingen som skal prises',
+      ),
+    );
+  }
+  const amountPath = body.instructedAmount === undefined ? 'amount' : 'instructedAmount';
+  const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
+  const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
+  const { amount, creditor } = domesticAmountAndCreditor(instructed, amountPath, body.creditorAccount, '');
+  return { debtorBban, debtorCurrency, amount, creditorBban: creditor };
 }
 
 /** Currency-register reporting (norway-domain.md §5): required from NOK 100 000, validated whenever given. */
@@ -277,6 +335,10 @@ function remittanceOf(body: Remittance): unknown {
     body.remittanceInformationStructured?.reference ?? null,
     body.remittanceInformationStructuredArray?.map((entry) => entry.reference) ?? null,
   ];
+}
+
+function isDomesticProduct(product: PaymentProduct): boolean {
+  return product === 'norwegian-domestic-credit-transfers' || product === 'instant-norwegian-domestic-credit-transfers-straks';
 }
 
 /** Checks a single payment of any of the five products. */
@@ -334,6 +396,7 @@ export function checkSinglePayment(
     debtorCurrency,
     amount,
     requestedExecutionDate,
+    creditorBban: isDomesticProduct(product) ? creditor : undefined,
     // No date means today: a payment dated today and one without a date are the same payment.
     logicalKey: fingerprint([
       'payments',
