@@ -15,6 +15,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/error-catalogue.js';
 import type { PaymentBody } from './payment-document.js';
 import { isInstant, type PaymentProduct } from './payment-products.js';
+import { withStructuredArray } from './structured-remittance.js';
 import type {
   AccountReference,
   Amount,
@@ -54,7 +55,11 @@ export interface PaymentOrder<Body extends PaymentBody = PaymentBody> {
   readonly creditorBban?: string | undefined;
   /** Fingerprint for the logical-duplicate rule (docs/design.md §2). */
   readonly logicalKey: string;
-  /** The body to store and answer on GET: the submitted one, address names as sent (only `preceeding` is normalised). */
+  /**
+   * The body to store and answer on GET: the submitted one, address names as sent; only
+   * `preceeding` is normalised, and a KID in the deprecated `remittanceInformationStructured` is
+   * moved into `remittanceInformationStructuredArray`.
+   */
   readonly body: Body;
 }
 
@@ -172,8 +177,8 @@ function checkRemittance(body: Remittance, prefix: string): void {
     refuse(
       `${prefix}remittanceInformationStructuredArray`,
       localized(
-        'may not be sent together with remittanceInformationStructured',
-        'kan ikke sendes sammen med remittanceInformationStructured',
+        'may not be sent together with remittanceInformationStructured, which it replaces (deprecated): send the KIDs in remittanceInformationStructuredArray only',
+        'kan ikke sendes sammen med remittanceInformationStructured, som den erstatter (foreldet): send KID-ene bare i remittanceInformationStructuredArray',
       ),
     );
   }
@@ -329,10 +334,16 @@ function fingerprint(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
+/**
+ * The remittance part of the duplicate fingerprint, of a body whose KIDs are in the array
+ * ({@link withStructuredArray}): a KID sent in the deprecated single field and the same KID sent
+ * in the array are the same payment. (The null stands where the single field's KID was, so the
+ * fingerprints of payments stored before with the array stay the same.)
+ */
 function remittanceOf(body: Remittance): unknown {
   return [
     body.remittanceInformationUnstructured ?? null,
-    body.remittanceInformationStructured?.reference ?? null,
+    null,
     body.remittanceInformationStructuredArray?.map((entry) => entry.reference) ?? null,
   ];
 }
@@ -391,6 +402,7 @@ export function checkSinglePayment(
       );
     }
   }
+  const stored = withStructuredArray(body);
   return {
     debtorBban,
     debtorCurrency,
@@ -406,9 +418,9 @@ export function checkSinglePayment(
       formatAmount(amount),
       amount.currency,
       requestedExecutionDate ?? context.today,
-      remittanceOf(body),
+      remittanceOf(stored),
     ]),
-    body,
+    body: stored,
   };
 }
 
@@ -439,10 +451,11 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
   const requestedExecutionDate =
     body.requestedExecutionDate === undefined ? undefined : checkDate(body.requestedExecutionDate, 'requestedExecutionDate', context);
   let total: Money = { minor: 0n, currency: 'NOK' };
+  const payments = body.payments.map(withStructuredArray);
   const items = body.payments.map((item, index) => {
     const { amount, creditor } = domesticTransfer(item, `payments[${index}].`);
     total = addMoney(total, amount);
-    return [creditor, formatAmount(amount), remittanceOf(item)];
+    return [creditor, formatAmount(amount), remittanceOf(payments[index]!)];
   });
   // Each payment fits the amount format; their sum must too (it is what the debtor is charged).
   if (total.minor >= MAX_AMOUNT_MINOR_NOK) {
@@ -460,7 +473,7 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
     amount: total,
     requestedExecutionDate,
     logicalKey: fingerprint(['bulk-payments', debtorBban, requestedExecutionDate ?? context.today, items]),
-    body,
+    body: { ...body, payments },
   };
 }
 
@@ -501,13 +514,13 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
   if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
     refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
   }
-  const normalised: PeriodicNdctBody = { ...body, ...(executionRule === undefined ? {} : { executionRule }) };
+  const normalised: PeriodicNdctBody = withStructuredArray({ ...body, ...(executionRule === undefined ? {} : { executionRule }) });
   return {
     debtorBban,
     debtorCurrency,
     amount,
     requestedExecutionDate: startDate,
-    logicalKey: fingerprint(['periodic-payments', debtorBban, creditor, formatAmount(amount), remittanceOf(body), schedule]),
+    logicalKey: fingerprint(['periodic-payments', debtorBban, creditor, formatAmount(amount), remittanceOf(normalised), schedule]),
     body: normalised,
     schedule,
   };

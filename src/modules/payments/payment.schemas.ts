@@ -82,6 +82,15 @@ export const StructuredRemittance = Type.Object(
 );
 export type StructuredRemittance = Static<typeof StructuredRemittance>;
 
+/** The single structured remittance: still taken, stored and answered as a one-entry remittanceInformationStructuredArray. */
+const DeprecatedStructuredRemittance = Type.Object(StructuredRemittance.properties, {
+  ...strict,
+  deprecated: true,
+  description:
+    'Deprecated: send remittanceInformationStructuredArray. Still taken (never together with the array: 400 FORMAT_ERROR); ' +
+    'the payment is stored and answered with the array.',
+});
+
 const IsoDateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 
 /** Fields every credit transfer has. */
@@ -96,8 +105,14 @@ const transferFields = {
   ultimateDebtor: Type.Optional(text(70)),
   purposeCode: Type.Optional(Type.String({ pattern: '^[A-Z]{4}$' })),
   remittanceInformationUnstructured: Type.Optional(text(140)),
-  remittanceInformationStructured: Type.Optional(StructuredRemittance),
-  remittanceInformationStructuredArray: Type.Optional(Type.Array(StructuredRemittance, { minItems: 1, maxItems: 10 })),
+  remittanceInformationStructured: Type.Optional(DeprecatedStructuredRemittance),
+  remittanceInformationStructuredArray: Type.Optional(
+    Type.Array(StructuredRemittance, {
+      minItems: 1,
+      maxItems: 10,
+      description: 'The KIDs (referenceType SCOR). Answered here also when the payment was sent with remittanceInformationStructured',
+    }),
+  ),
 };
 
 /** The Norwegian currency register's fields (Valutaregisteret). */
