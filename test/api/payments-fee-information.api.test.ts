@@ -221,6 +221,16 @@ describe.each(DIALECTS)('Straks fee information (%s)', (dialect) => {
     });
   });
 
+  it('is in the served /openapi.json, with its body and answer', async () => {
+    const document = (await (await fetch(new URL('/openapi.json', server.baseUrl))).json()) as { paths: Record<string, any> };
+    const operation = document.paths[FEE_INFORMATION]?.post;
+    expect(operation?.operationId).toBe('getInstantPaymentFeeInformation_INDCTS');
+    const body = operation.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties).sort()).toEqual(['amount', 'creditorAccount', 'debtorAccount', 'instructedAmount']);
+    const answer = operation.responses['200'].content['application/json'].schema;
+    expect(Object.keys(answer.properties).sort()).toEqual(['transactionFeeIndicator', 'transactionFees']);
+  });
+
   describe('the Straks payment', () => {
     it('answers the fee on its 201 and its GET, in Berlin Group shapes; an NDCT payment has none', async () => {
       const straks = await created(initiate(server.client, 'payments', INDCTS, ndctBody(psu.account), { headers: psu.headers }));
