@@ -50,6 +50,7 @@ export const CORE_BANKING_OPERATIONS = [
   'cardAccount',
   'cardTransactions',
   'fundsAvailable',
+  'instantPaymentFee',
   'submitPayment',
   'submitPayments',
   'outcomesSince',

@@ -216,6 +216,15 @@ export interface OutcomeFeedPage {
   readonly cursor: string;
 }
 
+/** What a fee is asked for: an instant (Straks) payment from one of the bank's accounts. */
+export interface InstantPaymentFeeQuery {
+  /** The debtor account's {@link BankAccount.id}. */
+  readonly debtorAccountId: string;
+  /** What the creditor is to receive. */
+  readonly amount: Money;
+  readonly creditorAccount: AccountReference;
+}
+
 export interface CoreBanking {
   findAccount(tpp: RequestingTpp, reference: AccountReference): Promise<BankAccount | undefined>;
   /** One account by its id; undefined when there is none (or none the TPP may ask about). */
@@ -240,6 +249,14 @@ export interface CoreBanking {
    * account, `refused` when the bank has no rate for the currency.
    */
   fundsAvailable(tpp: RequestingTpp, account: AccountReference, amount: Money): Promise<boolean>;
+  /**
+   * The fee the bank charges the debtor for this instant (Straks) payment, by its price list or
+   * what it agreed with the PSU: in the debtor account's currency, zero when it is free. Asked
+   * for the Straks fee information and when a Straks payment is initiated (Berlin Group
+   * `transactionFees`). BankError `unknown-account` when the TPP may not see the debtor account,
+   * `refused` when the bank will not price it (no instant payments from that account).
+   */
+  instantPaymentFee(tpp: RequestingTpp, query: InstantPaymentFeeQuery): Promise<Money>;
   /**
    * Hands an authorised payment (or one payment of a bulk) to the bank for execution, idempotent
    * by (paymentId, item): submitting it again never moves money twice and answers its outcome.

@@ -19,6 +19,8 @@ import type {
   FundsConfirmation,
   FundsConfirmationBody,
   ContactInformation,
+  InstantFeeInformation,
+  InstantFeeInformationBody,
   ContactInformationAnswer,
   PaymentBodies,
   PaymentCancellation,
@@ -125,6 +127,18 @@ export class TppClient {
     const { allowLogicalDuplicate, ...call } = options;
     const query = allowLogicalDuplicate === undefined ? '' : `?allowLogicalDuplicate=${allowLogicalDuplicate}`;
     return this.post<PaymentCreated>(`/v1/${service}/${product}${query}`, body, call);
+  }
+  /**
+   * `POST /v1/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information`: the fee
+   * the bank charges for this Straks payment (send PSU-ID as for the payment, to have the PSU's
+   * right to pay from the account checked too).
+   */
+  getInstantPaymentFee(body: InstantFeeInformationBody, options?: CallOptions) {
+    return this.post<InstantFeeInformation>(
+      '/v1/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information',
+      body,
+      options,
+    );
   }
   getPayment(payment: PaymentRef, options?: CallOptions) {
     return this.get<PaymentWithStatus>(paymentPath(payment), options);

@@ -13,6 +13,8 @@ import type { PaymentProduct, PaymentService } from '../modules/payments/payment
 import type {
   BulkNdctBody,
   CbctBody,
+  InstantFeeInformationBody,
+  InstantFeeInformationResponse,
   NcbctBody,
   NdctBody,
   PaymentCancelResponse,
@@ -44,7 +46,18 @@ import type {
 } from '../modules/consents/consent.schemas.js';
 import type { FundsConfirmationBody, FundsConfirmationResponse } from '../modules/funds-confirmations/funds-confirmation.schemas.js';
 
-export type { BulkNdctBody, CbctBody, ContactInformation, NcbctBody, NdctBody, PaymentProduct, PaymentService, PeriodicNdctBody, SctBody };
+export type {
+  BulkNdctBody,
+  CbctBody,
+  ContactInformation,
+  InstantFeeInformationBody,
+  NcbctBody,
+  NdctBody,
+  PaymentProduct,
+  PaymentService,
+  PeriodicNdctBody,
+  SctBody,
+};
 export type { PsuAccessToken };
 export type { ConsentBody, FundsConfirmationBody };
 
@@ -70,6 +83,8 @@ export type PaymentCreated = Static<typeof PaymentCreatedResponse>;
 /** `GET` of a payment: the body as initiated, with its `transactionStatus`. */
 export type PaymentWithStatus = Record<string, unknown> & Pick<PaymentCreated, 'transactionStatus'>;
 export type PaymentStatus = Static<typeof PaymentStatusResponse>;
+/** The Straks fee information: Berlin Group `transactionFees` and `transactionFeeIndicator`. */
+export type InstantFeeInformation = Static<typeof InstantFeeInformationResponse>;
 /** `DELETE` of a payment: 202 with `startAuthorisation`, or 204 without a body. */
 export type PaymentCancellation = Static<typeof PaymentCancelResponse> | '';
 export type AuthorisationStarted = Static<typeof StartScaProcessResponse>;

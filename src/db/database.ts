@@ -17,6 +17,7 @@ import type { AccountResourceTable } from '../modules/accounts/account-resource.
 import type { UnattendedReadTable } from '../modules/accounts/unattended-read.table.js';
 import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system-fault.table.js';
 import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overview-session.table.js';
+import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
@@ -64,4 +65,5 @@ export interface Database {
   unattended_read: UnattendedReadTable;
   sandbox_core_system_fault: SandboxCoreSystemFaultTable;
   psu_overview_session: PsuOverviewSessionTable;
+  sandbox_instant_payment_fee: SandboxInstantPaymentFeeTable;
 }

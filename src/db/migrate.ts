@@ -18,6 +18,7 @@ import * as unattendedReads from './migrations/2026_12_01_0015_unattended_reads.
 import * as sandboxCoreSystemFaults from './migrations/2026_12_01_0016_sandbox_core_system_faults.js';
 import * as sandboxAccountInformation from './migrations/2026_12_01_0017_sandbox_account_information.js';
 import * as consentSecondApprover from './migrations/2026_12_02_0018_consent_second_approver.js';
+import * as sandboxInstantPaymentFees from './migrations/2026_12_02_0019_sandbox_instant_payment_fees.js';
 import * as psuOverviewSessions from './migrations/2026_12_02_0021_psu_overview_sessions.js';
 
 /**
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_01_0016_sandbox_core_system_faults': sandboxCoreSystemFaults,
   '2026_12_01_0017_sandbox_account_information': sandboxAccountInformation,
   '2026_12_02_0018_consent_second_approver': consentSecondApprover,
+  '2026_12_02_0019_sandbox_instant_payment_fees': sandboxInstantPaymentFees,
   '2026_12_02_0021_psu_overview_sessions': psuOverviewSessions,
 };
 

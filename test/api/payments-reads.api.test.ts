@@ -65,7 +65,13 @@ describe.each(DIALECTS)('payment reads and cancellation (%s)', (dialect) => {
     const read = await server.client.get<any>(path);
     expect(read.status, read.text).toBe(200);
     expectBerlinGroupSchema(READ_SCHEMAS[service], read.body);
-    const extra = service === 'periodic-payments' ? { nextExecutionDates: expect.any(Array) } : {};
+    // A Straks payment answers the fee the bank charges for it (the sandbox's default NOK 5.00).
+    const extra =
+      service === 'periodic-payments'
+        ? { nextExecutionDates: expect.any(Array) }
+        : product === 'instant-norwegian-domestic-credit-transfers-straks'
+          ? { transactionFees: { currency: 'NOK', amount: '5.00' }, transactionFeeIndicator: true }
+          : {};
     expect(read.body).toEqual({ ...wire(body), transactionStatus: 'RCVD', ...extra });
   });
 

@@ -303,7 +303,7 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
       expect(texts.some((text) => text.includes('Husleie'))).toBe(true);
       expect(texts.some((text) => /REMA 1000|KIWI|Coop/.test(text))).toBe(true);
       expect(texts.some((text) => text.includes('Vipps'))).toBe(true);
-      expect(booked.some((item) => item.remittanceInformationStructured?.referenceType === 'SCOR')).toBe(true);
+      expect(booked.some((item) => item.remittanceInformationStructuredArray?.[0]?.referenceType === 'SCOR')).toBe(true);
       const abroad = card.filter((item) => item.originalAmount !== undefined);
       expect(abroad.length).toBeGreaterThan(0);
       for (const item of abroad) {

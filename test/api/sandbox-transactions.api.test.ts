@@ -35,7 +35,7 @@ describe.each(DIALECTS)('sandbox account transactions (%s)', (dialect) => {
       debtorAccount: { iban: account.iban },
       creditorName: 'Aftenposten',
       creditorAccount: { bban: counterparty.bban },
-      remittanceInformationStructured: { reference: '12344', referenceType: 'SCOR' },
+      remittanceInformationStructuredArray: [{ reference: '12344', referenceType: 'SCOR' }],
     });
     expect(response.status).toBe(201);
     const { transactionId } = response.body;
@@ -49,12 +49,27 @@ describe.each(DIALECTS)('sandbox account transactions (%s)', (dialect) => {
       debtorAccount: { iban: account.iban },
       creditorName: 'Aftenposten',
       creditorAccount: { bban: counterparty.bban },
-      remittanceInformationStructured: { reference: '12344', referenceType: 'SCOR' },
+      remittanceInformationStructuredArray: [{ reference: '12344', referenceType: 'SCOR' }],
       _links: { self: { href: self, verbs: ['GET'] }, transactionDetails: { href: self, verbs: ['GET'] } },
     });
     expectBerlinGroupSchema('transactions', response.body);
     expect((await server.client.get<any>(self.slice(server.config.publicUrl.length))).body).toEqual(response.body);
     expect(Number(await balance()) - Number(before)).toBe(-1500);
+  });
+
+  it('takes a KID in the deprecated remittanceInformationStructured and answers it in remittanceInformationStructuredArray', async () => {
+    const response = await server.client.post<any>(path(), {
+      bookingDate: osloDay(-2),
+      valueDate: osloDay(-2),
+      transactionAmount: { currency: 'NOK', amount: '-10.00' },
+      debtorAccount: { iban: account.iban },
+      creditorName: 'Kraftselskapet',
+      remittanceInformationStructured: { reference: '12344', referenceType: 'SCOR' },
+    });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body).not.toHaveProperty('remittanceInformationStructured');
+    expect(response.body.remittanceInformationStructuredArray).toEqual([{ reference: '12344', referenceType: 'SCOR' }]);
+    expectBerlinGroupSchema('transactions', response.body);
   });
 
   it('books a credit with the mock account as creditor, the debtor being the counterparty', async () => {
@@ -168,6 +183,34 @@ describe.each(DIALECTS)('sandbox account transactions (%s)', (dialect) => {
       'remittanceInformationStructured.reference',
       'neither MOD10',
     ],
+    [
+      'a KID with a wrong check digit in the array',
+      () => ({ ...valid(), remittanceInformationStructuredArray: [{ reference: '12345' }] }),
+      'remittanceInformationStructuredArray[0].reference',
+      'neither MOD10',
+    ],
+    [
+      'a KID in the array and a text together',
+      () => ({ ...valid(), remittanceInformationUnstructured: 'x', remittanceInformationStructuredArray: [{ reference: '12344' }] }),
+      'remittanceInformationStructuredArray',
+      'exclude each other',
+    ],
+    [
+      'the deprecated single KID and the array together',
+      () => ({
+        ...valid(),
+        remittanceInformationStructured: { reference: '12344' },
+        remittanceInformationStructuredArray: [{ reference: '12344' }],
+      }),
+      'remittanceInformationStructuredArray',
+      'deprecated',
+    ],
+    [
+      'two KIDs in the array',
+      () => ({ ...valid(), remittanceInformationStructuredArray: [{ reference: '12344' }, { reference: '12343' }] }),
+      'remittanceInformationStructuredArray',
+      '',
+    ],
     ['an unknown field', () => ({ ...valid(), amount: 1500 }), 'amount', ''],
   ])('refuses %s with 400 naming the field, and books nothing', async (_, body, field, text) => {
     const before = await server.client.get<any>(path());
@@ -207,7 +250,8 @@ describe.each(DIALECTS)('sandbox account transactions (%s)', (dialect) => {
       for (const transaction of transactions) {
         expectBerlinGroupSchema('transactions', transaction);
         expect(transaction.bookingDate >= body.dateFrom && transaction.bookingDate <= body.dateTo).toBe(true);
-        const kid = transaction.remittanceInformationStructured?.reference;
+        expect(transaction).not.toHaveProperty('remittanceInformationStructured');
+        const kid = transaction.remittanceInformationStructuredArray?.[0]?.reference;
         if (kid !== undefined) expect(checkKid(kid).ok, kid).toBe(true);
         sum += Math.round(Number(transaction.transactionAmount.amount) * 100);
       }
@@ -234,7 +278,7 @@ describe.each(DIALECTS)('sandbox account transactions (%s)', (dialect) => {
           t.bookingDate,
           t.transactionAmount.amount,
           t.creditorName ?? t.debtorName,
-          t.remittanceInformationStructured?.reference,
+          t.remittanceInformationStructuredArray?.[0]?.reference,
         ]);
       expect(shape(a)).toEqual(shape(b));
       const other = (

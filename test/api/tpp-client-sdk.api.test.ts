@@ -3,7 +3,7 @@
  * answering what its type says:
  * - TPP dialogue: put and get the contact address;
  * - payments: initiate (with the logical-duplicate override), read, read the status, cancel (204
- *   when not approved, 202 with startAuthorisation when approved);
+ *   when not approved, 202 with startAuthorisation when approved); the Straks fee information;
  * - authorisations of a payment, of its cancellation and of a signing basket: start, list, read;
  * - signing baskets: create, read, read the status, delete;
  * - the PSU pre-step: exchange the login code for a PSU access token;
@@ -185,6 +185,19 @@ describe('the TPP SDK against the server', () => {
     expect((await server.client.deleteConsent(consentId)).status).toBe(204);
     const refused = await server.client.getAccounts(consentId);
     expect(refused.status).toBe(401);
+  });
+
+  it('asks the fee of a Straks payment', async () => {
+    const answer = await server.client.getInstantPaymentFee(
+      {
+        debtorAccount: { bban: '12341100028' },
+        instructedAmount: { currency: 'NOK', amount: '250.00' },
+        creditorAccount: { bban: '86011117947' },
+      },
+      { headers: { 'PSU-ID': OLA } },
+    );
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ transactionFees: { currency: 'NOK', amount: '5.00' }, transactionFeeIndicator: true });
   });
 
   it('checks funds', async () => {

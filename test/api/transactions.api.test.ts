@@ -338,6 +338,37 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     });
   });
 
+  it('answers the KID of a payment sent in the deprecated remittanceInformationStructured in remittanceInformationStructuredArray', async () => {
+    const { client, day, psu } = await tppOnBankDay(server, '10:00', '5000.00');
+    const kid = { reference: '1234567897', referenceType: 'SCOR' };
+    const payment = await approvedPayment(
+      client,
+      'payments',
+      NDCT,
+      ndctBody(psu.account, {
+        remittanceInformationUnstructured: undefined,
+        remittanceInformationStructured: kid,
+        requestedExecutionDate: day,
+      }),
+      psu.headers,
+    );
+    const consentId = await consentFor(client, psu.customerNumber, psu.account);
+    const read = reader(client, consentId);
+    const transactions = `/v1/accounts/${await resourceIdOf(client, consentId, psu.account.bban)}/transactions`;
+    for (const status of ['pending', 'booked'] as const) {
+      if (status === 'booked') await runBatch(client);
+      const list = await read(`${transactions}?bookingStatus=${status}`);
+      expect(list.status, list.text).toBe(200);
+      expectBerlinGroupSchema('transactionsResponse-200_json', list.body);
+      const line = list.body.transactions[status].find((entry: any) => entry.transactionId === payment.paymentId);
+      expect(line, status).toMatchObject({ remittanceInformationStructuredArray: [kid] });
+      expect(line).not.toHaveProperty('remittanceInformationStructured');
+      const details = await read(`${transactions}/${payment.paymentId}`);
+      expect(details.body.transactionsDetails).toMatchObject({ remittanceInformationStructuredArray: [kid] });
+      expect(details.body.transactionsDetails).not.toHaveProperty('remittanceInformationStructured');
+    }
+  });
+
   it('lists the PSU’s standing orders as information', async () => {
     const { client, psu } = await tppOnBankDay(server, '10:00');
     const order = await approvedPayment(client, 'periodic-payments', NDCT, periodicBody(psu.account), psu.headers);

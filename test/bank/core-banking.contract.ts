@@ -533,6 +533,35 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
       });
     });
 
+    describe('instant payment fee', () => {
+      it("answers a fee, in the debtor account's currency and never negative, the same for the same question", async () => {
+        const { tpp, seed } = await world();
+        const account = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(50_000n) });
+        const query = { debtorAccountId: account.id, amount: nok(10_000n), creditorAccount: { iban: 'NO9386011117947' } };
+        const fee = await bank.instantPaymentFee(tpp, query);
+        expect(fee.currency).toBe('NOK');
+        expect(fee.minor >= 0n).toBe(true);
+        expect(await bank.instantPaymentFee(tpp, query)).toEqual(fee);
+        // Asking moves no money.
+        expect((await bank.balances(tpp, account.id)).expected).toEqual(nok(50_000n));
+      });
+
+      it('answers unknown-account for an account that is not the TPP’s to ask about', async () => {
+        const first = await world();
+        const second = await world();
+        const account = await first.seed.account({ owner: OLA, currency: 'NOK' });
+        const query = (debtorAccountId: string) => ({ debtorAccountId, amount: nok(100n), creditorAccount: { bban: '86011117947' } });
+        await expect(bank.instantPaymentFee(first.tpp, query(randomUUID()))).rejects.toMatchObject({
+          name: 'BankError',
+          kind: 'unknown-account',
+        });
+        await expect(bank.instantPaymentFee(second.tpp, query(account.id))).rejects.toMatchObject({
+          name: 'BankError',
+          kind: 'unknown-account',
+        });
+      });
+    });
+
     describe('bank errors', () => {
       it('are typed: an unknown account, and a currency the bank will not take', async () => {
         const { tpp, seed } = await world();

@@ -146,7 +146,7 @@ describe('configuration is checked at start', () => {
     expect(outcome.code).toBe(2);
     const problems = lines(outcome.stderr).map((line) => line.replace(/^.*half-adapter\.mjs: /, ''));
     expect(problems).toEqual([
-      'coreBanking lacks account, accountsOf, permission, balances, transactions, transaction, cardAccountsOf, cardAccount, cardTransactions, fundsAvailable, submitPayment, submitPayments, outcomesSince',
+      'coreBanking lacks account, accountsOf, permission, balances, transactions, transaction, cardAccountsOf, cardAccount, cardTransactions, fundsAvailable, instantPaymentFee, submitPayment, submitPayments, outcomesSince',
       'psuAuthenticator lacks confirmedInApp',
       'psuAuthenticator lacks verifyOneTimeCode',
       'psuAuthenticator.offersAppConfirmation must be true or false',

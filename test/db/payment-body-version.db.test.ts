@@ -7,6 +7,8 @@
  * - the migration gives them version 1, and a row still written without a version after it (an
  *   older server during an upgrade) is version 1 as well;
  * - the repository writes the current version, and reads back what it wrote;
+ * - a version-1 KID in the deprecated remittanceInformationStructured is read, and written, as
+ *   remittanceInformationStructuredArray (version 2);
  * - a version this server does not know is an error that names it, not a guess.
  */
 import { sql } from 'kysely';
@@ -59,6 +61,18 @@ const bulk: PaymentBody<'bulk-payments'> = {
       creditorAccount: { bban: '12345678903' },
       creditorName: 'Utleier',
     },
+  ],
+};
+
+/** The bulk as read today: the KID of its first payment in remittanceInformationStructuredArray (version 2). */
+const bulkAsRead: PaymentBody<'bulk-payments'> = {
+  ...bulk,
+  payments: [
+    (({ remittanceInformationStructured, ...item }) => ({
+      ...item,
+      remittanceInformationStructuredArray: [remittanceInformationStructured!],
+    }))(bulk.payments[0]!),
+    bulk.payments[1]!,
   ],
 };
 
@@ -132,7 +146,7 @@ describe.each(DIALECTS)('stored payment bodies on %s', (dialect) => {
   it('reads an old bulk payment with its payments, in order', async () => {
     const payment = await read(database.db, 'old-bulk');
     if (payment.service !== 'bulk-payments') throw new Error(`read as ${payment.service}`);
-    expect(payment.body).toEqual(bulk);
+    expect(payment.body).toEqual(bulkAsRead);
     expect(payment.body.payments.map((item) => item.creditorName)).toEqual(['Strøm AS', 'Utleier']);
     // A mix of spellings in one address is kept as it came.
     expect(payment.body.payments[0]!.creditorAddress).toEqual({
@@ -178,7 +192,10 @@ describe.each(DIALECTS)('stored payment bodies on %s', (dialect) => {
     expect(await bodyVersionOf(database.db, 'new-bulk')).toBe(CURRENT_PAYMENT_BODY_VERSION);
     const payment = await read(database.db, 'new-bulk');
     expect(payment.service).toBe('bulk-payments');
-    expect(payment.body).toEqual(bulk);
+    expect(payment.body).toEqual(bulkAsRead);
+    expect(
+      JSON.parse((await database.db.selectFrom('payment').select('body').where('id', '=', 'new-bulk').executeTakeFirstOrThrow()).body),
+    ).toEqual(bulkAsRead);
   });
 
   it('refuses to read a version it does not know, naming the payment and the version', async () => {

@@ -2,6 +2,8 @@
  * Reading and writing a stored payment body (payment-document.ts), pure:
  * - written: the body as JSON, and always the current version;
  * - read: version 1, and a row without a version (null), give the body of the service as stored;
+ * - version 2: a KID in the deprecated remittanceInformationStructured is written, and read from
+ *   version 1, as a one-entry remittanceInformationStructuredArray, in every service's transfers;
  * - not read, with the payment and the reason named: a version this server does not know, text
  *   that is not JSON or not an object, a bulk without payments, a standing order without its
  *   schedule, a single payment without instructedAmount.
@@ -44,8 +46,39 @@ describe('a stored payment body', () => {
     );
   });
 
+  const kid = { reference: '1234567890128', referenceType: 'SCOR' };
+  const withKid: PaymentBody<'payments'> = { ...single, remittanceInformationStructured: kid };
+  const withArray: PaymentBody<'payments'> = { ...single, remittanceInformationStructuredArray: [kid] };
+
+  it('writes a KID sent in remittanceInformationStructured as remittanceInformationStructuredArray, in every service', () => {
+    expect(JSON.parse(writePaymentDocument({ service: 'payments', body: withKid }).body)).toEqual(withArray);
+    const bulk = writePaymentDocument({
+      service: 'bulk-payments',
+      body: { debtorAccount: { bban: '12345678903' }, payments: [withKid, single] },
+    });
+    expect(JSON.parse(bulk.body)).toEqual({ debtorAccount: { bban: '12345678903' }, payments: [withArray, single] });
+    const periodic = writePaymentDocument({
+      service: 'periodic-payments',
+      body: { ...withKid, startDate: '2026-12-01', frequency: 'Monthly' },
+    });
+    expect(JSON.parse(periodic.body)).toEqual({ ...withArray, startDate: '2026-12-01', frequency: 'Monthly' });
+  });
+
+  it.each([1, null])('upgrades version %s: its remittanceInformationStructured is read as the array', (version) => {
+    expect(readPaymentDocument('payments', { body: JSON.stringify(withKid), body_version: version }).body).toEqual(withArray);
+    const bulk = readPaymentDocument('bulk-payments', {
+      body: JSON.stringify({ debtorAccount: { bban: '12345678903' }, payments: [single, withKid] }),
+      body_version: version,
+    });
+    expect(bulk.body.payments).toEqual([single, withArray]);
+  });
+
+  it('reads version 2 as stored', () => {
+    expect(readPaymentDocument('payments', { body: JSON.stringify(withArray), body_version: 2 }).body).toEqual(withArray);
+  });
+
   it.each([
-    ['payments', JSON.stringify(single), 2, 'unknown body version 2'],
+    ['payments', JSON.stringify(single), 3, 'unknown body version 3'],
     ['payments', '{"debtorAccount":', 1, 'not JSON'],
     ['payments', '[]', 1, 'not a JSON object'],
     ['payments', '{}', 1, 'a payment without instructedAmount'],

@@ -6,7 +6,8 @@
  * - currencies (NOK-only domestic, EUR-only SCT, creditorAccount.currency) and amounts;
  * - creditor address country, either spelling with a part given twice only with the same value,
  *   the town NCBCT and CBCT need, BIC, the cross-border creditorAgent needed only without an IBAN;
- * - KID (MOD10 / MOD11, blank SCOR, other reference types) and remittance exclusivity;
+ * - KID (MOD10 / MOD11, blank SCOR, other reference types) and remittance exclusivity; the
+ *   deprecated remittanceInformationStructured, taken but stored as remittanceInformationStructuredArray;
  * - currency-register reporting: required for NCBCT from NOK 100 000.00 (other currencies by the
  *   rate table, unknown rates count as required), optional but validated for SCT and CBCT;
  * - requested execution dates (past, today, the last allowed day, beyond, not a date; INDCTS only today);
@@ -887,5 +888,72 @@ describe('checkPeriodicPayment', () => {
     expect(periodic({ frequency: 'Weekly' }).logicalKey).not.toBe(base);
     expect(periodic({ remittanceInformationUnstructured: 'Rent' }).logicalKey).not.toBe(base);
     expect(periodic(kid('12344')).logicalKey).not.toBe(periodic(kid('12343')).logicalKey);
+  });
+});
+
+describe('the deprecated remittanceInformationStructured', () => {
+  const ARRAY = { remittanceInformationStructuredArray: [{ reference: '12344', referenceType: 'SCOR' }] };
+  const DOMESTIC_ITEM: Body = {
+    instructedAmount: { currency: 'NOK', amount: '100.00' },
+    creditorAccount: { bban: CREDITOR_BBAN },
+    creditorName: 'Kari Nordmann',
+  };
+
+  it.each(Object.keys(PRODUCTS) as Short[])('%s: is stored as a one-entry remittanceInformationStructuredArray', (product) => {
+    const { body } = single(product, kid('12344'));
+    expect(body).not.toHaveProperty('remittanceInformationStructured');
+    expect(body.remittanceInformationStructuredArray).toEqual(ARRAY.remittanceInformationStructuredArray);
+  });
+
+  it.each(Object.keys(PRODUCTS) as Short[])('%s: the array is stored as sent', (product) => {
+    expect(single(product, ARRAY).body.remittanceInformationStructuredArray).toEqual(ARRAY.remittanceInformationStructuredArray);
+  });
+
+  it.each(Object.keys(PRODUCTS) as Short[])('%s: the same KID in either field is the same payment (logical key)', (product) => {
+    expect(single(product, kid('12344')).logicalKey).toBe(single(product, ARRAY).logicalKey);
+  });
+
+  it('refuses both together with 400 FORMAT_ERROR at the array, saying the single one is deprecated', () => {
+    try {
+      single('NDCT', { ...kid('12344'), ...ARRAY });
+      expect.unreachable('accepted both');
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      const refusal = error as AppError;
+      expect({ code: refusal.code, path: refusal.path }).toEqual({ code: 'FORMAT_ERROR', path: 'remittanceInformationStructuredArray' });
+      expect(refusal.detail?.en).toContain('remittanceInformationStructured, which it replaces (deprecated)');
+    }
+  });
+
+  it("stores each bulk payment's KID in the array, and the bulk's key is the same for either field", () => {
+    const bulkOf = (item: Body) =>
+      checkBulkPayment(
+        { debtorAccount: { bban: DEBTOR_BBAN }, payments: [DOMESTIC_ITEM, { ...DOMESTIC_ITEM, ...item }] } as BulkNdctBody,
+        CONTEXT,
+      );
+    const sent = bulkOf(kid('12344'));
+    expect(sent.body.payments[1]).toEqual({ ...DOMESTIC_ITEM, ...ARRAY });
+    expect(sent.body.payments[0]).toEqual(DOMESTIC_ITEM);
+    expect(sent.logicalKey).toBe(bulkOf(ARRAY).logicalKey);
+    expect(outcome(() => bulkOf({ ...kid('12344'), ...ARRAY }))).toEqual(format('payments[1].remittanceInformationStructuredArray'));
+  });
+
+  it("stores a standing order's KID in the array, and its key is the same for either field", () => {
+    const periodicOf = (patch: Body) =>
+      checkPeriodicPayment(
+        {
+          debtorAccount: { bban: DEBTOR_BBAN },
+          ...DOMESTIC_ITEM,
+          startDate: '2026-12-01',
+          frequency: 'Monthly',
+          ...patch,
+        } as PeriodicNdctBody,
+        CONTEXT,
+      );
+    const sent = periodicOf(kid('12344'));
+    expect(sent.body).not.toHaveProperty('remittanceInformationStructured');
+    expect(sent.body.remittanceInformationStructuredArray).toEqual(ARRAY.remittanceInformationStructuredArray);
+    expect(sent.logicalKey).toBe(periodicOf(ARRAY).logicalKey);
+    expect(outcome(() => periodicOf({ ...kid('12344'), ...ARRAY }))).toEqual(format('remittanceInformationStructuredArray'));
   });
 });

@@ -65,6 +65,11 @@ export interface InMemoryOptions {
    * when the test calls {@link InMemoryCoreBanking.settleAccepted}, the outcome then in the feed.
    */
   readonly decidesLater?: boolean;
+  /**
+   * What an instant payment to another bank costs, in minor units of the debtor account's
+   * currency (default 200: 2.00); one to an account of this bank is free.
+   */
+  readonly instantPaymentFeeMinor?: bigint;
 }
 
 export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemoryCoreBanking {
@@ -195,6 +200,14 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
       if (!account) throw new BankError('unknown-account', 'no such account');
       if (amount.currency !== account.currency) throw new BankError('refused', `This bank does not exchange ${amount.currency}`);
       return balancesOf(tpp, account.id, account.currency).interimAvailable.minor >= amount.minor;
+    },
+    async instantPaymentFee(tpp, query) {
+      const account = accountOrThrow(tpp, query.debtorAccountId);
+      if (query.amount.currency !== account.currency) {
+        throw new BankError('refused', `This bank does not exchange ${query.amount.currency}`);
+      }
+      const withinBank = byReference(tpp, query.creditorAccount) !== undefined;
+      return { minor: withinBank ? 0n : (options.instantPaymentFeeMinor ?? 200n), currency: account.currency };
     },
     submitPayment: submit,
     async submitPayments(tpp, instructions) {

@@ -48,6 +48,7 @@ export function storedPayment<S extends PaymentService = 'payments'>(overrides: 
     psuCorporateId: undefined,
     basketId: undefined,
     awaitingFundsSince: undefined,
+    transactionFee: undefined,
     debtorAccountId: `account-${DEBTOR}`,
     currency: 'NOK',
     amountMinor: 123456n,

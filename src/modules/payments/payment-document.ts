@@ -1,4 +1,5 @@
 import type { PaymentService } from './payment-products.js';
+import { bodyWithStructuredArrays } from './structured-remittance.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
 
 /*
@@ -7,8 +8,9 @@ import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './paymen
  * The document is the request body the TPP sent, after validation against the wire schemas of
  * payment.schemas.ts (so its type is theirs, `Static<>`), with the names it was sent in: an
  * address in street/postalCode/city stays so, one in streetName/postCode/townName too. GET echoes
- * it back as it is. The only change made before storing is periodic `executionRule: preceeding`,
- * stored as `preceding`.
+ * it back as it is. The only changes made before storing: periodic `executionRule: preceeding` is
+ * stored as `preceding`, and a KID sent in the deprecated `remittanceInformationStructured` is
+ * stored in `remittanceInformationStructuredArray` (version 2 below).
  *
  * Where the version lives: in a column of its own, `payment.body_version` (migration 0013), not
  * in the JSON as `{ v: 1, … }`. The body is the TPP's document and is spread into the GET answer:
@@ -23,13 +25,16 @@ import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './paymen
  * Versions of the stored body:
  * - 1: the validated request body, names as sent (only `preceeding` normalised). Every row
  *   written before the version column existed is this version too (the column's default).
+ * - 2: as 1, but a transfer's structured remittance is always `remittanceInformationStructuredArray`:
+ *   one sent as the single, deprecated `remittanceInformationStructured` is stored as an array of
+ *   one, so GET answers the array whichever was sent. Version 1 is upgraded so when read.
  *
  * A later version adds its number here and an upgrade from the one before in
  * {@link readPaymentDocument}; {@link writePaymentDocument} writes only the newest.
  */
-export const PAYMENT_BODY_VERSIONS = [1] as const;
+export const PAYMENT_BODY_VERSIONS = [1, 2] as const;
 export type PaymentBodyVersion = (typeof PAYMENT_BODY_VERSIONS)[number];
-export const CURRENT_PAYMENT_BODY_VERSION: PaymentBodyVersion = 1;
+export const CURRENT_PAYMENT_BODY_VERSION: PaymentBodyVersion = 2;
 
 /** The body of each service, as the wire schemas type it. Single payments: the union of the five products' bodies. */
 export interface PaymentBodies {
@@ -53,7 +58,8 @@ export interface StoredPaymentBody {
 
 /** The JSON to store for a payment's body: always the current version. */
 export function writePaymentDocument(document: PaymentDocument): StoredPaymentBody {
-  return { body: JSON.stringify(document.body), body_version: CURRENT_PAYMENT_BODY_VERSION };
+  // The rules hand over the body in this form already; made sure of here, where the version is written.
+  return { body: JSON.stringify(bodyWithStructuredArrays(document.service, document.body)), body_version: CURRENT_PAYMENT_BODY_VERSION };
 }
 
 /**
@@ -94,6 +100,7 @@ export function readPaymentDocument<S extends PaymentService>(
       if (typeof body['instructedAmount'] !== 'object' || body['instructedAmount'] === null) fail('a payment without instructedAmount');
       break;
   }
-  // Version 1 is the current one: nothing to upgrade.
-  return { service, body } as unknown as PaymentDocument<S>;
+  // Version 1 to 2: the deprecated single structured remittance becomes the array.
+  const current = version === 1 ? bodyWithStructuredArrays(service, body) : body;
+  return { service, body: current } as unknown as PaymentDocument<S>;
 }

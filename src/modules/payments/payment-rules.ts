@@ -15,11 +15,13 @@ import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/error-catalogue.js';
 import type { PaymentBody } from './payment-document.js';
 import { isInstant, type PaymentProduct } from './payment-products.js';
+import { withStructuredArray } from './structured-remittance.js';
 import type {
   AccountReference,
   Amount,
   BulkItem,
   BulkNdctBody,
+  InstantFeeInformationBody,
   PeriodicNdctBody,
   PostalAddress,
   SinglePaymentBody,
@@ -49,9 +51,15 @@ export interface PaymentOrder<Body extends PaymentBody = PaymentBody> {
   /** The instructed amount; for a bulk the sum of its payments. */
   readonly amount: Money;
   readonly requestedExecutionDate: IsoDate | undefined;
+  /** A domestic single payment's creditor account, as its Norwegian BBAN (the bank prices a Straks payment by it). */
+  readonly creditorBban?: string | undefined;
   /** Fingerprint for the logical-duplicate rule (docs/design.md §2). */
   readonly logicalKey: string;
-  /** The body to store and answer on GET: the submitted one, address names as sent (only `preceeding` is normalised). */
+  /**
+   * The body to store and answer on GET: the submitted one, address names as sent; only
+   * `preceeding` is normalised, and a KID in the deprecated `remittanceInformationStructured` is
+   * moved into `remittanceInformationStructuredArray`.
+   */
   readonly body: Body;
 }
 
@@ -169,8 +177,8 @@ function checkRemittance(body: Remittance, prefix: string): void {
     refuse(
       `${prefix}remittanceInformationStructuredArray`,
       localized(
-        'may not be sent together with remittanceInformationStructured',
-        'kan ikke sendes sammen med remittanceInformationStructured',
+        'may not be sent together with remittanceInformationStructured, which it replaces (deprecated): send the KIDs in remittanceInformationStructuredArray only',
+        'kan ikke sendes sammen med remittanceInformationStructured, som den erstatter (foreldet): send KID-ene bare i remittanceInformationStructuredArray',
       ),
     );
   }
@@ -218,21 +226,76 @@ function checkCreditorAddress(address: PostalAddress | undefined, prefix: string
   if (address) checkAddress(address, `${prefix}creditorAddress`, townRequired);
 }
 
-/** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
-function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; creditor: string } {
-  const amount = amountOf(item.instructedAmount, `${prefix}instructedAmount`);
-  requireCurrency(amount, 'NOK', `${prefix}instructedAmount`, 'Norwegian domestic payments');
-  const creditor = norwegianAccount(item.creditorAccount, `${prefix}creditorAccount`);
-  const creditorCurrency = accountCurrency(item.creditorAccount, `${prefix}creditorAccount`);
+/**
+ * The amount and creditor account of a domestic transfer: NOK, to a Norwegian account held in
+ * NOK. `amountPath` is where the amount was sent (`instructedAmount`, or `amount` in a fee query).
+ */
+function domesticAmountAndCreditor(
+  instructed: Amount,
+  amountPath: string,
+  creditorAccount: AccountReference,
+  prefix: string,
+): { amount: Money; creditor: string } {
+  const amount = amountOf(instructed, amountPath);
+  requireCurrency(amount, 'NOK', amountPath, 'Norwegian domestic payments');
+  const creditor = norwegianAccount(creditorAccount, `${prefix}creditorAccount`);
+  const creditorCurrency = accountCurrency(creditorAccount, `${prefix}creditorAccount`);
   if (creditorCurrency !== undefined && creditorCurrency !== 'NOK') {
     refuse(
       `${prefix}creditorAccount.currency`,
       localized('must be NOK for a Norwegian domestic payment', 'må være NOK for en innenlandsk betaling'),
     );
   }
+  return { amount, creditor };
+}
+
+/** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
+function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; creditor: string } {
+  const transfer = domesticAmountAndCreditor(item.instructedAmount, `${prefix}instructedAmount`, item.creditorAccount, prefix);
   checkCreditorAddress(item.creditorAddress, prefix);
   checkRemittance(item, prefix);
-  return { amount, creditor };
+  return transfer;
+}
+
+/** A checked fee query of an instant payment: what the bank prices, by the payment's own rules. */
+export interface InstantFeeQuery {
+  readonly debtorBban: string;
+  readonly debtorCurrency: string | undefined;
+  readonly amount: Money;
+  /** The creditor account's Norwegian BBAN. */
+  readonly creditorBban: string;
+}
+
+/**
+ * Checks the Straks fee information's body by the rules of the Straks payment itself: the debtor
+ * and creditor accounts and the amount as an INDCTS payment has them. The amount comes as
+ * Berlin Group `instructedAmount` or as `amount`, one of the two.
+ */
+export function checkInstantFeeQuery(body: InstantFeeInformationBody): InstantFeeQuery {
+  if (body.instructedAmount !== undefined && body.amount !== undefined) {
+    refuse(
+      'amount',
+      localized(
+        'may not be sent together with instructedAmount: send one of them',
+        'kan ikke sendes sammen med instructedAmount: send en av dem',
+      ),
+    );
+  }
+  const instructed = body.instructedAmount ?? body.amount;
+  if (instructed === undefined) {
+    refuse(
+      'instructedAmount',
+      localized(
+        'is required (or amount): the amount of the payment to price',
+        'er påkrevd (eller amount): beløpet til betalingen som skal prises',
+      ),
+    );
+  }
+  const amountPath = body.instructedAmount === undefined ? 'amount' : 'instructedAmount';
+  const debtorBban = norwegianAccount(body.debtorAccount, 'debtorAccount');
+  const debtorCurrency = accountCurrency(body.debtorAccount, 'debtorAccount');
+  const { amount, creditor } = domesticAmountAndCreditor(instructed, amountPath, body.creditorAccount, '');
+  return { debtorBban, debtorCurrency, amount, creditorBban: creditor };
 }
 
 /** Currency-register reporting (norway-domain.md §5): required from NOK 100 000, validated whenever given. */
@@ -271,12 +334,22 @@ function fingerprint(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
+/**
+ * The remittance part of the duplicate fingerprint, of a body whose KIDs are in the array
+ * ({@link withStructuredArray}): a KID sent in the deprecated single field and the same KID sent
+ * in the array are the same payment. (The null stands where the single field's KID was, so the
+ * fingerprints of payments stored before with the array stay the same.)
+ */
 function remittanceOf(body: Remittance): unknown {
   return [
     body.remittanceInformationUnstructured ?? null,
-    body.remittanceInformationStructured?.reference ?? null,
+    null,
     body.remittanceInformationStructuredArray?.map((entry) => entry.reference) ?? null,
   ];
+}
+
+function isDomesticProduct(product: PaymentProduct): boolean {
+  return product === 'norwegian-domestic-credit-transfers' || product === 'instant-norwegian-domestic-credit-transfers-straks';
 }
 
 /** Checks a single payment of any of the five products. */
@@ -329,11 +402,13 @@ export function checkSinglePayment(
       );
     }
   }
+  const stored = withStructuredArray(body);
   return {
     debtorBban,
     debtorCurrency,
     amount,
     requestedExecutionDate,
+    creditorBban: isDomesticProduct(product) ? creditor : undefined,
     // No date means today: a payment dated today and one without a date are the same payment.
     logicalKey: fingerprint([
       'payments',
@@ -343,9 +418,9 @@ export function checkSinglePayment(
       formatAmount(amount),
       amount.currency,
       requestedExecutionDate ?? context.today,
-      remittanceOf(body),
+      remittanceOf(stored),
     ]),
-    body,
+    body: stored,
   };
 }
 
@@ -376,10 +451,11 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
   const requestedExecutionDate =
     body.requestedExecutionDate === undefined ? undefined : checkDate(body.requestedExecutionDate, 'requestedExecutionDate', context);
   let total: Money = { minor: 0n, currency: 'NOK' };
+  const payments = body.payments.map(withStructuredArray);
   const items = body.payments.map((item, index) => {
     const { amount, creditor } = domesticTransfer(item, `payments[${index}].`);
     total = addMoney(total, amount);
-    return [creditor, formatAmount(amount), remittanceOf(item)];
+    return [creditor, formatAmount(amount), remittanceOf(payments[index]!)];
   });
   // Each payment fits the amount format; their sum must too (it is what the debtor is charged).
   if (total.minor >= MAX_AMOUNT_MINOR_NOK) {
@@ -397,7 +473,7 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
     amount: total,
     requestedExecutionDate,
     logicalKey: fingerprint(['bulk-payments', debtorBban, requestedExecutionDate ?? context.today, items]),
-    body,
+    body: { ...body, payments },
   };
 }
 
@@ -438,13 +514,13 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
   if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
     refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
   }
-  const normalised: PeriodicNdctBody = { ...body, ...(executionRule === undefined ? {} : { executionRule }) };
+  const normalised: PeriodicNdctBody = withStructuredArray({ ...body, ...(executionRule === undefined ? {} : { executionRule }) });
   return {
     debtorBban,
     debtorCurrency,
     amount,
     requestedExecutionDate: startDate,
-    logicalKey: fingerprint(['periodic-payments', debtorBban, creditor, formatAmount(amount), remittanceOf(body), schedule]),
+    logicalKey: fingerprint(['periodic-payments', debtorBban, creditor, formatAmount(amount), remittanceOf(normalised), schedule]),
     body: normalised,
     schedule,
   };

@@ -1,3 +1,4 @@
+import type { Money } from '../../domain/money.js';
 import type { PaymentDocument } from './payment-document.js';
 import type { PaymentProduct, PaymentService } from './payment-products.js';
 import type { TransactionStatus } from './payment-status.js';
@@ -25,6 +26,8 @@ export interface PaymentFields {
   readonly basketId: string | undefined;
   /** The bank date it first lacked funds in a batch run (ACCP). */
   readonly awaitingFundsSince: string | undefined;
+  /** An instant payment's fee, as the bank quoted it at initiation (migration 0019). */
+  readonly transactionFee: Money | undefined;
 }
 
 /**
@@ -33,9 +36,13 @@ export interface PaymentFields {
  */
 export type Payment<S extends PaymentService = PaymentService> = PaymentFields & PaymentDocument<S>;
 
-export type NewPayment = Omit<PaymentFields, 'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId' | 'awaitingFundsSince'> &
+export type NewPayment = Omit<
+  PaymentFields,
+  'statusReason' | 'fundsAvailable' | 'statusChangedAt' | 'basketId' | 'awaitingFundsSince' | 'transactionFee'
+> &
   PaymentDocument & {
     readonly logicalKey: string | undefined;
+    readonly transactionFee?: Money | undefined;
   };
 
 /** A payment a batch run may execute, as the run's first read lists it. */

@@ -28,10 +28,11 @@ const COLUMNS = [
   'status_changed_at',
   'basket_id',
   'awaiting_funds_since',
+  'transaction_fee_currency',
 ] as const;
 
 /** A row as read: the table's own column types, and the amount as text. */
-type Row = Pick<PaymentTable, (typeof COLUMNS)[number]> & { amount: string };
+type Row = Pick<PaymentTable, (typeof COLUMNS)[number]> & { amount: string; transaction_fee: string | null };
 
 function toPayment(row: Row): Payment {
   // The column is typed, but a row written by hand or by another version of the server is read too.
@@ -57,8 +58,17 @@ function toPayment(row: Row): Payment {
     statusChangedAt: row.status_changed_at,
     basketId: row.basket_id ?? undefined,
     awaitingFundsSince: row.awaiting_funds_since ?? undefined,
+    transactionFee:
+      row.transaction_fee === null || row.transaction_fee_currency === null
+        ? undefined
+        : { minor: BigInt(row.transaction_fee), currency: row.transaction_fee_currency },
   };
 }
+
+/** The fee as text, as the amount: a bigint read exactly on both databases. */
+const FEE = sql<string | null>`cast(transaction_fee_minor as text)`.as('transaction_fee');
+/** What every read of a payment selects: its columns, and the amounts as exact decimal text. */
+const SELECTED = [...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount'), FEE] as const;
 
 /** Periodic payments are never executed by the sandbox. */
 const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
@@ -84,6 +94,8 @@ export const paymentRepository = {
         amount_minor: payment.amountMinor,
         requested_execution_date: payment.requestedExecutionDate ?? null,
         logical_key: payment.logicalKey ?? null,
+        transaction_fee_minor: payment.transactionFee?.minor ?? null,
+        transaction_fee_currency: payment.transactionFee?.currency ?? null,
         ...writePaymentDocument(payment),
         request_context: JSON.stringify(payment.requestContext),
         created_at: payment.createdAt,
@@ -96,7 +108,7 @@ export const paymentRepository = {
   async find(db: DbOrTx, tppId: string, service: PaymentService, id: string): Promise<Payment | undefined> {
     const row = await db
       .selectFrom('payment')
-      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .select(SELECTED)
       .where('id', '=', id)
       .where('tpp_id', '=', tppId)
       .where('service', '=', service)
@@ -106,12 +118,7 @@ export const paymentRepository = {
 
   /** A payment of this TPP in whichever service (authorisations name payments by id alone). */
   async findById(db: DbOrTx, tppId: string, id: string): Promise<Payment | undefined> {
-    const row = await db
-      .selectFrom('payment')
-      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
-      .where('id', '=', id)
-      .where('tpp_id', '=', tppId)
-      .executeTakeFirst();
+    const row = await db.selectFrom('payment').select(SELECTED).where('id', '=', id).where('tpp_id', '=', tppId).executeTakeFirst();
     return row && toPayment(row);
   },
 
@@ -120,11 +127,7 @@ export const paymentRepository = {
     if (ids.length === 0) return [];
     // By primary key alone, and the TPP filtered here: given both, SQLite walks the TPP's index
     // (all its payments) instead of looking up the few ids.
-    const rows = await db
-      .selectFrom('payment')
-      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await db.selectFrom('payment').select(SELECTED).where('id', 'in', ids).execute();
     return rows.filter((row) => row.tpp_id === tppId).map(toPayment);
   },
 
@@ -141,7 +144,7 @@ export const paymentRepository = {
     if (statuses.length === 0) return [];
     const rows = await db
       .selectFrom('payment')
-      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .select(SELECTED)
       .where('tpp_id', '=', tppId)
       .where('debtor_account_id', '=', debtorAccountId)
       .where('status', 'in', statuses)
@@ -222,11 +225,7 @@ export const paymentRepository = {
    * request changing it); SQLite runs one write transaction at a time.
    */
   async takeForExecution(trx: DbOrTx, id: string): Promise<Payment | 'locked' | undefined> {
-    const select = () =>
-      trx
-        .selectFrom('payment')
-        .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
-        .where('id', '=', id);
+    const select = () => trx.selectFrom('payment').select(SELECTED).where('id', '=', id);
     if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) {
       const row = await select().executeTakeFirst();
       return row && toPayment(row);
@@ -297,7 +296,7 @@ export const paymentRepository = {
   ): Promise<Payment[]> {
     let query = db
       .selectFrom('payment')
-      .select([...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount')])
+      .select(SELECTED)
       .where((eb) =>
         eb.or([
           eb('psu_id', '=', party.psuId),

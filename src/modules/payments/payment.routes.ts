@@ -17,10 +17,13 @@ import type { PaymentsService } from './payment.service.js';
 import { productUnknown } from './payment.service.js';
 import {
   BulkNdctBody,
+  FeeInformationHeaders,
   CbctBody,
   IndctsBody,
   initiationResponses,
   InitiationHeaders,
+  InstantFeeInformationBody,
+  InstantFeeInformationResponse,
   LogicalDuplicateQuery,
   NcbctBody,
   NdctBody,
@@ -60,6 +63,32 @@ function operationId(name: string, service: PaymentService, product?: PaymentPro
  */
 export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsService }> = async (app, { payments }) => {
   const config = { requiredRole: 'PSP_PI' as const };
+
+  // Before the routes with a path parameter in its place: a fixed segment wins in the router anyway,
+  // but read in this order the document shows the fee information beside the Straks initiation.
+  app.post(
+    '/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information',
+    {
+      config,
+      schema: {
+        operationId: 'getInstantPaymentFeeInformation_INDCTS',
+        tags: [SERVICE_TAGS.payments],
+        summary: 'The fee the bank charges for a Straks payment, checked as the payment itself would be',
+        description:
+          'Body: debtorAccount, creditorAccount and the amount as instructedAmount (or amount, one of the two). ' +
+          'Answers Berlin Group transactionFees and transactionFeeIndicator, as a Straks payment’s 201 and GET do. ' +
+          'Refused with the errors the Straks payment would get for the same accounts and amount.',
+        headers: FeeInformationHeaders,
+        body: InstantFeeInformationBody,
+        response: { 200: InstantFeeInformationResponse, ...signedErrorResponses() },
+      },
+    },
+    async (request) => {
+      const headers = request.ctx.headers;
+      if (!headers) throw new Error('payment routes must sit behind the API front door');
+      return payments.instantFeeInformation({ tpp: tppOf(request), body: request.body, headers });
+    },
+  );
 
   for (const service of PAYMENT_SERVICES) {
     const tags = [SERVICE_TAGS[service]];

@@ -82,6 +82,15 @@ export const StructuredRemittance = Type.Object(
 );
 export type StructuredRemittance = Static<typeof StructuredRemittance>;
 
+/** The single structured remittance: still taken, stored and answered as a one-entry remittanceInformationStructuredArray. */
+const DeprecatedStructuredRemittance = Type.Object(StructuredRemittance.properties, {
+  ...strict,
+  deprecated: true,
+  description:
+    'Deprecated: send remittanceInformationStructuredArray. Still taken (never together with the array: 400 FORMAT_ERROR); ' +
+    'the payment is stored and answered with the array.',
+});
+
 const IsoDateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 
 /** Fields every credit transfer has. */
@@ -96,8 +105,14 @@ const transferFields = {
   ultimateDebtor: Type.Optional(text(70)),
   purposeCode: Type.Optional(Type.String({ pattern: '^[A-Z]{4}$' })),
   remittanceInformationUnstructured: Type.Optional(text(140)),
-  remittanceInformationStructured: Type.Optional(StructuredRemittance),
-  remittanceInformationStructuredArray: Type.Optional(Type.Array(StructuredRemittance, { minItems: 1, maxItems: 10 })),
+  remittanceInformationStructured: Type.Optional(DeprecatedStructuredRemittance),
+  remittanceInformationStructuredArray: Type.Optional(
+    Type.Array(StructuredRemittance, {
+      minItems: 1,
+      maxItems: 10,
+      description: 'The KIDs (referenceType SCOR). Answered here also when the payment was sent with remittanceInformationStructured',
+    }),
+  ),
 };
 
 /** The Norwegian currency register's fields (Valutaregisteret). */
@@ -199,11 +214,43 @@ export type BulkItem = Static<typeof BulkItem>;
 /** The union of every single-payment body, as the rules read it. */
 export type SinglePaymentBody = NdctBody & Partial<NcbctBody>;
 
+/**
+ * The Straks fee information's body: the payment to price, as a TPP will initiate it. The amount
+ * under its Berlin Group name `instructedAmount`, or as `amount`: one of the two.
+ */
+export const InstantFeeInformationBody = body(
+  {
+    debtorAccount: AccountReference,
+    instructedAmount: Type.Optional(Amount),
+    amount: Type.Optional(Type.Object(Amount.properties, { ...strict, description: 'The same as instructedAmount; send one of the two' })),
+    creditorAccount: AccountReference,
+  },
+  'INDCTS fee information',
+);
+export type InstantFeeInformationBody = Static<typeof InstantFeeInformationBody>;
+
+const TransactionFees = Type.Object(
+  { currency: Type.String(), amount: Type.String() },
+  { description: "Berlin Group transactionFees: the fee the bank charges the debtor for the payment, in the debtor account's currency" },
+);
+const TransactionFeeIndicator = Type.Boolean({
+  description: 'Berlin Group transactionFeeIndicator: true when the payment costs the PSU a fee (transactionFees above 0)',
+});
+
+/** The Straks fee information's answer. */
+export const InstantFeeInformationResponse = Type.Object({
+  transactionFees: TransactionFees,
+  transactionFeeIndicator: TransactionFeeIndicator,
+});
+
 const TransactionStatus = Type.Unsafe<TransactionStatus>(Type.String({ enum: [...TRANSACTION_STATUSES] }));
 
 export const PaymentCreatedResponse = Type.Object({
   transactionStatus: TransactionStatus,
   paymentId: Type.String(),
+  /** A Straks payment's fee, as the fee information gives it. */
+  transactionFees: Type.Optional(TransactionFees),
+  transactionFeeIndicator: Type.Optional(TransactionFeeIndicator),
   _links: Type.Record(Type.String(), Link),
 });
 
@@ -249,6 +296,15 @@ export const InitiationHeaders = Type.Object({
   'tpp-explicit-authorisation-preferred': Type.Optional(
     Type.String({ description: 'true: the TPP starts the authorisation itself (e.g. for a signing basket)' }),
   ),
+});
+
+/** The fee information names the PSU as the initiation does: the same checks of its right to pay from the account. */
+export const FeeInformationHeaders = Type.Object({
+  ...SignedRequestHeaders.properties,
+  'psu-id': InitiationHeaders.properties['psu-id'],
+  'psu-corporate-id': InitiationHeaders.properties['psu-corporate-id'],
+  'tpp-redirect-uri': InitiationHeaders.properties['tpp-redirect-uri'],
+  'tpp-nok-redirect-uri': InitiationHeaders.properties['tpp-nok-redirect-uri'],
 });
 
 export const initiationResponses = { 201: PaymentCreatedResponse, ...signedErrorResponses() };

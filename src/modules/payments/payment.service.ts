@@ -4,7 +4,7 @@ import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
-import { formatAmount } from '../../domain/money.js';
+import { formatAmount, type Money } from '../../domain/money.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
@@ -17,9 +17,10 @@ import { approvesAlone } from './payment-approval.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
-import { isDomestic, offers, PRODUCTS_OF_SERVICE, type PaymentProduct, type PaymentService } from './payment-products.js';
+import { isDomestic, isInstant, offers, PRODUCTS_OF_SERVICE, type PaymentProduct, type PaymentService } from './payment-products.js';
 import {
   checkBulkPayment,
+  checkInstantFeeQuery,
   checkPeriodicPayment,
   checkSinglePayment,
   scheduleOf,
@@ -31,7 +32,7 @@ import { transitionPayment } from './payment-transition.js';
 import type { PaymentDocument } from './payment-document.js';
 import { paymentRepository } from './payment.repository.js';
 import type { Payment } from './payment.model.js';
-import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
+import type { BulkNdctBody, InstantFeeInformationBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
 
 /** What payment initiation needs from the SCA modules. */
 export interface PaymentSca {
@@ -61,17 +62,41 @@ export interface Initiation {
 }
 
 /** A payment just created: its address, and the Berlin Group initiation view (RCVD, its id and links). */
-export type CreatedPayment = CreatedResource<{
-  readonly transactionStatus: 'RCVD';
-  readonly paymentId: string;
-  readonly _links: ReturnType<typeof initiationLinks>;
-}>;
+export type CreatedPayment = CreatedResource<
+  {
+    readonly transactionStatus: 'RCVD';
+    readonly paymentId: string;
+    readonly _links: ReturnType<typeof initiationLinks>;
+  } & Partial<TransactionFeeView>
+>;
+
+/** Berlin Group `transactionFees` and `transactionFeeIndicator`: what the bank charges for a payment. */
+export interface TransactionFeeView {
+  readonly transactionFees: { readonly currency: string; readonly amount: string };
+  readonly transactionFeeIndicator: boolean;
+}
+
+/** The Straks fee information's request after the front door. */
+export interface FeeInformationRequest {
+  readonly tpp: TppIdentity;
+  readonly body: InstantFeeInformationBody;
+  readonly headers: RequestHeaders;
+}
+
+export function transactionFeeView(fee: Money): TransactionFeeView {
+  return { transactionFees: { currency: fee.currency, amount: formatAmount(fee) }, transactionFeeIndicator: fee.minor > 0n };
+}
 
 export type Cancellation = { readonly kind: 'cancelled' } | { readonly kind: 'needs-authorisation'; readonly body: unknown };
 
 export interface PaymentsService {
   /** Creates a payment: its audit event and, unless the TPP starts it itself, its authorisation in one transaction. */
   initiate(initiation: Initiation): Promise<CreatedPayment>;
+  /**
+   * The fee the bank charges for an instant (Straks) payment, checked as the payment itself would
+   * be (its accounts, amount and the PSU's right to pay from the account), asked of the bank.
+   */
+  instantFeeInformation(request: FeeInformationRequest): Promise<TransactionFeeView>;
   find(tpp: TppIdentity, service: PaymentService, product: string, paymentId: string): Promise<Payment>;
   /** The payment as submitted, with its status (and for a periodic payment, its next execution dates). */
   view(payment: Payment): Promise<{ transactionStatus: TransactionStatus } & Record<string, unknown>>;
@@ -132,8 +157,8 @@ export function createPaymentsService(
    */
   async function debtorAccountOf(
     scope: RequestingTpp,
-    initiation: Initiation,
-    order: PaymentOrder,
+    initiation: Pick<Initiation, 'tpp' | 'service' | 'product' | 'headers'>,
+    order: Pick<PaymentOrder, 'debtorBban' | 'debtorCurrency' | 'amount'>,
   ): Promise<{ accountId: string; severalApprovers: boolean }> {
     const account = await coreBanking.findAccount(scope, { bban: order.debtorBban });
     if (!account) {
@@ -195,6 +220,15 @@ export function createPaymentsService(
       const scope = { tppId: initiation.tpp.id };
       const order = await check(initiation);
       const { accountId: debtorAccountId, severalApprovers } = await debtorAccountOf(scope, initiation, order);
+      // A Straks payment answers the fee the bank will charge for it, and keeps it for its GET.
+      const transactionFee =
+        isInstant(initiation.product) && order.creditorBban !== undefined
+          ? await coreBanking.instantPaymentFee(scope, {
+              debtorAccountId,
+              amount: order.amount,
+              creditorAccount: { bban: order.creditorBban },
+            })
+          : undefined;
       const id = randomUUID();
       const at = now().toISOString();
       // The authorisation starts with the payment, unless the TPP starts it itself (to collect
@@ -232,6 +266,7 @@ export function createPaymentsService(
           currency: order.amount.currency,
           amountMinor: order.amount.minor,
           requestedExecutionDate: order.requestedExecutionDate,
+          transactionFee,
           logicalKey,
           requestContext: { ...context, acceptFixes: [...context.acceptFixes] },
           createdAt: at,
@@ -274,9 +309,23 @@ export function createPaymentsService(
         return new CreatedResource(`${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`, {
           transactionStatus: 'RCVD' as const,
           paymentId: id,
+          ...(transactionFee && transactionFeeView(transactionFee)),
           _links: links,
         });
       });
+    },
+
+    async instantFeeInformation({ tpp, body, headers }) {
+      const query = checkInstantFeeQuery(body);
+      const scope = { tppId: tpp.id };
+      const product = 'instant-norwegian-domestic-credit-transfers-straks';
+      const { accountId } = await debtorAccountOf(scope, { tpp, service: 'payments', product, headers }, query);
+      const fee = await coreBanking.instantPaymentFee(scope, {
+        debtorAccountId: accountId,
+        amount: query.amount,
+        creditorAccount: { bban: query.creditorBban },
+      });
+      return transactionFeeView(fee);
     },
 
     async find(tpp, service, product, paymentId) {
@@ -303,6 +352,7 @@ export function createPaymentsService(
       const view: { transactionStatus: TransactionStatus } & Record<string, unknown> = {
         ...payment.body,
         transactionStatus: payment.status,
+        ...(payment.transactionFee && transactionFeeView(payment.transactionFee)),
       };
       if (payment.service === 'periodic-payments') {
         // A cancelled or rejected standing order has no coming executions.

@@ -41,4 +41,7 @@ export interface PaymentTable {
   basket_id: string | null;
   /** The TPP's bank date the payment first lacked funds (ACCP), migration 0008. */
   awaiting_funds_since: string | null;
+  /** An instant payment's fee quoted at initiation, in minor units of `transaction_fee_currency` (migration 0019). */
+  transaction_fee_minor: bigint | string | null;
+  transaction_fee_currency: string | null;
 }

@@ -67,7 +67,7 @@ export function sandboxMapper(publicUrl: string) {
           }),
       ...(item.remittanceUnstructured !== undefined ? { remittanceInformationUnstructured: item.remittanceUnstructured } : {}),
       ...(item.remittanceReference !== undefined
-        ? { remittanceInformationStructured: { reference: item.remittanceReference, referenceType: 'SCOR' } }
+        ? { remittanceInformationStructuredArray: [{ reference: item.remittanceReference, referenceType: 'SCOR' }] }
         : {}),
       // Berlin Group `transactions` names the link to a transaction's details transactionDetails.
       _links: { self: details, transactionDetails: details },

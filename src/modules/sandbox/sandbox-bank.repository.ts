@@ -33,6 +33,8 @@ export const sandboxBankRepository = {
     const accountIds = await trx.selectFrom('sandbox_account').select('id').where('tpp_id', '=', tppId).execute();
     const cardIds = await trx.selectFrom('sandbox_card_account').select('id').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_core_system_fault').where('tpp_id', '=', tppId).execute();
+    // Back to the default price list of instant payments.
+    await trx.deleteFrom('sandbox_instant_payment_fee').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_card_transaction').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_card_account').where('tpp_id', '=', tppId).execute();
     await trx.deleteFrom('sandbox_transaction').where('tpp_id', '=', tppId).execute();

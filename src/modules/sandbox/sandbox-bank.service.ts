@@ -5,6 +5,7 @@ import { createAgreementService } from './agreement.service.js';
 import { createCardAccountService } from './card-account.service.js';
 import { createCoreSystemFaultService } from './core-system-fault.service.js';
 import { createCustomerService } from './customer.service.js';
+import { createInstantPaymentFeeService } from './instant-payment-fee.service.js';
 import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
 import { createInitializeService } from './sandbox-initialize.service.js';
 import { createTransactionService } from './transaction.service.js';
@@ -24,6 +25,7 @@ export function createSandboxBank(db: Db, ledger: Ledger, now: () => Date) {
     agreements: createAgreementService(deps),
     cardAccounts: createCardAccountService(deps),
     coreSystemFaults: createCoreSystemFaultService(deps),
+    instantPaymentFees: createInstantPaymentFeeService(deps),
   };
 }
 

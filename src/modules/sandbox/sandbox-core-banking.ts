@@ -26,6 +26,8 @@ import { cardAccountRepository } from './card-account.repository.js';
 import { faultError } from './core-system-fault.js';
 import { coreSystemFaultRepository } from './core-system-fault.repository.js';
 import { customerRepository } from './customer.repository.js';
+import { instantPaymentFeeOf } from './instant-payment-fee.js';
+import { instantPaymentFeeRepository } from './instant-payment-fee.repository.js';
 import { sandboxBankRepository } from './sandbox-bank.repository.js';
 import {
   sandboxSystemAccount,
@@ -485,6 +487,17 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
         throw new BankError('refused', `The bank has no exchange rate from ${amount.currency} to ${account.currency}`);
       }
       return (await bookkeeping.balances(db, account.id, account.currency, account.creditLimit)).interimAvailable.minor >= debitMinor;
+    },
+
+    async instantPaymentFee(tpp, query) {
+      const account = await existingAccount(tpp, query.debtorAccountId);
+      // The price list is in NOK, by the amount's NOK value; the fee is charged in the account's currency.
+      const amountNok = convertMinor(query.amount, 'NOK', rates);
+      if (amountNok === undefined) throw new BankError('refused', `The bank has no exchange rate from ${query.amount.currency} to NOK`);
+      const feeNok = instantPaymentFeeOf(await instantPaymentFeeRepository.tiersOf(db, tpp.tppId), amountNok);
+      const fee = convertMinor(feeNok, account.currency, rates);
+      if (fee === undefined) throw new BankError('refused', `The bank has no exchange rate from NOK to ${account.currency}`);
+      return { minor: fee, currency: account.currency };
     },
 
     async submitPayment(tpp, instruction) {

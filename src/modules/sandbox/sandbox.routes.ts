@@ -7,6 +7,7 @@ import { customerRoutes } from './customer.routes.js';
 import { sandboxMapper } from './sandbox-bank.mapper.js';
 import type { SandboxBank } from './sandbox-bank.service.js';
 import { initializeRoutes } from './sandbox-initialize.routes.js';
+import { instantPaymentFeeRoutes } from './instant-payment-fee.routes.js';
 import { transactionRoutes } from './transaction.routes.js';
 
 /**
@@ -22,4 +23,5 @@ export const sandboxRoutes: FastifyPluginAsync<{ bank: SandboxBank; publicUrl: s
   await app.register(agreementRoutes, options);
   await app.register(cardAccountRoutes, options);
   await app.register(coreSystemFaultRoutes, options);
+  await app.register(instantPaymentFeeRoutes, options);
 };

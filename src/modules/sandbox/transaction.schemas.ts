@@ -7,6 +7,15 @@ import { TRANSACTION_PROFILES } from './transaction-generator.js';
 const TAGS = ['Sandbox mock data'];
 
 /** A booked or pending transaction in Berlin Group `transactions` terms, as the mock account sees it. */
+/** A KID as a mock transaction's structured remittance. */
+const KidInput = Type.Object(
+  {
+    reference: Type.String({ minLength: 1, maxLength: 35, description: 'A KID (MOD10 or MOD11)' }),
+    referenceType: Type.Optional(Type.Literal('SCOR')),
+  },
+  { additionalProperties: false },
+);
+
 export const NewTransaction = Type.Object(
   {
     bookingStatus: Type.Optional(
@@ -27,13 +36,14 @@ export const NewTransaction = Type.Object(
     creditorName: Type.Optional(DisplayName),
     remittanceInformationUnstructured: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })),
     remittanceInformationStructured: Type.Optional(
-      Type.Object(
-        {
-          reference: Type.String({ minLength: 1, maxLength: 35, description: 'A KID (MOD10 or MOD11)' }),
-          referenceType: Type.Optional(Type.Literal('SCOR')),
-        },
-        { additionalProperties: false },
-      ),
+      Type.Object(KidInput.properties, {
+        additionalProperties: false,
+        deprecated: true,
+        description: 'Deprecated: send remittanceInformationStructuredArray (never both). Answered as the array',
+      }),
+    ),
+    remittanceInformationStructuredArray: Type.Optional(
+      Type.Array(KidInput, { minItems: 1, maxItems: 1, description: 'The KID: a mock transaction carries one' }),
     ),
   },
   { additionalProperties: false },
@@ -62,7 +72,7 @@ export const Transaction = Type.Object({
   debtorName: Type.Optional(Type.String()),
   debtorAccount: Type.Optional(AccountReference),
   remittanceInformationUnstructured: Type.Optional(Type.String()),
-  remittanceInformationStructured: Type.Optional(Type.Object({ reference: Type.String(), referenceType: Type.String() })),
+  remittanceInformationStructuredArray: Type.Optional(Type.Array(Type.Object({ reference: Type.String(), referenceType: Type.String() }))),
   _links: Type.Object({ self: Link, transactionDetails: Link }),
 });
 

@@ -47,6 +47,38 @@ function isAccount(reference: AccountReference, account: SandboxAccount): boolea
  * currency, and with the mock account on the right side: the debtor of a debit, the creditor of a
  * credit. The counterparty's side is posted to the TPP's clearing account.
  */
+/**
+ * A mock transaction's KID, sent in `remittanceInformationStructuredArray` (one entry) or in the
+ * deprecated `remittanceInformationStructured`, never both, and never with a text: a line carries
+ * a KID or a message.
+ */
+function kidOf(input: NewTransaction): string | undefined {
+  const single = input.remittanceInformationStructured;
+  const array = input.remittanceInformationStructuredArray;
+  if (single !== undefined && array !== undefined) {
+    refuse(
+      'remittanceInformationStructuredArray',
+      localized(
+        'may not be sent together with remittanceInformationStructured, which it replaces (deprecated): send the KID in the array only',
+        'kan ikke sendes sammen med remittanceInformationStructured, som den erstatter (foreldet): send KID-en bare i listen',
+      ),
+    );
+  }
+  const field = single !== undefined ? 'remittanceInformationStructured' : 'remittanceInformationStructuredArray';
+  const entry = single ?? array?.[0];
+  if (entry === undefined) return undefined;
+  if (input.remittanceInformationUnstructured !== undefined) {
+    refuse(
+      field,
+      localized(
+        'and remittanceInformationUnstructured exclude each other: give a KID or a text',
+        'og remittanceInformationUnstructured utelukker hverandre: oppgi KID eller tekst',
+      ),
+    );
+  }
+  return valid(checkKid(entry.reference), single !== undefined ? `${field}.reference` : `${field}[0].reference`).kid;
+}
+
 export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, accounts: AccountService) {
   async function book(
     caller: SandboxCaller,
@@ -121,18 +153,7 @@ export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, 
       }
       const other = debit ? input.creditorAccount : input.debtorAccount;
       const counterparty = other && counterpartyAccount(other, debit ? 'creditorAccount' : 'debtorAccount');
-      if (input.remittanceInformationStructured && input.remittanceInformationUnstructured !== undefined) {
-        refuse(
-          'remittanceInformationStructured',
-          localized(
-            'and remittanceInformationUnstructured exclude each other: give a KID or a text',
-            'og remittanceInformationUnstructured utelukker hverandre: oppgi KID eller tekst',
-          ),
-        );
-      }
-      const kid = input.remittanceInformationStructured
-        ? valid(checkKid(input.remittanceInformationStructured.reference), 'remittanceInformationStructured.reference').kid
-        : undefined;
+      const kid = kidOf(input);
       const transaction: SandboxTransaction = {
         id: randomUUID(),
         accountId: account.id,
