@@ -15,8 +15,7 @@
  * server does not have (checked against its /openapi.json, since an unknown route and an unknown
  * id share the wire code RESOURCE_UNKNOWN), or a 405 SERVICE_INVALID (no such operation); and when
  * any request got a 5xx or a 401 other than a consent's refusal (signing problems), or a 404 for
- * an account information route the server does not have (transactions are planned and not
- * counted). The AIS folder is reported on its own. The collection's own pm.test
+ * an account information route the server does not have. The AIS folder is reported on its own. The collection's own pm.test
  * assertions were written against another bank's sandbox and are printed for information only.
  *
  * The collection is read from where it is; nothing of it is copied into the repository.
@@ -145,9 +144,6 @@ type Group = 'PIS' | 'AIS' | 'OTHER';
  */
 const CONSENT_REFUSALS: ReadonlySet<string> = new Set(['CONSENT_UNKNOWN', 'CONSENT_INVALID', 'CONSENT_EXPIRED']);
 
-/** Account information routes still planned (transactions, docs/design.md §2b): their 404 is not flagged. */
-const PLANNED_AIS_ROUTE = /^\/v1\/(accounts|card-accounts)\/[^/?]+\/transactions(\/|\?|$)/;
-
 interface Outcome {
   readonly folder: string;
   readonly group: Group;
@@ -227,7 +223,7 @@ function outcomesOf(report: NewmanReport, routes: readonly Route[], exchanges: R
       flags.push('server error');
     } else if (status === 401 && !CONSENT_REFUSALS.has(code ?? '')) {
       flags.push('401: signature or identification refused');
-    } else if (status === 404 && route === undefined && !(group === 'AIS' && PLANNED_AIS_ROUTE.test(requestPath))) {
+    } else if (status === 404 && route === undefined) {
       flags.push('404 for a route the server does not have');
     } else if (group !== 'AIS' && status === 405 && code === 'SERVICE_INVALID') {
       flags.push(`405: no ${method} at this path`);
@@ -300,7 +296,7 @@ function print(outcomes: readonly Outcome[], server: ServerProcess): number {
 
   out('\nPayment initiation and signing baskets');
   for (const outcome of pis) out(line(outcome));
-  out('\nAccount information (a 401 CONSENT_* is the answer of the consent; transactions are planned, their 404 not flagged)');
+  out('\nAccount information (a 401 CONSENT_* is the answer of the consent)');
   for (const outcome of ais) out(line(outcome));
   out(
     `  ${ais.length} requests: ${countBy(ais, (o) => `${o.status ?? 'no answer'}${o.code ? ` ${o.code}` : ''}${o.status === 404 ? (o.routeKnown ? ' (unknown id)' : ' (no such route)') : ''}`) || 'none'}`,
