@@ -26,6 +26,8 @@ import { sandboxModule } from './modules/sandbox/sandbox.module.js';
 import { scaRedirectModule } from './modules/sca-redirect/sca-redirect.module.js';
 import { signingBasketsModule } from './modules/signing-baskets/signing-baskets.module.js';
 import { tppsModule } from './modules/tpps/tpps.module.js';
+import { createNotificationService } from './modules/notifications/notification.service.js';
+import { notificationsModule } from './modules/notifications/notifications.module.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
 import { createSandboxCoreBanking } from './modules/sandbox/sandbox-core-banking.js';
@@ -87,6 +89,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
     sandbox: sandboxMode,
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
+  const notifications = createNotificationService(tpps, { enabled: config.notifications, sandbox: sandboxMode });
   const clock = createBankClock(db, now, sandboxMode);
   const executor = createPaymentExecutor(db, coreBanking, app.log);
   // In the sandbox, the sandbox bank's batch runs at its five times a day (and on a TPP's request)
@@ -104,20 +107,29 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   // One process of a deployment (every worker but one passes false) resumes stopped runs, runs
   // the schedule when it is on, and polls the bank's outcome feed.
   const runsSchedule = deps.runsBatchSchedule !== false;
-  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, clock, {
+  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess, notifications }, clock, {
     publicUrl: config.publicUrl,
     maxDaysAhead: config.maxExecutionDaysAhead,
     nokRates: config.nokRates,
     sandbox: sandboxMode,
   });
-  const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess }, now, { publicUrl: config.publicUrl });
+  const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess, notifications }, now, {
+    publicUrl: config.publicUrl,
+  });
   const approver = createPaymentApprover(coreBanking, authorisations, clock, executor, config.nokRates, {
     submitWhenApproved: !sandboxMode,
   });
   authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
-  const accountInformation = createAccountInformation({ db, coreBanking, authorisations, clock, publicUrl: config.publicUrl });
+  const accountInformation = createAccountInformation({
+    db,
+    coreBanking,
+    authorisations,
+    notifications,
+    clock,
+    publicUrl: config.publicUrl,
+  });
 
   const frontDoor = {
     requireSignature: config.requireSignature,
@@ -144,6 +156,26 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
         : undefined,
       sandboxClock: sandboxMode ? createSandboxClockService(db, clock, config.batchTimes) : undefined,
     }),
+    ...(config.notifications
+      ? [
+          notificationsModule({
+            db,
+            now,
+            seal: {
+              keyFile: config.notificationSealKeyFile,
+              certificateFile: config.notificationSealCertificateFile,
+              dataDir: config.dataDir,
+              bankName: config.bankName,
+            },
+            delivery: {
+              timeoutMs: config.notificationTimeoutMs,
+              retryBaseMs: config.notificationRetryBaseMs,
+              maxAttempts: config.notificationMaxAttempts,
+            },
+            pollMs: config.notificationPollMs,
+          }),
+        ]
+      : []),
     scaRedirectModule({
       authorisations,
       bankName: config.bankName,

@@ -15,6 +15,7 @@ import type { SigningBasketTable } from '../modules/signing-baskets/signing-bask
 import type { ConsentTable } from '../modules/consents/consent.table.js';
 import type { AccountResourceTable } from '../modules/accounts/account-resource.table.js';
 import type { UnattendedReadTable } from '../modules/accounts/unattended-read.table.js';
+import type { NotificationOutboxTable, NotificationSubscriptionTable } from '../modules/notifications/notification.table.js';
 import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system-fault.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
@@ -62,4 +63,6 @@ export interface Database {
   account_resource: AccountResourceTable;
   unattended_read: UnattendedReadTable;
   sandbox_core_system_fault: SandboxCoreSystemFaultTable;
+  notification_subscription: NotificationSubscriptionTable;
+  notification_outbox: NotificationOutboxTable;
 }

@@ -17,6 +17,7 @@ import * as accountInformation from './migrations/2026_11_30_0014_account_inform
 import * as unattendedReads from './migrations/2026_12_01_0015_unattended_reads.js';
 import * as sandboxCoreSystemFaults from './migrations/2026_12_01_0016_sandbox_core_system_faults.js';
 import * as sandboxAccountInformation from './migrations/2026_12_01_0017_sandbox_account_information.js';
+import * as statusNotifications from './migrations/2026_12_02_0020_status_notifications.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_01_0015_unattended_reads': unattendedReads,
   '2026_12_01_0016_sandbox_core_system_faults': sandboxCoreSystemFaults,
   '2026_12_01_0017_sandbox_account_information': sandboxAccountInformation,
+  '2026_12_02_0020_status_notifications': statusNotifications,
 };
 
 /** The versions, oldest first. */

@@ -11,6 +11,8 @@ export interface TppService {
   isKnown(id: string): Promise<boolean>;
   saveContactInformation(caller: TppIdentity, pathTppId: string, email: string, requestId: string): Promise<TppContact>;
   contactInformation(caller: TppIdentity, pathTppId: string): Promise<TppContact>;
+  /** The domain of the TPP's registered contact mailbox (`psd2@tpp.example` → `tpp.example`), if it registered one. */
+  contactDomain(tppId: string): Promise<string | undefined>;
 }
 
 /**
@@ -64,6 +66,12 @@ export function createTppService(db: Db, now: () => Date): TppService {
         });
       }
       return contact;
+    },
+
+    async contactDomain(tppId) {
+      const email = (await tppRepository.findContact(db, tppId))?.email;
+      const at = email?.lastIndexOf('@') ?? -1;
+      return email && at > 0 ? email.slice(at + 1).toLowerCase() : undefined;
     },
   };
 }
