@@ -364,7 +364,7 @@ describe('loadConfig: production mode', () => {
   it('offers no notifications by default; turned on, it needs the seal that signs them, key and certificate', () => {
     expect(loadConfig({ ...PRODUCTION }).notifications).toBe(false);
     for (const seal of [
-      {},
+      {} as Env,
       { XS2A_NOTIFICATION_SEAL_KEY_FILE: '/etc/xs2a/seal-key.pem' },
       { XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE: '/etc/xs2a/seal.pem' },
     ]) {
