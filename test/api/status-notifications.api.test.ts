@@ -31,9 +31,13 @@ describe.each(DIALECTS)('status notifications (%s)', (dialect) => {
   const server = useTestServer({ dialect, env: FAST_DELIVERY });
   let receiver: NotificationReceiver;
   beforeAll(async () => {
-    receiver = await startNotificationReceiver(() =>
-      readFileSync(join(server.config.dataDir, 'notification-seal', 'seal-certificate.pem'), 'utf8'),
-    );
+    // The TPP takes the bank's seal certificate from where the bank publishes it.
+    const published = await fetch(`${server.baseUrl}/notification-seal-certificate`);
+    expect(published.status).toBe(200);
+    expect(published.headers.get('content-type')).toMatch(/^application\/x-pem-file/);
+    const certificate = await published.text();
+    expect(certificate).toBe(readFileSync(join(server.config.dataDir, 'notification-seal', 'seal-certificate.pem'), 'utf8'));
+    receiver = await startNotificationReceiver(() => certificate);
   });
   afterAll(() => receiver.close());
 
