@@ -139,7 +139,14 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     }
   } else {
     process.stdout.write(`HTTP ${response.status}\n`);
-    for (const name of ['x-request-id', 'location', 'aspsp-sca-approach', 'content-language']) {
+    for (const name of [
+      'x-request-id',
+      'location',
+      'aspsp-sca-approach',
+      'aspsp-notification-support',
+      'aspsp-notification-content',
+      'content-language',
+    ]) {
       const value = response.headers[name];
       if (value !== undefined) process.stdout.write(`${name}: ${String(value)}\n`);
     }

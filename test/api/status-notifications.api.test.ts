@@ -10,6 +10,7 @@
  * - with the endpoint down, the notifications wait and are retried: once it is back, each change
  *   arrives once, in order.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +160,24 @@ describe.each(DIALECTS)('status notifications (%s)', (dialect) => {
       expect(await paymentsOfDebtor(server, psu.account.bban)).toEqual([]);
     },
   );
+
+  it('a retry with the same X-Request-ID gets the same notification headers; with another URI it is another request (409)', async () => {
+    const { client, psu } = await notifiedTpp();
+    const requestId = randomUUID();
+    const body = ndctBody(psu.account);
+    const send = (uri: string) =>
+      client.post<any>(`/v1/payments/${NDCT}`, body, {
+        headers: { ...psu.headers, 'x-request-id': requestId, 'tpp-notification-uri': uri },
+      });
+    const first = await send(receiver.uri('replayed'));
+    const again = await send(receiver.uri('replayed'));
+    expect(first.status, first.text).toBe(201);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.paymentId).toBe(first.body.paymentId);
+    expect(again.headers['aspsp-notification-support']).toBe('true');
+    expect(again.headers['aspsp-notification-content']).toBe('status=SCA,PROCESS,LAST');
+    expectError(await send(receiver.uri('other')), 409, 'REQUEST_ID_REUSED', 'X-Request-ID');
+  });
 
   it('a URI whose host the TPP does not hold: Support false, no Content, and nothing is ever sent', async () => {
     const { client, psu } = await notifiedTpp(['tpp.example']);
