@@ -11,19 +11,21 @@
  *   arrives once, in order.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
+import { openBankSeal, type BankSeal } from '../../src/modules/notifications/bank-seal.js';
 import { notificationRepository } from '../../src/modules/notifications/notification.repository.js';
 import { createBasket, explicitPayment } from '../support/baskets.js';
 import { consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { fundedPsu, nextBankDay, osloDateTime, runBatch, setClock, useTestServer, type FundedPsu } from '../support/execution.js';
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from '../support/notification-receiver.js';
-import { expectError, NDCT, ndctBody, pathOf, paymentsOfDebtor } from '../support/payments.js';
+import { bulkBody, expectError, NDCT, ndctBody, pathOf, paymentsOfDebtor, periodicBody } from '../support/payments.js';
 import { createPayment, walk } from '../support/sca.js';
-import type { TestServer } from '../support/test-server.js';
+import { IN_MEMORY_BANK_ENV, PRODUCTION_ENV, startTestServer, type TestServer } from '../support/test-server.js';
 
 const FAST_DELIVERY = { XS2A_NOTIFICATION_POLL_MS: '50', XS2A_NOTIFICATION_RETRY_BASE_MS: '100' } as const;
 let nextTpp = 1;
@@ -120,6 +122,28 @@ describe.each(DIALECTS)('status notifications (%s)', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(notifiedOf(payment.paymentId)).toHaveLength(expected.length);
   });
+
+  it.each([
+    ['bulk-payments', bulkBody],
+    ['periodic-payments', periodicBody],
+  ] as const)(
+    '%s are notified as single payments are: Support true, and the subscription is kept with the payment',
+    async (service, body) => {
+      const { client, psu } = await notifiedTpp();
+      const response = await client.post<any>(`/v1/${service}/${NDCT}`, body(psu.account), {
+        headers: { ...psu.headers, 'tpp-notification-uri': receiver.uri(service) },
+      });
+      expect(response.status, response.text).toBe(201);
+      expect(response.headers['aspsp-notification-support']).toBe('true');
+      const paymentId = response.body.paymentId as string;
+      await walk(response.body._links.scaRedirect.href as string);
+      const expected = await auditedChanges(server.database.db, paymentId);
+      expect(expected).toContain('sca:finalised');
+      const notified = await waitForResource(paymentId, expected.length);
+      expect(statusesOf(notified)).toEqual(expected);
+      expect(notified[0]!.body._links.self.href).toBe(`${server.config.publicUrl}/v1/${service}/${NDCT}/${paymentId}`);
+    },
+  );
 
   it('ASPSP-Notification-Content is what the TPP preferred: status=LAST sends only the final status', async () => {
     const { client, psu } = await notifiedTpp();
@@ -308,5 +332,58 @@ describe.each(DIALECTS)('status notifications (%s)', (dialect) => {
     const notified = await waitForResource(consentId, expected.length);
     expect(statusesOf(notified)).toEqual(expected);
     expect(notified.at(-1)!.body).toMatchObject({ resourceType: 'consent', consentStatus: 'terminatedByTpp' });
+  });
+});
+
+describe.each(DIALECTS)('status notifications in production mode (%s)', (dialect) => {
+  let sealDir: string;
+  let seal: BankSeal;
+  let on: TestServer;
+  let off: TestServer;
+  beforeAll(async () => {
+    sealDir = mkdtempSync(join(tmpdir(), 'xs2a-bank-seal-'));
+    seal = await openBankSeal({ keyFile: undefined, certificateFile: undefined, dataDir: sealDir, bankName: 'Fjordbanken' });
+    on = await startTestServer({
+      dialect,
+      env: {
+        ...PRODUCTION_ENV,
+        XS2A_NOTIFICATIONS: 'true',
+        XS2A_NOTIFICATION_SEAL_KEY_FILE: join(sealDir, 'notification-seal', 'seal-private-key.pem'),
+        XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE: join(sealDir, 'notification-seal', 'seal-certificate.pem'),
+      },
+    });
+    off = await startTestServer({ dialect, env: PRODUCTION_ENV });
+  });
+  afterAll(async () => {
+    await on.close();
+    await off.close();
+    rmSync(sealDir, { recursive: true, force: true });
+  });
+
+  const PSU = { 'psu-id': IN_MEMORY_BANK_ENV.IN_MEMORY_BANK_PSU_ID };
+  const debtor = { bban: IN_MEMORY_BANK_ENV.IN_MEMORY_BANK_BBAN };
+
+  it("signs with the configured seal and publishes its certificate; plain http is refused even to the TPP's own loopback host", async () => {
+    expect(await (await fetch(`${on.baseUrl}/notification-seal-certificate`)).text()).toBe(seal.certificatePem);
+    const { client } = await on.newTpp('PSDNO-FSA-900000001', ['PSP_PI'], ['127.0.0.1', 'tpp.example']);
+    const answer = async (uri: string) => {
+      const response = await client.post<any>(`/v1/payments/${NDCT}`, ndctBody(debtor, { remittanceInformationUnstructured: uri }), {
+        headers: { ...PSU, 'tpp-notification-uri': uri },
+      });
+      expect(response.status, response.text).toBe(201);
+      return response.headers['aspsp-notification-support'];
+    };
+    expect(await answer('http://127.0.0.1:9099/notifications')).toBe('false');
+    expect(await answer('https://hooks.tpp.example/notifications')).toBe('true');
+  });
+
+  it('with notifications off (the production default), a TPP-Notification-URI is ignored: no ASPSP-Notification-* header', async () => {
+    const { client } = await off.newTpp('PSDNO-FSA-900000002', ['PSP_PI'], ['tpp.example']);
+    const response = await client.post<any>(`/v1/payments/${NDCT}`, ndctBody(debtor), {
+      headers: { ...PSU, 'tpp-notification-uri': 'https://hooks.tpp.example/notifications' },
+    });
+    expect(response.status, response.text).toBe(201);
+    expect(response.headers['aspsp-notification-support']).toBeUndefined();
+    expect((await fetch(`${off.baseUrl}/notification-seal-certificate`)).status).toBe(404);
   });
 });
