@@ -29,6 +29,8 @@ import { createPsuOverviewService } from './modules/psu-overview/psu-overview.se
 import { paymentStore } from './modules/payments/payment-store.js';
 import { signingBasketsModule } from './modules/signing-baskets/signing-baskets.module.js';
 import { tppsModule } from './modules/tpps/tpps.module.js';
+import { createNotificationService } from './modules/notifications/notification.service.js';
+import { notificationsModule } from './modules/notifications/notifications.module.js';
 import { createLedger } from './modules/ledger/ledger.service.js';
 import { createSandboxBank } from './modules/sandbox/sandbox-bank.service.js';
 import { createSandboxCoreBanking } from './modules/sandbox/sandbox-core-banking.js';
@@ -92,6 +94,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
     sandbox: sandboxMode,
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
+  const notifications = createNotificationService(tpps, { enabled: config.notifications, sandbox: sandboxMode });
   const clock = createBankClock(db, now, sandboxMode);
   const executor = createPaymentExecutor(db, coreBanking, app.log);
   // In the sandbox, the sandbox bank's batch runs at its five times a day (and on a TPP's request)
@@ -109,20 +112,29 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
   // One process of a deployment (every worker but one passes false) resumes stopped runs, runs
   // the schedule when it is on, and polls the bank's outcome feed.
   const runsSchedule = deps.runsBatchSchedule !== false;
-  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess }, clock, {
+  const payments = createPaymentsService(db, coreBanking, { authorisations, psuAccess, notifications }, clock, {
     publicUrl: config.publicUrl,
     maxDaysAhead: config.maxExecutionDaysAhead,
     nokRates: config.nokRates,
     sandbox: sandboxMode,
   });
-  const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess }, now, { publicUrl: config.publicUrl });
+  const signingBaskets = createSigningBasketsService(db, coreBanking, { authorisations, psuAccess, notifications }, now, {
+    publicUrl: config.publicUrl,
+  });
   const approver = createPaymentApprover(coreBanking, authorisations, clock, executor, config.nokRates, {
     submitWhenApproved: !sandboxMode,
   });
   authorisations.registerSubject('payment', paymentApprovalSubject(db, approver));
   authorisations.registerSubject('payment-cancellation', paymentCancellationSubject(db, coreBanking));
   authorisations.registerSubject('signing-basket', signingBasketApprovalSubject(db, approver));
-  const accountInformation = createAccountInformation({ db, coreBanking, authorisations, clock, publicUrl: config.publicUrl });
+  const accountInformation = createAccountInformation({
+    db,
+    coreBanking,
+    authorisations,
+    notifications,
+    clock,
+    publicUrl: config.publicUrl,
+  });
 
   const psuOverview = createPsuOverviewService(
     { db, now, authenticator: psuAuthenticator, coreBanking, consents: accountInformation.consents, payments: paymentStore, tpps },
@@ -155,6 +167,26 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
         : undefined,
       sandboxClock: sandboxMode ? createSandboxClockService(db, clock, config.batchTimes) : undefined,
     }),
+    ...(config.notifications
+      ? [
+          notificationsModule({
+            db,
+            now,
+            seal: {
+              keyFile: config.notificationSealKeyFile,
+              certificateFile: config.notificationSealCertificateFile,
+              dataDir: config.dataDir,
+              bankName: config.bankName,
+            },
+            delivery: {
+              timeoutMs: config.notificationTimeoutMs,
+              retryBaseMs: config.notificationRetryBaseMs,
+              maxAttempts: config.notificationMaxAttempts,
+            },
+            pollMs: config.notificationPollMs,
+          }),
+        ]
+      : []),
     scaRedirectModule({
       authorisations,
       bankName: config.bankName,

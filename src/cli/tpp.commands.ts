@@ -23,10 +23,16 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       out: { type: 'string', default: './tpp' },
       server: { type: 'string' },
       'rotate-with': { type: 'string' },
+      domains: { type: 'string', default: '' },
     },
     strict: true,
   });
   const org = values.org ?? '';
+  // Hosts the certificate secures: where the bank may send status notifications (docs/notifications.md).
+  const domains = values.domains
+    .split(',')
+    .map((domain) => domain.trim())
+    .filter(Boolean);
   if (!ORGANIZATION_IDENTIFIER.test(org)) {
     throw new UsageError('--org must be an organizationIdentifier such as PSDNO-FSA-123456789', { commands: ['tpp init'] });
   }
@@ -52,7 +58,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
     const client = new TppClient(values.server, rotateWith === undefined ? undefined : readCredentials(rotateWith));
     const response = await client.post<{ certificate: string; keyId: string }>(
       '/sandbox/tpp-certificates',
-      { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles },
+      { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles, domains },
       { unsigned: rotateWith === undefined },
     );
     if (response.status === 409) {
@@ -69,7 +75,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
     keyId = response.body.keyId;
   } else {
     const ca = await SandboxCa.open(loadConfig().dataDir);
-    const issued = await ca.issueQsealc({ organizationIdentifier: org, name, roles: roles as Psd2Role[], publicKey });
+    const issued = await ca.issueQsealc({ organizationIdentifier: org, name, roles: roles as Psd2Role[], publicKey, domains });
     certificatePem = issued.certificatePem;
     keyId = issued.keyId;
   }
@@ -133,7 +139,14 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     }
   } else {
     process.stdout.write(`HTTP ${response.status}\n`);
-    for (const name of ['x-request-id', 'location', 'aspsp-sca-approach', 'content-language']) {
+    for (const name of [
+      'x-request-id',
+      'location',
+      'aspsp-sca-approach',
+      'aspsp-notification-support',
+      'aspsp-notification-content',
+      'content-language',
+    ]) {
       const value = response.headers[name];
       if (value !== undefined) process.stdout.write(`${name}: ${String(value)}\n`);
     }

@@ -6,7 +6,7 @@ export const COMMAND_USAGE = {
   serve: `  nordic-xs2a serve [--workers N]         start the server (configuration: environment, see README); with
                                           --workers N (1 to 64, default 1) N processes share the port`,
   migrate: `  nordic-xs2a migrate                     apply pending database migrations and exit`,
-  'tpp init': `  nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--server URL [--rotate-with DIR]]
+  'tpp init': `  nordic-xs2a tpp init --org PSDNO-FSA-123456789 --name "Example TPP AS" --roles PSP_PI,PSP_AI --out DIR [--domains HOST,…] [--server URL [--rotate-with DIR]]
                                           make a key and a sandbox QSealC for a TPP (from the local sandbox CA,
                                           or from a running sandbox with --server; an id taken there moves to the new
                                           key only with --rotate-with DIR, its current credentials)`,

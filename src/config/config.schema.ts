@@ -53,6 +53,19 @@ export interface Config {
   readonly batchTimes: readonly BatchTime[];
   /** Whether this server runs the batch at those times (off: only `POST /v1/sandbox/batch-runs`, and at start the resume of a run a stopped server left). */
   readonly batchSchedule: boolean;
+  /** Whether the bank offers Berlin Group status notifications (TPP-Notification-URI). */
+  readonly notifications: boolean;
+  /** The bank's seal that signs notifications: its private key and certificate (PEM files); sandbox: generated in the data directory when unset. */
+  readonly notificationSealKeyFile: string | undefined;
+  readonly notificationSealCertificateFile: string | undefined;
+  /** How long one delivery of a notification may take before it counts as failed. */
+  readonly notificationTimeoutMs: number;
+  /** How often the outbox is looked at for notifications due. */
+  readonly notificationPollMs: number;
+  /** The wait before the first retry; it doubles with each failure, up to an hour. */
+  readonly notificationRetryBaseMs: number;
+  /** How many attempts a notification gets before it is given up (and the next of its resource goes). */
+  readonly notificationMaxAttempts: number;
   readonly logLevel: LogLevel;
 }
 
@@ -309,6 +322,56 @@ export const VARIABLES = [
     description: 'false: this server runs no scheduled batch runs (POST /v1/sandbox/batch-runs still runs one)',
     fallback: 'true',
     parse: boolean,
+  },
+  {
+    name: 'XS2A_NOTIFICATIONS',
+    key: 'notifications',
+    description: 'true: status notifications to a TPP-Notification-URI are offered (default true in sandbox mode, false in production)',
+    fallback: (settled) => (settled.mode === 'production' ? 'false' : 'true'),
+    parse: boolean,
+  },
+  {
+    name: 'XS2A_NOTIFICATION_SEAL_KEY_FILE',
+    key: 'notificationSealKeyFile',
+    description:
+      "PEM private key of the bank's seal that signs notifications (required in production when notifications are on; sandbox: generated in XS2A_DATA_DIR/notification-seal)",
+    fallback: '',
+    parse: optional,
+  },
+  {
+    name: 'XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE',
+    key: 'notificationSealCertificateFile',
+    description: 'PEM certificate of that key, sent with each notification in ASPSP-Signature-Certificate',
+    fallback: '',
+    parse: optional,
+  },
+  {
+    name: 'XS2A_NOTIFICATION_TIMEOUT_MS',
+    key: 'notificationTimeoutMs',
+    description: "how long one delivery of a notification may take (connect, send, the TPP's answer) before it counts as failed",
+    fallback: '10000',
+    parse: integer(100, 120_000),
+  },
+  {
+    name: 'XS2A_NOTIFICATION_POLL_MS',
+    key: 'notificationPollMs',
+    description: 'how often the outbox is looked at for notifications due',
+    fallback: '2000',
+    parse: integer(50, 600_000),
+  },
+  {
+    name: 'XS2A_NOTIFICATION_RETRY_BASE_MS',
+    key: 'notificationRetryBaseMs',
+    description: 'the wait before the first retry of a failed notification; it doubles with each failure, up to one hour',
+    fallback: '10000',
+    parse: integer(10, 3_600_000),
+  },
+  {
+    name: 'XS2A_NOTIFICATION_MAX_ATTEMPTS',
+    key: 'notificationMaxAttempts',
+    description: 'attempts a notification gets before it is given up and the next one of its resource is sent',
+    fallback: '20',
+    parse: integer(1, 1000),
   },
   {
     name: 'LOG_LEVEL',

@@ -43,6 +43,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       `XS2A_BANK_ADAPTER=${JSON.stringify(settled.bankAdapter)}: a bank adapter is used in production mode only (XS2A_MODE=production); the sandbox is its own bank`,
     );
   }
+  // A notification is signed with the bank's own seal; production has no generated one.
+  if (
+    settled.mode === 'production' &&
+    settled.notifications === true &&
+    (settled.notificationSealKeyFile === undefined || settled.notificationSealCertificateFile === undefined)
+  ) {
+    problems.push(
+      "XS2A_NOTIFICATIONS=true: production mode signs notifications with the bank's seal: set XS2A_NOTIFICATION_SEAL_KEY_FILE and XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE",
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }

@@ -15,6 +15,7 @@ import type { SigningBasketTable } from '../modules/signing-baskets/signing-bask
 import type { ConsentTable } from '../modules/consents/consent.table.js';
 import type { AccountResourceTable } from '../modules/accounts/account-resource.table.js';
 import type { UnattendedReadTable } from '../modules/accounts/unattended-read.table.js';
+import type { NotificationOutboxTable, NotificationSubscriptionTable } from '../modules/notifications/notification.table.js';
 import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system-fault.table.js';
 import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overview-session.table.js';
 import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
@@ -66,4 +67,6 @@ export interface Database {
   sandbox_core_system_fault: SandboxCoreSystemFaultTable;
   psu_overview_session: PsuOverviewSessionTable;
   sandbox_instant_payment_fee: SandboxInstantPaymentFeeTable;
+  notification_subscription: NotificationSubscriptionTable;
+  notification_outbox: NotificationOutboxTable;
 }

@@ -19,6 +19,7 @@ import * as sandboxCoreSystemFaults from './migrations/2026_12_01_0016_sandbox_c
 import * as sandboxAccountInformation from './migrations/2026_12_01_0017_sandbox_account_information.js';
 import * as consentSecondApprover from './migrations/2026_12_02_0018_consent_second_approver.js';
 import * as sandboxInstantPaymentFees from './migrations/2026_12_02_0019_sandbox_instant_payment_fees.js';
+import * as statusNotifications from './migrations/2026_12_02_0020_status_notifications.js';
 import * as psuOverviewSessions from './migrations/2026_12_02_0021_psu_overview_sessions.js';
 
 /**
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_01_0017_sandbox_account_information': sandboxAccountInformation,
   '2026_12_02_0018_consent_second_approver': consentSecondApprover,
   '2026_12_02_0019_sandbox_instant_payment_fees': sandboxInstantPaymentFees,
+  '2026_12_02_0020_status_notifications': statusNotifications,
   '2026_12_02_0021_psu_overview_sessions': psuOverviewSessions,
 };
 

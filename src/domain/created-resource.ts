@@ -10,5 +10,10 @@ export class CreatedResource<View extends object = object> {
     readonly href: string,
     /** The resource as its creator sees it. */
     readonly view: View,
+    /**
+     * Further headers of the answer that tell the creator about the resource, lower-case names
+     * (ASPSP-Notification-Support and -Content).
+     */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 }

@@ -24,4 +24,9 @@ export interface TppIdentity {
   readonly certificateIssuer: string;
   /** SHA-256 of the certificate's public key (SubjectPublicKeyInfo DER), lower-case hex. */
   readonly publicKeyFingerprint: string;
+  /**
+   * The domains the certificate secures: its subjectAltName DNS names and IP addresses, and its CN
+   * when that is a host name. Where the bank may send the TPP's status notifications. Absent: none.
+   */
+  readonly domains?: readonly string[];
 }

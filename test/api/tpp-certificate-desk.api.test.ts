@@ -9,6 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
 import { TppClient, type TppResponse } from '../../src/client/tpp-client.js';
+import { readTppCertificate, tppIdentityOf } from '../../src/security/certificates/tpp-certificate.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectError, privatePsu } from '../support/payments.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -45,6 +46,23 @@ describe.each(DIALECTS)('sandbox certificate desk binds an id to its key (%s)', 
     new TppClient(server.baseUrl, credentialsFromPem(keys.privateKeyPem, issued.body.certificate));
   const bindingOf = (id: string) =>
     server.database.db.selectFrom('sandbox_key_binding').selectAll().where('organization_identifier', '=', id).executeTakeFirst();
+
+  it('writes the domains asked for into the subjectAltName (where status notifications may go); a malformed one is 400', async () => {
+    const keys = rsaKeys();
+    const issued = await ask({ ...order(newId(), keys), domains: ['localhost', '127.0.0.1', '*.tpp.example'] });
+    expect(issued.status, issued.text).toBe(201);
+    const certificate = readTppCertificate(Buffer.from(issued.body.certificate.replace(/-----[^-]+-----|\s/g, ''), 'base64'));
+    expect(certificate?.domains).toEqual(['localhost', '127.0.0.1', '*.tpp.example']);
+    expect(tppIdentityOf(certificate!).domains).toEqual(['localhost', '127.0.0.1', '*.tpp.example']);
+    for (const domain of ['tpp example', 'https://tpp.example', '-tpp.example', '']) {
+      const refused = await ask({ ...order(newId(), rsaKeys()), domains: [domain] });
+      expect(refused.status, domain).toBe(400);
+    }
+    // Without domains, none: the certificate secures no host.
+    const plain = await ask(order(newId(), rsaKeys()));
+    const plainCertificate = readTppCertificate(Buffer.from(plain.body.certificate.replace(/-----[^-]+-----|\s/g, ''), 'base64'));
+    expect(plainCertificate?.domains).toEqual([]);
+  });
 
   it('refuses another key for a bound id (409), issues nothing, and the impostor reads nothing of the TPP', async () => {
     const id = newId();

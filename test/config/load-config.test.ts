@@ -66,6 +66,13 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
         { hour: 15, minute: 35 },
       ],
       batchSchedule: true,
+      notifications: true,
+      notificationSealKeyFile: undefined,
+      notificationSealCertificateFile: undefined,
+      notificationTimeoutMs: 10_000,
+      notificationPollMs: 2_000,
+      notificationRetryBaseMs: 10_000,
+      notificationMaxAttempts: 20,
       logLevel: 'info',
     });
   });
@@ -117,6 +124,13 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
       XS2A_REQUEST_LEASE_SECONDS: '30',
       XS2A_BATCH_TIMES: '06:00, 14:30',
       XS2A_BATCH_SCHEDULE: 'false',
+      XS2A_NOTIFICATIONS: 'true',
+      XS2A_NOTIFICATION_SEAL_KEY_FILE: '/etc/xs2a/seal-key.pem',
+      XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE: '/etc/xs2a/seal.pem',
+      XS2A_NOTIFICATION_TIMEOUT_MS: '5000',
+      XS2A_NOTIFICATION_POLL_MS: '500',
+      XS2A_NOTIFICATION_RETRY_BASE_MS: '30000',
+      XS2A_NOTIFICATION_MAX_ATTEMPTS: '8',
       LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
@@ -148,6 +162,13 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
         { hour: 14, minute: 30 },
       ],
       batchSchedule: false,
+      notifications: true,
+      notificationSealKeyFile: '/etc/xs2a/seal-key.pem',
+      notificationSealCertificateFile: '/etc/xs2a/seal.pem',
+      notificationTimeoutMs: 5_000,
+      notificationPollMs: 500,
+      notificationRetryBaseMs: 30_000,
+      notificationMaxAttempts: 8,
       logLevel: 'debug',
     });
   });
@@ -173,6 +194,11 @@ describe('loadConfig: defaults (docs/design.md §7)', () => {
     ['XS2A_BATCH_TIMES', '15:35,09:30'],
     ['XS2A_BATCH_TIMES', ''],
     ['XS2A_BATCH_SCHEDULE', 'sometimes'],
+    ['XS2A_NOTIFICATIONS', 'yes'],
+    ['XS2A_NOTIFICATION_TIMEOUT_MS', '0'],
+    ['XS2A_NOTIFICATION_POLL_MS', 'often'],
+    ['XS2A_NOTIFICATION_RETRY_BASE_MS', '1'],
+    ['XS2A_NOTIFICATION_MAX_ATTEMPTS', '0'],
   ])('refuses %s=%s with one line naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -334,6 +360,28 @@ describe('loadConfig: production mode', () => {
       expect(problems[0]).toMatch(/^XS2A_BANK_ADAPTER="": production mode needs the bank's adapter module/);
     },
   );
+
+  it('offers no notifications by default; turned on, it needs the seal that signs them, key and certificate', () => {
+    expect(loadConfig({ ...PRODUCTION }).notifications).toBe(false);
+    for (const seal of [
+      {} as Env,
+      { XS2A_NOTIFICATION_SEAL_KEY_FILE: '/etc/xs2a/seal-key.pem' },
+      { XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE: '/etc/xs2a/seal.pem' },
+    ]) {
+      const problems = problemsOf({ ...PRODUCTION, XS2A_NOTIFICATIONS: 'true', ...seal });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(
+        /^XS2A_NOTIFICATIONS=true: .*XS2A_NOTIFICATION_SEAL_KEY_FILE and XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE/,
+      );
+    }
+    const config = loadConfig({
+      ...PRODUCTION,
+      XS2A_NOTIFICATIONS: 'true',
+      XS2A_NOTIFICATION_SEAL_KEY_FILE: '/etc/xs2a/seal-key.pem',
+      XS2A_NOTIFICATION_SEAL_CERTIFICATE_FILE: '/etc/xs2a/seal.pem',
+    });
+    expect(config.notifications).toBe(true);
+  });
 
   it('reports all production rules together', () => {
     const problems = problemsOf({ XS2A_MODE: 'production', XS2A_REQUIRE_SIGNATURE: 'false' });

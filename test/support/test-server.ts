@@ -32,7 +32,12 @@ export interface TestServer {
   /** A client with no credentials: sends unsigned requests. */
   readonly anonymous: TppClient;
   /** Issues sandbox credentials for another TPP. */
-  newTpp(organizationIdentifier: string, roles?: readonly Psd2Role[]): Promise<{ credentials: SigningCredentials; client: TppClient }>;
+  newTpp(
+    organizationIdentifier: string,
+    roles?: readonly Psd2Role[],
+    /** Host names or IP addresses the certificate secures (subjectAltName). */
+    domains?: readonly string[],
+  ): Promise<{ credentials: SigningCredentials; client: TppClient }>;
   close(): Promise<void>;
 }
 
@@ -114,9 +119,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  const newTpp = async (organizationIdentifier: string, roles: readonly Psd2Role[] = ['PSP_PI', 'PSP_AI']) => {
+  const newTpp = async (organizationIdentifier: string, roles: readonly Psd2Role[] = ['PSP_PI', 'PSP_AI'], domains?: readonly string[]) => {
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const issued = await ca.issueQsealc({ organizationIdentifier, name: `${organizationIdentifier} AS`, roles, publicKey });
+    const issued = await ca.issueQsealc({ organizationIdentifier, name: `${organizationIdentifier} AS`, roles, publicKey, domains });
     const credentials = credentialsFromPem(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), issued.certificatePem);
     return { credentials, client: new TppClient(baseUrl, credentials) };
   };

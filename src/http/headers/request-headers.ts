@@ -21,13 +21,19 @@ export interface RequestHeaders {
   readonly tppRedirectPreferred?: boolean;
   /** Only the PSU-* context headers that were sent. */
   readonly psuContext: PsuContext;
+  /**
+   * TPP-Notification-URI and TPP-Notification-Content-Preferred as sent: a creating request's wish
+   * for status notifications. Not refused here: a URI the bank will not send to is answered with
+   * ASPSP-Notification-Support: false, never a 400 (the notifications module decides).
+   */
+  readonly notification: { readonly uri?: string; readonly contentPreferred?: string };
 }
 
 /**
  * The request's headers as a created resource keeps them (JSON in its `request_context` column):
  * all but the PSU's own identity, which has columns of its own; accept-fixes as a list.
  */
-export type StoredRequestContext = Omit<RequestHeaders, 'psuId' | 'psuCorporateId' | 'acceptFixes'> & {
+export type StoredRequestContext = Omit<RequestHeaders, 'psuId' | 'psuCorporateId' | 'acceptFixes' | 'notification'> & {
   readonly acceptFixes: readonly AcceptFixName[];
 };
 
@@ -92,6 +98,12 @@ export function parseRequestHeaders(header: (lowerCaseName: string) => string | 
       tppExplicitAuthorisationPreferred,
       tppRedirectPreferred,
       psuContext: psuContext.value,
+      notification: {
+        ...(header('tpp-notification-uri') === undefined ? {} : { uri: header('tpp-notification-uri') }),
+        ...(header('tpp-notification-content-preferred') === undefined
+          ? {}
+          : { contentPreferred: header('tpp-notification-content-preferred') }),
+      },
     },
   };
 }

@@ -10,10 +10,16 @@ export type CreatedAnswer = (created: CreatedResource) => StoredResponse;
 
 /**
  * The 201 of a resource the PSU must authorise by redirect (a payment, a signing basket):
- * `Location`, `ASPSP-SCA-Approach: REDIRECT` and the JSON body.
+ * `Location`, `ASPSP-SCA-Approach: REDIRECT`, the resource's own headers (ASPSP-Notification-*) and
+ * the JSON body.
  */
 export const createdForRedirect: CreatedAnswer = (created) => ({
   status: 201,
-  headers: { location: created.href, 'aspsp-sca-approach': 'REDIRECT', 'content-type': 'application/json; charset=utf-8' },
+  headers: {
+    location: created.href,
+    'aspsp-sca-approach': 'REDIRECT',
+    ...created.headers,
+    'content-type': 'application/json; charset=utf-8',
+  },
   body: JSON.stringify(created.view),
 });

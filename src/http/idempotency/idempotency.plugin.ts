@@ -17,7 +17,7 @@ import { AppError } from '../../errors/app-error.js';
 import { recordLifetimes, type RecordLifetimes } from './record-lifetimes.js';
 
 /** Response headers a replay repeats; the rest (Date, X-Request-ID) belong to the new exchange. */
-const REPLAYED_HEADERS = ['location', 'aspsp-sca-approach', 'content-type'];
+const REPLAYED_HEADERS = ['location', 'aspsp-sca-approach', 'aspsp-notification-support', 'aspsp-notification-content', 'content-type'];
 
 /** Headers besides the body that change what a request does: the same id with other values is another request. */
 const OUTCOME_HEADERS = [
@@ -27,6 +27,12 @@ const OUTCOME_HEADERS = [
   'tpp-explicit-authorisation-preferred',
   'tpp-redirect-preferred',
 ];
+
+/**
+ * Outcome headers hashed only when sent, so the fingerprint of a request without them is what it
+ * was before they were counted (a retry across an upgrade still finds its answer).
+ */
+const OUTCOME_HEADERS_WHEN_SENT = ['tpp-notification-uri', 'tpp-notification-content-preferred'];
 
 /** How often expired rows are purged. */
 const PURGE_INTERVAL_MS = 60_000;
@@ -237,6 +243,10 @@ export function fingerprintOf(request: FastifyRequest): RequestFingerprint {
   hash.update(`psu: ${request.ctx.headers?.psuId?.number ?? String(request.headers['psu-id'] ?? '')}\n`);
   for (const name of OUTCOME_HEADERS) {
     hash.update(`${name}: ${String(request.headers[name] ?? '')}\n`);
+  }
+  for (const name of OUTCOME_HEADERS_WHEN_SENT) {
+    const value = request.headers[name];
+    if (value !== undefined) hash.update(`${name}: ${String(value)}\n`);
   }
   hash.update(request.ctx.rawBody ?? Buffer.alloc(0));
   return { method: request.method, path, hash: hash.digest('hex') };

@@ -28,3 +28,22 @@ export const SignedRequestHeaders = Type.Object({
   signature: Type.Optional(Type.String({ description: 'draft-cavage-http-signatures-10 with keyId="SN=<serial>,CA=<issuer DN>"' })),
   'tpp-signature-certificate': Type.Optional(Type.String({ description: 'The QSealC, base64 DER or PEM' })),
 });
+
+/**
+ * The status notification headers of a creating request (payment, signing basket, consent), for
+ * the OpenAPI document; docs/notifications.md. The answer says ASPSP-Notification-Support and,
+ * when true, ASPSP-Notification-Content.
+ */
+export const NotificationRequestHeaders = {
+  'tpp-notification-uri': Type.Optional(
+    Type.String({
+      description:
+        "Where the bank POSTs the resource's status changes, signed with its seal: https, on a host the TPP's certificate secures (subjectAltName or CN, subdomains included) or of its registered contact. Any other URI: ASPSP-Notification-Support: false",
+    }),
+  ),
+  'tpp-notification-content-preferred': Type.Optional(
+    Type.String({
+      description: 'status=X1,…,Xn with each X one of SCA, PROCESS, LAST (default: all three); anything else is 400 FORMAT_ERROR',
+    }),
+  ),
+} as const;

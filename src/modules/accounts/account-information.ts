@@ -12,12 +12,15 @@ import { paymentStore } from '../payments/payment-store.js';
 import { createAccountReadsService } from './account-reads.service.js';
 import { paymentsOnAccount } from './payments-on-account.js';
 import { createTransactionReadsService } from './transaction-reads.service.js';
+import type { NotificationService } from '../notifications/notification.service.js';
 import { accountRoutes } from './account.routes.js';
 
 export interface AccountInformationDependencies {
   readonly db: Db;
   readonly coreBanking: CoreBanking;
   readonly authorisations: AuthorisationService;
+  /** Whether a consent's TPP-Notification-URI is accepted (docs/notifications.md). */
+  readonly notifications: Pick<NotificationService, 'decide'>;
   readonly clock: BankClock;
   readonly publicUrl: string;
 }
@@ -33,7 +36,9 @@ export interface AccountInformation {
  * and card account reads, and the funds confirmation, as one module of the app.
  */
 export function createAccountInformation(deps: AccountInformationDependencies): AccountInformation {
-  const consents = createConsentsService(deps.db, deps.coreBanking, deps.authorisations, deps.clock, { publicUrl: deps.publicUrl });
+  const consents = createConsentsService(deps.db, deps.coreBanking, deps.authorisations, deps.notifications, deps.clock, {
+    publicUrl: deps.publicUrl,
+  });
   deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
   const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
   const transactions = createTransactionReadsService(deps.db, deps.coreBanking, consents, deps.clock, paymentsOnAccount(paymentStore), {

@@ -4,8 +4,19 @@ import { AppError } from '../../errors/app-error.js';
 import type { ActorType } from '../audit/audit-event.js';
 import { auditService } from '../audit/audit.service.js';
 import { authorisationRepository } from './authorisation.repository.js';
-import type { Authorisation } from './authorisation.model.js';
+import type { NotifiedResourceType } from '../notifications/notification.model.js';
+import { notificationOutbox } from '../notifications/notification.service.js';
+import type { Authorisation, AuthorisationPurpose } from './authorisation.model.js';
 import { approvedScaMove, type ScaStatus } from './sca-status.js';
+
+/** The resource an authorisation's scaStatus is notified for (SCA content), by its purpose; a PSU login has none. */
+const NOTIFIED_RESOURCE: Readonly<Record<AuthorisationPurpose, NotifiedResourceType | undefined>> = {
+  payment: 'payment',
+  'payment-cancellation': 'payment',
+  'signing-basket': 'signing-basket',
+  consent: 'consent',
+  'psu-login': undefined,
+};
 
 export interface ScaStatusChange {
   readonly to: ScaStatus;
@@ -20,7 +31,8 @@ export interface ScaStatusChange {
 /**
  * The one way an authorisation's scaStatus changes (docs/design.md §3): an illegal move is refused, the
  * update applies only if nobody changed the status meanwhile, and the move is written to the audit
- * log in the caller's transaction.
+ * log, and to the notification outbox when the resource's TPP asked for SCA notifications, in the
+ * caller's transaction.
  */
 export async function transitionAuthorisation(trx: DbOrTx, authorisation: Authorisation, change: ScaStatusChange): Promise<Authorisation> {
   const move = approvedScaMove(authorisation.scaStatus, change.to);
@@ -58,6 +70,16 @@ export async function transitionAuthorisation(trx: DbOrTx, authorisation: Author
     },
     change.at,
   );
+  const notified = NOTIFIED_RESOURCE[authorisation.purpose];
+  if (notified && authorisation.resourceId !== undefined) {
+    await notificationOutbox.scaStatusChanged(
+      trx,
+      notified,
+      authorisation.resourceId,
+      { authorisationId: authorisation.id, scaStatus: change.to, cancellation: authorisation.purpose === 'payment-cancellation' },
+      change.at,
+    );
+  }
   return {
     ...authorisation,
     scaStatus: change.to,

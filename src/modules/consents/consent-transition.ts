@@ -6,7 +6,8 @@ import { auditService } from '../audit/audit.service.js';
 import type { Grant } from './consent-grant.js';
 import { consentRepository } from './consent.repository.js';
 import type { Consent } from './consent.model.js';
-import type { ConsentStatus } from './consent-status.js';
+import { notificationOutbox } from '../notifications/notification.service.js';
+import { FINAL_CONSENT_STATUSES, type ConsentStatus } from './consent-status.js';
 
 /** The legal moves of a consent's status (docs/design.md §2b). */
 const MOVES: Readonly<Record<ConsentStatus, readonly ConsentStatus[]>> = {
@@ -34,8 +35,9 @@ export interface ConsentChange {
 
 /**
  * The one way a consent's status changes: an illegal move is refused, the update applies only if
- * nobody changed the status meanwhile (else 409 STATUS_INVALID), and the change is audited in the
- * caller's transaction.
+ * nobody changed the status meanwhile (else 409 STATUS_INVALID), and the change is audited, and
+ * put in the notification outbox when the consent's TPP asked for notifications, in the caller's
+ * transaction.
  */
 export async function transitionConsent(trx: DbOrTx, consent: Consent, change: ConsentChange): Promise<Consent> {
   if (!MOVES[consent.status].includes(change.to)) {
@@ -69,6 +71,13 @@ export async function transitionConsent(trx: DbOrTx, consent: Consent, change: C
       resource: { type: 'consent', id: consent.id },
       details: { from: consent.status, to: change.to, reason: change.reason },
     },
+    change.at,
+  );
+  await notificationOutbox.statusChanged(
+    trx,
+    'consent',
+    consent.id,
+    [{ status: change.to, final: FINAL_CONSENT_STATUSES.has(change.to) }],
     change.at,
   );
   return {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Link, ResourceId, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
+import { Link, NotificationRequestHeaders, ResourceId, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { CONSENT_STATUSES, type ConsentStatus as ConsentStatusValue } from './consent-status.js';
 
 /*
@@ -82,4 +82,5 @@ export const ConsentCreationHeaders = Type.Object({
   'tpp-redirect-uri': Type.Optional(Type.String()),
   'tpp-nok-redirect-uri': Type.Optional(Type.String()),
   'tpp-explicit-authorisation-preferred': Type.Optional(Type.String({ description: 'true: the TPP starts the authorisation itself' })),
+  ...NotificationRequestHeaders,
 });

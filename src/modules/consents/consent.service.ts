@@ -4,6 +4,7 @@ import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
+import { notificationAnswerHeaders, notificationOutbox, type NotificationService } from '../notifications/notification.service.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditService } from '../audit/audit.service.js';
 import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
@@ -108,6 +109,7 @@ export function createConsentsService(
   db: Db,
   coreBanking: CoreBanking,
   authorisations: AuthorisationService,
+  notifications: Pick<NotificationService, 'decide'>,
   clock: BankClock,
   settings: ConsentSettings,
 ): ConsentsService {
@@ -161,8 +163,9 @@ export function createConsentsService(
       const validity = validityOf(body, today);
       const id = randomUUID();
       const at = now().toISOString();
+      const notification = await notifications.decide(tpp, headers.notification);
       return withTransaction(db, async (trx): Promise<CreatedResource<ConsentCreated>> => {
-        const { psuId, psuCorporateId, ...context } = headers;
+        const { psuId, psuCorporateId, notification: _wish, ...context } = headers;
         await consentRepository.insert(trx, {
           id,
           tppId: tpp.id,
@@ -188,6 +191,13 @@ export function createConsentsService(
           },
           at,
         );
+        const links = consentLinks(settings.publicUrl, id);
+        await notificationOutbox.subscribe(
+          trx,
+          notification,
+          { type: 'consent', id, tppId: tpp.id, selfHref: links.self.href, statusHref: links.status.href },
+          at,
+        );
         const started = headers.tppExplicitAuthorisationPreferred
           ? undefined
           : await authorisations.create(trx, {
@@ -200,16 +210,19 @@ export function createConsentsService(
               nokRedirectUri: context.tppNokRedirectUri,
               biometric: context.biometricAuthentication,
             });
-        const links = consentCreationLinks(
-          settings.publicUrl,
-          id,
-          started && { authorisationId: started.id, scaRedirect: authorisations.redirectLink(started) },
+        return new CreatedResource(
+          links.self.href,
+          {
+            consentStatus: 'received' as const,
+            consentId: id,
+            _links: consentCreationLinks(
+              settings.publicUrl,
+              id,
+              started && { authorisationId: started.id, scaRedirect: authorisations.redirectLink(started) },
+            ),
+          },
+          notificationAnswerHeaders(notification),
         );
-        return new CreatedResource(`${settings.publicUrl}${consentPath(id)}`, {
-          consentStatus: 'received' as const,
-          consentId: id,
-          _links: links,
-        });
       });
     },
 

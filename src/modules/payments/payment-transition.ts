@@ -6,7 +6,9 @@ import { auditService } from '../audit/audit.service.js';
 import { isSubmissionInFlight } from '../execution/submission-in-flight.js';
 import { paymentRepository } from './payment.repository.js';
 import type { Payment } from './payment.model.js';
-import { canTransition, type TransactionStatus } from './payment-status.js';
+import { notificationOutbox } from '../notifications/notification.service.js';
+import { basketStatusOf } from '../signing-baskets/basket-status.js';
+import { canTransition, FINAL_STATUSES, type TransactionStatus } from './payment-status.js';
 
 export interface StatusChange {
   readonly to: TransactionStatus;
@@ -31,7 +33,8 @@ export interface StatusChange {
 /**
  * The one way a payment's status changes (docs/design.md §3): an illegal transition is refused, the
  * update only applies if nobody changed the status meanwhile, and the change is written to the
- * audit log in the caller's transaction, with its time and cause.
+ * audit log in the caller's transaction, with its time and cause, and to the notification outbox
+ * when the payment's (or its signing basket's) TPP asked for notifications.
  */
 export async function transitionPayment(trx: DbOrTx, payment: Payment, change: StatusChange): Promise<Payment> {
   const steps = [payment.status, ...(change.through ?? []), change.to];
@@ -73,6 +76,27 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
     })),
     change.at,
   );
+  await notificationOutbox.statusChanged(
+    trx,
+    'payment',
+    payment.id,
+    steps.slice(1).map((status) => ({ status, final: FINAL_STATUSES.has(status) })),
+    change.at,
+  );
+  if (payment.basketId !== undefined) {
+    // A basket's status is its payments' worst (basket-status.ts): it may have moved with this one.
+    const basketId = payment.basketId;
+    await notificationOutbox.derivedStatusMayHaveChanged(
+      trx,
+      'signing-basket',
+      basketId,
+      async () => {
+        const statuses = await paymentRepository.statusesInBasket(trx, basketId);
+        return { status: basketStatusOf(statuses, false), final: statuses.every((status) => FINAL_STATUSES.has(status)) };
+      },
+      change.at,
+    );
+  }
   return {
     ...payment,
     status: change.to,

@@ -241,6 +241,12 @@ export const paymentRepository = {
     await trx.updateTable('payment').set({ awaiting_funds_since: date }).where('id', '=', id).execute();
   },
 
+  /** The statuses of the payments in a basket (its own status is derived from them). */
+  async statusesInBasket(trx: DbOrTx, basketId: string): Promise<TransactionStatus[]> {
+    const rows = await trx.selectFrom('payment').select('status').where('basket_id', '=', basketId).execute();
+    return rows.map((row) => row.status);
+  },
+
   /** Lets a deleted basket's payments go: they may be authorised alone or put in another basket. */
   async releaseFromBasket(trx: DbOrTx, basketId: string): Promise<void> {
     await trx.updateTable('payment').set({ basket_id: null }).where('basket_id', '=', basketId).execute();

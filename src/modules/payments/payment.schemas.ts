@@ -1,5 +1,11 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { Link, ResourceId, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import {
+  Link,
+  NotificationRequestHeaders,
+  ResourceId,
+  SignedRequestHeaders,
+  signedErrorResponses,
+} from '../../http/schemas/common.schemas.js';
 import { FREQUENCIES, type Frequency } from '../../domain/periodic-schedule.js';
 import { TRANSACTION_STATUSES, type TransactionStatus } from './payment-status.js';
 
@@ -296,6 +302,7 @@ export const InitiationHeaders = Type.Object({
   'tpp-explicit-authorisation-preferred': Type.Optional(
     Type.String({ description: 'true: the TPP starts the authorisation itself (e.g. for a signing basket)' }),
   ),
+  ...NotificationRequestHeaders,
 });
 
 /** The fee information names the PSU as the initiation does: the same checks of its right to pay from the account. */

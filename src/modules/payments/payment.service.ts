@@ -12,11 +12,12 @@ import type { RequestHeaders } from '../../http/headers/request-headers.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditService } from '../audit/audit.service.js';
 import { exceedsLimit } from './payment-limits.js';
-import { cancellationLinks, initiationLinks, paymentPath, type AuthorisationKind } from './payment-links.js';
+import { cancellationLinks, initiationLinks, paymentLinks, paymentPath, type AuthorisationKind } from './payment-links.js';
 import { approvesAlone } from './payment-approval.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
 import type { PsuAccessService } from '../psu-access/psu-access.service.js';
+import { notificationAnswerHeaders, notificationOutbox, type NotificationService } from '../notifications/notification.service.js';
 import { isDomestic, isInstant, offers, PRODUCTS_OF_SERVICE, type PaymentProduct, type PaymentService } from './payment-products.js';
 import {
   checkBulkPayment,
@@ -38,6 +39,8 @@ import type { BulkNdctBody, InstantFeeInformationBody, PeriodicNdctBody, SingleP
 export interface PaymentSca {
   readonly authorisations: AuthorisationService;
   readonly psuAccess: Pick<PsuAccessService, 'psuRequired'>;
+  /** Whether the TPP's TPP-Notification-URI is accepted (docs/notifications.md). */
+  readonly notifications: Pick<NotificationService, 'decide'>;
 }
 
 export interface PaymentSettings {
@@ -237,6 +240,7 @@ export function createPaymentsService(
       // Periodic payments are standing orders: the duplicate rule is for single and bulk payments (docs/design.md §2).
       const logicalKey = initiation.service === 'periodic-payments' ? undefined : order.logicalKey;
       const checksDuplicates = logicalKey !== undefined && !initiation.allowLogicalDuplicate;
+      const notification = await sca.notifications.decide(initiation.tpp, initiation.headers.notification);
       return withTransaction(db, async (trx): Promise<CreatedPayment> => {
         if (checksDuplicates) {
           // Equal payments queue here (PostgreSQL): of two sent at once, the later one sees the
@@ -252,7 +256,7 @@ export function createPaymentsService(
             });
           }
         }
-        const { psuId, psuCorporateId, ...context } = initiation.headers;
+        const { psuId, psuCorporateId, notification: _wish, ...context } = initiation.headers;
         await paymentRepository.insert(trx, {
           id,
           tppId: initiation.tpp.id,
@@ -287,6 +291,13 @@ export function createPaymentsService(
           },
           at,
         );
+        const links = paymentLinks(settings.publicUrl, initiation.service, initiation.product, id);
+        await notificationOutbox.subscribe(
+          trx,
+          notification,
+          { type: 'payment', id, tppId: initiation.tpp.id, selfHref: links.self.href, statusHref: links.status.href },
+          at,
+        );
         const started = startsImplicitly
           ? await sca.authorisations.create(trx, {
               tpp: initiation.tpp,
@@ -299,19 +310,22 @@ export function createPaymentsService(
               biometric: context.biometricAuthentication,
             })
           : undefined;
-        const links = initiationLinks(
-          settings.publicUrl,
-          initiation.service,
-          initiation.product,
-          id,
-          started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+        return new CreatedResource(
+          links.self.href,
+          {
+            transactionStatus: 'RCVD' as const,
+            paymentId: id,
+            ...(transactionFee && transactionFeeView(transactionFee)),
+            _links: initiationLinks(
+              settings.publicUrl,
+              initiation.service,
+              initiation.product,
+              id,
+              started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
+            ),
+          },
+          notificationAnswerHeaders(notification),
         );
-        return new CreatedResource(`${settings.publicUrl}${paymentPath(initiation.service, initiation.product, id)}`, {
-          transactionStatus: 'RCVD' as const,
-          paymentId: id,
-          ...(transactionFee && transactionFeeView(transactionFee)),
-          _links: links,
-        });
       });
     },
 

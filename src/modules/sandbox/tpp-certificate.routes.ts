@@ -14,6 +14,20 @@ const CertificateRequest = Type.Object(
     organizationIdentifier: Type.String({ pattern: ORGANIZATION_IDENTIFIER.source, description: 'e.g. PSDNO-FSA-123456789' }),
     name: Type.String({ minLength: 1, maxLength: 64, description: 'Organisation name for the certificate subject' }),
     roles: Type.Array(Type.Union(PSD2_ROLES.map((role) => Type.Literal(role))), { minItems: 1, uniqueItems: true }),
+    domains: Type.Optional(
+      Type.Array(
+        Type.String({
+          maxLength: 253,
+          pattern: '^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+        }),
+        {
+          maxItems: 10,
+          uniqueItems: true,
+          description:
+            'Host names (or IPv4 addresses) the certificate secures, in its subjectAltName: where the bank may send status notifications (e.g. localhost or 127.0.0.1 for a receiver on your machine)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -51,6 +65,7 @@ export const tppCertificateRoutes: FastifyPluginAsyncTypebox<{ ca: SandboxCa; de
         organizationIdentifier: request.body.organizationIdentifier,
         name: request.body.name,
         roles: request.body.roles,
+        domains: request.body.domains ?? [],
         publicKey,
         signedBy: request.ctx.tpp,
       });

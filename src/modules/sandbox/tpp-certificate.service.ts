@@ -11,6 +11,8 @@ export interface CertificateOrder {
   readonly organizationIdentifier: string;
   readonly name: string;
   readonly roles: readonly Psd2Role[];
+  /** Host names or IP addresses the certificate secures (subjectAltName). */
+  readonly domains?: readonly string[];
   readonly publicKey: KeyObject;
   /** Who signed the request, when it was signed: proves the current key of an id for a rotation. */
   readonly signedBy: TppIdentity | undefined;
@@ -53,7 +55,10 @@ export function createTppCertificateDesk(
           if (provenBy !== binding.publicKeySha256) throw taken(id);
           if (!(await keyBindingRepository.rotate(trx, binding, key, at))) throw taken(id);
         }
-        return ca.issueQsealc({ organizationIdentifier: id, name: order.name, roles: order.roles, publicKey: order.publicKey }, now());
+        return ca.issueQsealc(
+          { organizationIdentifier: id, name: order.name, roles: order.roles, publicKey: order.publicKey, domains: order.domains },
+          now(),
+        );
       });
     },
   };

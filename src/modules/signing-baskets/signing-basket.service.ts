@@ -5,6 +5,7 @@ import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { RequestHeaders } from '../../http/headers/request-headers.js';
+import { notificationAnswerHeaders, notificationOutbox, type NotificationService } from '../notifications/notification.service.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditService } from '../audit/audit.service.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
@@ -77,7 +78,12 @@ const listed = (ids: readonly string[]) => ids.join(', ');
 export function createSigningBasketsService(
   db: Db,
   coreBanking: CoreBanking,
-  sca: { readonly authorisations: AuthorisationService; readonly psuAccess: Pick<PsuAccessService, 'psuRequired'> },
+  sca: {
+    readonly authorisations: AuthorisationService;
+    readonly psuAccess: Pick<PsuAccessService, 'psuRequired'>;
+    /** Whether the TPP's TPP-Notification-URI is accepted (docs/notifications.md). */
+    readonly notifications: Pick<NotificationService, 'decide'>;
+  },
   now: () => Date,
   settings: SigningBasketSettings,
 ): SigningBasketsService {
@@ -240,8 +246,9 @@ export function createSigningBasketsService(
       const psuId = await approvingPsu(creation, party, payments);
       const id = randomUUID();
       const at = now().toISOString();
-      const { psuId: _psu, psuCorporateId, ...context } = creation.headers;
+      const { psuId: _psu, psuCorporateId, notification: _wish, ...context } = creation.headers;
       const actor = { type: 'tpp' as const, id: creation.tpp.id };
+      const notification = await sca.notifications.decide(creation.tpp, creation.headers.notification);
       return withTransaction(db, async (trx): Promise<CreatedBasket> => {
         // Baskets sharing payments queue here. Authorisations first, then payments: the order
         // the SCA flow locks them in.
@@ -281,6 +288,13 @@ export function createSigningBasketsService(
           },
           at,
         );
+        const self = basketHref(settings.publicUrl, id);
+        await notificationOutbox.subscribe(
+          trx,
+          notification,
+          { type: 'signing-basket', id, tppId: creation.tpp.id, selfHref: self, statusHref: `${self}/status` },
+          at,
+        );
         const started = creation.headers.tppExplicitAuthorisationPreferred
           ? undefined
           : await sca.authorisations.create(trx, {
@@ -298,11 +312,11 @@ export function createSigningBasketsService(
           id,
           started && { authorisationId: started.id, scaRedirect: sca.authorisations.redirectLink(started) },
         );
-        return new CreatedResource(basketHref(settings.publicUrl, id), {
-          transactionStatus: 'RCVD' as const,
-          basketId: id,
-          _links: links,
-        });
+        return new CreatedResource(
+          self,
+          { transactionStatus: 'RCVD' as const, basketId: id, _links: links },
+          notificationAnswerHeaders(notification),
+        );
       });
     },
 
@@ -345,6 +359,7 @@ export function createSigningBasketsService(
         }
         if (!(await signingBasketRepository.markDeleted(trx, basket.id, at))) return;
         await paymentStore.releaseFromBasket(trx, basket.id);
+        await notificationOutbox.statusChanged(trx, 'signing-basket', basket.id, [{ status: 'CANC', final: true }], at);
         await sca.authorisations.abandonOpen(
           trx,
           'signing-basket',

@@ -1,5 +1,6 @@
 import { randomBytes, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { encodeQsealcStatements, QC_STATEMENTS_OID } from './qc-statements.js';
 import { x509 } from './x509.js';
@@ -20,6 +21,8 @@ export interface QsealcRequest {
   /** SPKI of the TPP's RSA key. */
   readonly publicKey: KeyObject;
   readonly ncaName?: string;
+  /** Host names (or IP addresses) the certificate secures, written to its subjectAltName. */
+  readonly domains?: readonly string[];
 }
 
 export interface IssuedQsealc {
@@ -108,6 +111,13 @@ export class SandboxCa {
             ncaId: ncaIdOf(request.organizationIdentifier),
           }),
         ),
+        ...(request.domains && request.domains.length > 0
+          ? [
+              new x509.SubjectAlternativeNameExtension(
+                request.domains.map((domain) => ({ type: isIP(domain) === 0 ? ('dns' as const) : ('ip' as const), value: domain })),
+              ),
+            ]
+          : []),
       ],
     });
     return {

@@ -28,6 +28,8 @@ export interface TppCertificate {
   readonly notBefore: Date;
   readonly notAfter: Date;
   readonly psd2: Psd2Statement | undefined;
+  /** subjectAltName DNS names and IP addresses, and the CN when it is a host name (see TppIdentity.domains). */
+  readonly domains: readonly string[];
   /** Why this is not a usable PSD2 QSealC; empty when it is one. */
   readonly profileProblems: readonly string[];
 }
@@ -93,8 +95,25 @@ function read(der: Buffer): TppCertificate {
     notBefore: parsed.notBefore,
     notAfter: parsed.notAfter,
     psd2,
+    domains: securedDomains(parsed),
     profileProblems: profileProblems(publicKey, parsed, psd2, organizationIdentifier),
   };
+}
+
+/** A DNS host name, possibly a wildcard one: labels of letters, digits and hyphens, at least two. */
+const HOST_NAME = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** The domains a certificate secures: subjectAltName dNSName and iPAddress entries, and a CN that is a host name. */
+function securedDomains(parsed: InstanceType<typeof x509.X509Certificate>): string[] {
+  const domains = new Set<string>();
+  const san = parsed.getExtension(x509.SubjectAlternativeNameExtension);
+  for (const name of san?.names.items ?? []) {
+    if (name.type === 'dns' || name.type === 'ip') domains.add(name.value.toLowerCase());
+  }
+  for (const cn of parsed.subjectName.getField('CN')) {
+    if (HOST_NAME.test(cn)) domains.add(cn.toLowerCase());
+  }
+  return [...domains];
 }
 
 function profileProblems(
@@ -145,5 +164,7 @@ export function tppIdentityOf(certificate: TppCertificate): TppIdentity {
     certificateSerial: certificate.serial,
     certificateIssuer: certificate.issuerText,
     publicKeyFingerprint: certificate.publicKeyFingerprint,
+    // Only when there are any, so an identity without reads as before.
+    ...(certificate.domains.length > 0 ? { domains: certificate.domains } : {}),
   };
 }

@@ -25,6 +25,7 @@ describe('parseRequestHeaders', () => {
         tppExplicitAuthorisationPreferred: false,
         tppRedirectPreferred: undefined,
         psuContext: {},
+        notification: {},
       },
     });
   });
@@ -43,6 +44,8 @@ describe('parseRequestHeaders', () => {
         'TPP-Redirect-Preferred': 'false',
         'PSU-IP-Address': '192.168.8.78',
         'PSU-Http-Method': 'POST',
+        'TPP-Notification-URI': 'not even a URI',
+        'TPP-Notification-Content-Preferred': 'status=whatever',
       }),
     );
     expect(result).toEqual({
@@ -58,6 +61,9 @@ describe('parseRequestHeaders', () => {
         tppExplicitAuthorisationPreferred: true,
         tppRedirectPreferred: false,
         psuContext: { ipAddress: '192.168.8.78', httpMethod: 'POST' },
+        // Kept as sent: the notifications module answers ASPSP-Notification-Support: false for a
+        // URI it will not send to, and refuses a malformed preference only on a creating request.
+        notification: { uri: 'not even a URI', contentPreferred: 'status=whatever' },
       },
     });
   });
