@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'undici';
-import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { walkScaRedirect, type PsuActions, type PsuJourney } from './sca-redirect-driver.js';
-import { signRequest, type SignOptions, type SigningCredentials } from './request-signer.js';
+import { signRequest, type SigningCredentials } from './request-signer.js';
 import type {
   AuthorisationList,
   AuthorisationStarted,
@@ -36,23 +35,10 @@ import type {
   SigningBasketCreated,
   SigningBasketStatus,
 } from './wire-types.js';
+import type { CallOptions, TppResponse } from './tpp-call.js';
+
+export type { CallOptions, TppResponse } from './tpp-call.js';
 import { transactionPages, type ReportedTransaction, type ReportPage, type TransactionPagesOptions } from './transaction-pages.js';
-
-export interface TppResponse<T = unknown> {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  /** Parsed JSON when the answer is JSON, else the text. */
-  readonly body: T;
-  readonly text: string;
-}
-
-export interface CallOptions extends SignOptions {
-  /** A JSON value (serialised here) or the exact body bytes to send. */
-  readonly body?: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Send without Signature (for unsigned endpoints such as /sandbox/tpp-certificates). */
-  readonly unsigned?: boolean;
-}
 
 /** Options of a payment initiation: the call's, and the logical-duplicate override. */
 export interface InitiationOptions extends CallOptions {

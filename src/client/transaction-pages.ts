@@ -1,4 +1,4 @@
-import type { CallOptions, TppResponse } from './tpp-client.js';
+import type { CallOptions, TppResponse } from './tpp-call.js';
 
 /** One entry of a transaction report, with the list it came in. */
 export interface ReportedTransaction {

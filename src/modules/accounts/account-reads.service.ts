@@ -4,8 +4,7 @@ import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
 import { AppError } from '../../errors/app-error.js';
 import { ACCEPT_FIXES } from '../../release/release-notes.js';
-import { activeFixes, type AcceptFixName } from '../../domain/accept-fix.js';
-import type { TppIdentity } from '../../security/tpp-identity.js';
+import { activeFixes } from '../../domain/accept-fix.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
@@ -13,22 +12,7 @@ import { accountResourceRepository, type AccountType } from './account-resource.
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import { admitRead } from './unattended-reads.js';
-
-/** A read of account information: who, under which consent, with which accept-fixes asked. */
-export interface AccountRead {
-  readonly tpp: TppIdentity;
-  readonly consentId: string;
-  readonly acceptFixes: ReadonlySet<AcceptFixName>;
-  readonly requestId: string;
-  /** Whether the PSU takes part now (the request carries PSU-IP-Address): else frequencyPerDay counts. */
-  readonly psuPresent: boolean;
-}
-
-/** A read's body, and the headers that go with it (the rate-limit fields of a read without the PSU). */
-export interface ReadAnswer {
-  readonly body: Record<string, unknown>;
-  readonly headers: Readonly<Record<string, string>>;
-}
+import type { AccountRead, ReadAnswer } from './account-read.js';
 
 export interface AccountReadsService {
   list(type: AccountType, read: AccountRead, withBalance: boolean): Promise<Record<string, unknown>>;

@@ -5,7 +5,8 @@ import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { signedErrorResponses } from '../../http/schemas/common.schemas.js';
-import type { AccountRead, AccountReadsService, ReadAnswer } from './account-reads.service.js';
+import type { AccountRead, ReadAnswer } from './account-read.js';
+import type { AccountReadsService } from './account-reads.service.js';
 import type { TransactionReadsService } from './transaction-reads.service.js';
 import {
   AccountBalancesResponse,

@@ -9,7 +9,7 @@ import type { BankClock } from '../clock/bank-clock.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import type { Consent } from '../consents/consent.model.js';
-import type { AccountRead, ReadAnswer } from './account-reads.service.js';
+import type { AccountRead, ReadAnswer } from './account-read.js';
 import type { AccountType } from './account-resource.repository.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';

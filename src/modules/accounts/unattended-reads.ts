@@ -5,7 +5,7 @@ import { decideRead, rateLimitHeaders } from './read-frequency.js';
 import { unattendedReadRepository, type UnattendedReadKey } from './unattended-read.repository.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import type { Consent } from '../consents/consent.model.js';
-import type { AccountRead } from './account-reads.service.js';
+import type { AccountRead } from './account-read.js';
 
 /** Attempts at the compare-and-set before a read racing others for the same key gives up. */
 const ATTEMPTS = 5;
