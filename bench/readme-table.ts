@@ -39,9 +39,10 @@ export function readmeTables(results: Results): string {
       out.push(`| ${run.dialect} | ${number(run.payments)} | ${run.seconds.toFixed(1)} | ${number(run.paymentsPerSecond)} |`);
     }
   }
-  out.push('', '| budget (docs/design.md §9) | figure | budget | verdict |', '|---|---:|---:|---|');
+  out.push('', '| budget (docs/design.md §9) | figure | by CPU µs/req | budget | verdict |', '|---|---:|---:|---:|---|');
   for (const budget of results.budgets) {
-    out.push(`| ${budget.name} | ${budget.figure} | ${budget.budget} | ${budget.verdict === 'MISSED' ? '**MISSED**' : budget.verdict} |`);
+    const verdict = budget.verdict === 'MISSED' ? '**MISSED**' : budget.verdict;
+    out.push(`| ${budget.name} | ${budget.figure} | ${budget.byCpu ?? ''} | ${budget.budget} | ${verdict} |`);
   }
   return out.join('\n');
 }

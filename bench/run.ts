@@ -475,8 +475,18 @@ async function runScenario(scenario: Scenario, settings: Settings): Promise<Scen
     log(`(${scenario.id}) warm-up ${phases.warmupSeconds} s`);
     const warmup = await runPhase(target.baseUrl, warmupRest, settings.connections, phases.warmupSeconds, sent, phases.timeoutSeconds);
     if (warmup.non2xx > 0 || warmup.errors > 0) log(`(${scenario.id}) warm-up had ${warmup.non2xx} non-2xx and ${warmup.errors} errors`);
-    if (warmup.poolExhausted) log(`(${scenario.id}) warm-up used its whole pool after ${warmup.durationSeconds} s`);
     warmupRate = warmup.requestsPerSecond;
+    // Used up early, the warm-up's pool measured a cold server: the rest of the warm-up time goes on
+    // with a pool sized from that rate, and its (warm) rate sizes the measured pool.
+    const rest = phases.warmupSeconds - warmup.durationSeconds;
+    if (warmup.poolExhausted && rest >= 0.5) {
+      const more = await scenario.buildPool(Math.ceil(warmupRate * rest * POOL_MARGIN));
+      log(
+        `(${scenario.id}) warm-up used its pool after ${warmup.durationSeconds} s; ${rest.toFixed(1)} s more with ${more.length} requests`,
+      );
+      const second = await runPhase(target.baseUrl, more, settings.connections, rest, sent, phases.timeoutSeconds);
+      warmupRate = Math.max(warmupRate, second.requestsPerSecond);
+    }
   }
   // The measured run sends every request once (a repeated X-Request-ID would be answered from the
   // idempotency store, a cheaper path than the one being measured) and ends early if its pool runs

@@ -100,6 +100,8 @@ describe('the budgets', () => {
       [{ dialect: 'sqlite', payments: 10_000, seconds: 2, paymentsPerSecond: 5_000, executed: 10_000 }],
     );
     expect(verdictOf(budgets, 'signed initiation (b) / baseline (a)')).toBe('MISSED');
+    // The same ratio from CPU µs per request: the baseline's cost over the subject's.
+    expect(budgets.find((b) => b.name.startsWith('signed initiation (b) / baseline (a)'))?.byCpu).toBe('0.30x');
     expect(verdictOf(budgets, 'p99 latency')).toBe('MISSED');
     expect(verdictOf(budgets, 'signed initiation (b) / Prism')).toBe('met');
     expect(verdictOf(budgets, 'signed balances read')).toBe('met');
