@@ -13,19 +13,29 @@ export interface LoadResult {
   readonly timeouts: number;
   /** Counts by status code, so a flagged run says which statuses it got. */
   readonly statusCodes: Readonly<Record<string, number>>;
-  /** How many requests were sent again because the pool ran out (0 in an honest run). */
+  /**
+   * How many requests carried an X-Request-ID already sent in this scenario (0 in an honest run:
+   * a repeat is answered from the idempotency store, a cheaper path than the one measured).
+   */
   readonly repeated: number;
+  /** The pool was used up before the phase's time: the run ended early, its rate is over the shorter time. */
+  readonly poolExhausted: boolean;
 }
 
 /**
- * Cycles through a pre-built pool with one index shared by all connections, so consecutive
- * requests on the wire are distinct (own X-Request-ID, body, signature) and no connection
- * replays another's sequence in lock-step.
+ * Hands out the pool's requests in order with one index shared by all connections, so every request
+ * on the wire is distinct (own X-Request-ID, body, signature). autocannon is told to send exactly as
+ * many as the pool holds; should it still ask for more, the last one is sent again. Every X-Request-ID
+ * handed out is checked against `sent` (all the scenario's phases), so any reuse is counted and the
+ * run flagged.
  */
-function rotating(pool: readonly PreparedRequest[], counter: { sent: number }): autocannon.Request {
+function inOrder(pool: readonly PreparedRequest[], counter: { sent: number; repeated: number }, sent: Set<string>): autocannon.Request {
   return {
     setupRequest: (request) => {
-      const entry = pool[counter.sent++ % pool.length]!;
+      const entry = pool[Math.min(counter.sent++, pool.length - 1)]!;
+      const requestId = entry.headers['x-request-id'] ?? '';
+      if (sent.has(requestId)) counter.repeated++;
+      else sent.add(requestId);
       // A fresh headers object: autocannon adds Content-Length to it, and the pool stays untouched.
       return { ...request, method: entry.method, path: entry.path, headers: { ...entry.headers }, body: entry.body };
     },
@@ -33,24 +43,41 @@ function rotating(pool: readonly PreparedRequest[], counter: { sent: number }): 
 }
 
 /**
- * One autocannon run against `baseUrl`, bounded by `seconds` (each request also times out after
- * 10 s), cycling through `pool`. The bench calls it once to warm up and once to measure.
+ * One autocannon run against `baseUrl` that sends each request of `pool` at most once: it ends after
+ * `seconds` or when the pool is used up, whichever comes first (each request also times out after
+ * `timeoutSeconds`). The bench calls it once to warm up and once to measure, with the same `sent` set.
  */
 export async function runPhase(
   baseUrl: string,
   pool: readonly PreparedRequest[],
   connections: number,
   seconds: number,
+  sent: Set<string> = new Set(),
+  timeoutSeconds = 10,
 ): Promise<LoadResult> {
-  const counter = { sent: 0 };
-  const result = await autocannon({
-    url: baseUrl,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    timeout: 10,
-    requests: [rotating(pool, counter)],
-  });
+  const counter = { sent: 0, repeated: 0 };
+  // `amount` bounds the requests (autocannon then ignores `duration`), the timer bounds the time.
+  // autocannon notices a stop at its next sample, so samples every 100 ms keep the time exact.
+  let timeUp = false;
+  let timer: NodeJS.Timeout | undefined;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: baseUrl,
+        connections: Math.min(connections, pool.length),
+        pipelining: 1,
+        amount: pool.length,
+        timeout: timeoutSeconds,
+        sampleInt: 100,
+        requests: [inOrder(pool, counter, sent)],
+      },
+      (error: unknown, done) => (error ? reject(error instanceof Error ? error : new Error('autocannon failed')) : resolve(done)),
+    );
+    timer = setTimeout(() => {
+      timeUp = true;
+      instance.stop();
+    }, seconds * 1_000);
+  }).finally(() => clearTimeout(timer));
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
     statusCodes[code] = stats.count ?? 0;
@@ -70,7 +97,8 @@ export async function runPhase(
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
-    repeated: Math.max(0, counter.sent - pool.length),
+    repeated: counter.repeated,
+    poolExhausted: !timeUp,
   };
 }
 

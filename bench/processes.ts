@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -107,6 +107,41 @@ export function killAllChildrenSync(): void {
   }
 }
 
+/**
+ * A process and all its descendants (Linux: /proc/<pid>/task/<tid>/children), so a server that
+ * forks workers (`serve --workers 2`) or a CLI that starts a child (Prism) is measured whole.
+ * Elsewhere: the process alone.
+ */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    const parent = tree[i]!;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${parent}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').trim();
+        if (children !== '') tree.push(...children.split(/\s+/).map(Number));
+      } catch {
+        // the task ended meanwhile
+      }
+    }
+  }
+  return tree;
+}
+
+/** Summed RSS of a process and its descendants in kB (shared pages counted in each: an upper bound). */
+export function treeRssKb(pid: number): number | undefined {
+  const sizes = processTree(pid)
+    .map(rssKb)
+    .filter((kb) => kb !== undefined);
+  return sizes.length === 0 ? undefined : sizes.reduce((sum, kb) => sum + kb, 0);
+}
+
 /** Resident set size in kB: /proc on Linux, `ps` elsewhere; undefined when the process is gone. */
 export function rssKb(pid: number): number | undefined {
   try {
@@ -120,11 +155,11 @@ export function rssKb(pid: number): number | undefined {
   return Number.isFinite(kb) ? kb : undefined;
 }
 
-/** Samples a process's RSS at a fixed interval and keeps the peak. */
+/** Samples the RSS of a process and its descendants at a fixed interval and keeps the peak. */
 export function sampleRss(pid: number, intervalMs = 100): { stop(): number | undefined } {
   let peak: number | undefined;
   const take = () => {
-    const kb = rssKb(pid);
+    const kb = treeRssKb(pid);
     if (kb !== undefined && (peak === undefined || kb > peak)) peak = kb;
   };
   take();
@@ -138,7 +173,18 @@ export function sampleRss(pid: number, intervalMs = 100): { stop(): number | und
   };
 }
 
-/** User+system CPU seconds a process has used so far (Linux only; undefined elsewhere). */
+/**
+ * User+system CPU seconds a process and its live descendants have used so far (Linux only;
+ * undefined elsewhere). Sampled before and after a run, the difference is the run's server CPU.
+ */
+export function treeCpuSeconds(pid: number): number | undefined {
+  const seconds = processTree(pid)
+    .map(cpuSeconds)
+    .filter((s) => s !== undefined);
+  return seconds.length === 0 ? undefined : seconds.reduce((sum, s) => sum + s, 0);
+}
+
+/** User+system CPU seconds one process has used so far (Linux only; undefined elsewhere). */
 export function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -5,16 +5,23 @@
  *    SQLite file) and times spawn -> /health/ready 200 (cold start);
  * 2. issues a QSealC from the sandbox CA the server created and starts the baseline server;
  * 3. for each scenario: pre-signs a pool of distinct requests, checks one answers 2xx, warms up,
- *    then measures with autocannon while sampling the target's RSS and CPU;
- * 4. prints a table with the budgets and writes bench/results/latest.json.
+ *    then measures with autocannon while sampling the target's RSS and CPU (its child processes
+ *    included); no request is sent twice: a phase ends early rather than repeat one;
+ * 4. runs the subject again on `serve --workers 2`, on PostgreSQL (a fresh database) and against
+ *    a Prism 5 mock of the Berlin Group file, then the batch runs;
+ * 5. prints a table with CPU µs per request and every budget (met, MISSED or not measured) and
+ *    writes bench/results/latest.json.
  *
  * Exit status is non-zero only when the bench itself failed; a missed budget or a flagged run is
  * reported, not fatal. To add an operation, add a Scenario in `scenarios()`.
  *
  * Environment (all optional): BENCH_CONNECTIONS (50), BENCH_WARMUP (3 s), BENCH_DURATION (10 s),
- * BENCH_POOL_SIZE (2000 requests per scenario); BENCH_SERVER_NODE_ARGS / BENCH_BASELINE_NODE_ARGS
- * (extra node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_SERVER_ENTRY (another
- * build's cli/main.js, to compare it in the same harness); TMPDIR (where the temp dir goes).
+ * BENCH_POOL_SIZE (4000: the warm-up pool; the measured pool is sized from the warm-up's rate);
+ * BENCH_SCENARIOS (only these, e.g. "b" or "a,b,batch"); BENCH_BATCH_SIZES (10000,100000); BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test,
+ * for (j) and the batch runs; skipped when it does not answer); BENCH_SERVER_NODE_ARGS /
+ * BENCH_BASELINE_NODE_ARGS (extra node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", see
+ * bench/README.md); BENCH_SERVER_ENTRY (another build's cli/main.js, to compare it in the same
+ * harness); TMPDIR (where the temp dir goes).
  */
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +43,7 @@ import {
   type PreparedRequest,
 } from './pools.js';
 import {
-  cpuSeconds,
+  treeCpuSeconds,
   freePort,
   machineBusySeconds,
   killAllChildrenSync,
@@ -47,13 +54,25 @@ import {
   waitForHttp,
   type Child,
 } from './processes.js';
-import { evaluateBudgets, flaggedScenarios, printReport, writeJson, type BenchReport, type ScenarioResult } from './report.js';
+import {
+  evaluateBudgets,
+  flaggedScenarios,
+  printReport,
+  writeJson,
+  type BenchReport,
+  type BudgetRole,
+  type ScenarioResult,
+} from './report.js';
+import { accountReadSetup, balancesPath, transactionsPagePath, ACCOUNT_TRANSACTIONS, type AccountReadSetup } from './account-reads.js';
+import { createBenchDatabase, postgresReachable, type BenchDatabase } from './postgres.js';
+import { prismAvailable, startPrism, PRISM_EXTRA_HEADERS, PRISM_PAYMENT_PATH } from './prism.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 /** BENCH_SERVER_ENTRY points at another build (e.g. a patched copy of dist/) to compare it in the same harness. */
 const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY ?? join(REPO, 'dist/cli/main.js');
 const BASELINE_ENTRY = join(REPO, 'bench/baseline-server.ts');
 const RESULTS_FILE = join(REPO, 'bench/results/latest.json');
+const PARTIAL_RESULTS_FILE = join(REPO, 'bench/results/partial.json');
 const TPP_ORG_ID = 'PSDNO-FSA-123456789';
 const LOG_LEVEL = 'info';
 
@@ -75,10 +94,16 @@ interface Scenario {
   readonly id: string;
   readonly label: string;
   /**
-   * docs/design.md §9 compares one operation (the subject: signed NDCT initiation) with the baseline;
-   * other scenarios are reported without budgets.
+   * What docs/design.md §9 compares it with: the subject (signed NDCT initiation) and the account
+   * reads with the baseline, the subject with Prism and its PostgreSQL run; other scenarios are
+   * reported without budgets.
    */
-  readonly budgetRole?: 'baseline' | 'subject';
+  readonly budgetRole?: BudgetRole;
+  /**
+   * A rate (req/s) the measured pool is sized for when the warm-up saw less, e.g. for (e) twice
+   * the one-process rate: a pool sized from a cold warm-up alone ran out.
+   */
+  readonly expectedRate?: () => number;
   readonly target: Target;
   /** Called right before each phase runs, so Date headers are fresh. */
   readonly buildPool: (size: number) => Promise<PreparedRequest[]>;
@@ -90,8 +115,10 @@ interface Scenario {
     readonly warmupSeconds: number;
     readonly durationSeconds: number;
     readonly warmupPoolSize: number;
-    /** A bound on the measured pool (its preparation is what costs). */
+    /** A bound on the measured pool (its preparation is what costs, or a slow operation needs few). */
     readonly maxPoolSize?: number;
+    /** A request not answered within this many seconds counts as a timeout (default 10). */
+    readonly timeoutSeconds?: number;
   };
 }
 
@@ -107,7 +134,7 @@ function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     connections: Math.round(number('BENCH_CONNECTIONS', 50, 1)),
     warmupSeconds: number('BENCH_WARMUP', 3, 0),
     durationSeconds: number('BENCH_DURATION', 10, 1),
-    poolSize: Math.round(number('BENCH_POOL_SIZE', 2_000, 1)),
+    poolSize: Math.round(number('BENCH_POOL_SIZE', 4_000, 1)),
   };
 }
 
@@ -131,7 +158,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 async function startServer(
   workDir: string,
   settings: Settings,
-  { name = 'server', workers = 1 }: { name?: string; workers?: number } = {},
+  { name = 'server', workers = 1, databaseUrl }: { name?: string; workers?: number; databaseUrl?: string } = {},
 ): Promise<Target & { dataDir: string; coldStartMs: number }> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run "npm run build" (npm run bench does)`);
   const dataDir = join(workDir, `${name}-data`);
@@ -143,7 +170,7 @@ async function startServer(
   const env = childEnv({
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${join(dataDir, 'xs2a.db')}`,
+    DATABASE_URL: databaseUrl ?? `sqlite:${join(dataDir, 'xs2a.db')}`,
     XS2A_DATA_DIR: dataDir,
     XS2A_MODE: 'sandbox',
     XS2A_REQUIRE_SIGNATURE: 'true',
@@ -183,21 +210,47 @@ async function startBaseline(workDir: string, tpp: BenchTpp): Promise<Target> {
   return { child, baseUrl };
 }
 
-function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: string): Scenario[] {
-  // Bodies are numbered across all pools of a scenario: a payment body sent in the warm-up and
-  // again in the measured run would be a logical duplicate, refused by the server.
-  const pool = (spec: Omit<PoolSpec, 'size' | 'path'> & { path: string }) => {
-    let issued = 0;
-    return (size: number): Promise<PreparedRequest[]> => {
-      const offset = issued;
-      issued += size;
-      const numbered = { ...spec, size, body: (n: number) => spec.body(offset + n) };
-      return size <= 2_000
-        ? Promise.resolve(signedPool({ ...numbered, path: () => spec.path }, tpp.credentials))
-        : signedPoolInParallel(numbered, tpp.credentials);
-    };
+/**
+ * A pool builder whose bodies are numbered across all pools it builds: a payment body sent in the
+ * warm-up and again in the measured run would be a logical duplicate, refused by the server.
+ */
+function numberedPool(
+  tpp: BenchTpp,
+  spec: Omit<PoolSpec, 'size' | 'path'> & { path: string },
+): (size: number) => Promise<PreparedRequest[]> {
+  let issued = 0;
+  return (size) => {
+    const offset = issued;
+    issued += size;
+    const numbered = { ...spec, size, body: (n: number) => spec.body(offset + n) };
+    return size <= 2_000
+      ? Promise.resolve(signedPool({ ...numbered, path: () => spec.path }, tpp.credentials))
+      : signedPoolInParallel(numbered, tpp.credentials);
   };
-  const payment = { method: 'POST' as const, body: ndctBody(debtorBban), headers: { 'psu-id': BENCH_PSU_ID } };
+}
+
+/** The subject's requests: NDCT initiations from the bench PSU's account, each with its own body. */
+function paymentSpec(debtorBban: string) {
+  return { method: 'POST' as const, body: ndctBody(debtorBban), headers: { 'psu-id': BENCH_PSU_ID } as Record<string, string> };
+}
+
+/** The subject, (b), on another server (e, j): its own TPP from that server's CA and its own seeded sandbox. */
+async function subjectOn(
+  target: Target & { dataDir: string },
+  scenario: Pick<Scenario, 'id' | 'label' | 'budgetRole' | 'expectedRate'>,
+): Promise<Scenario> {
+  const tpp = await issueBenchTpp(target.dataDir, TPP_ORG_ID, ['PSP_PI', 'PSP_AI']);
+  const debtorBban = await seedSandbox(target, tpp);
+  return {
+    ...scenario,
+    target,
+    buildPool: numberedPool(tpp, { ...paymentSpec(debtorBban), path: '/v1/payments/norwegian-domestic-credit-transfers' }),
+  };
+}
+
+function scenarios(settings: Settings, baseline: Target, server: Target, tpp: BenchTpp, debtorBban: string): Scenario[] {
+  const pool = (spec: Omit<PoolSpec, 'size' | 'path'> & { path: string }) => numberedPool(tpp, spec);
+  const payment = paymentSpec(debtorBban);
   return [
     {
       id: 'a',
@@ -234,7 +287,56 @@ function scenarios(baseline: Target, server: Target, tpp: BenchTpp, debtorBban: 
       target: server,
       buildPool: statusReadPool(server, tpp, debtorBban),
     },
+    {
+      id: 'g',
+      label: 'signed GET /v1/accounts/{id}/balances (valid consent, PSU present)',
+      budgetRole: 'balances',
+      target: server,
+      buildPool: accountReadPool(server, tpp, balancesPath),
+    },
+    {
+      id: 'h',
+      label: `signed GET /v1/accounts/{id}/transactions, a page of 200 of ${ACCOUNT_TRANSACTIONS.toLocaleString('en-US')} (valid consent, PSU present)`,
+      budgetRole: 'transactions',
+      target: server,
+      buildPool: accountReadPool(server, tpp, transactionsPagePath),
+      // A page of 10 000 takes the server hundreds of ms, so 50 connections wait tens of seconds
+      // for an answer: no warm-up (its abandoned requests would still load the measured run), a
+      // longer run, and a timeout above that wait, so the figure is the server's rate, not timeouts.
+      phases: {
+        warmupSeconds: 0,
+        durationSeconds: Math.max(settings.durationSeconds, 20),
+        warmupPoolSize: 1,
+        maxPoolSize: 2_000,
+        timeoutSeconds: 120,
+      },
+    },
   ];
+}
+
+/**
+ * Pools of signed reads of one account under an approved consent: the account, its transactions
+ * and the consent are set up through the API once, before the first pool of (g) or (h). The reads
+ * carry PSU-IP-Address (the PSU is present), so the consent's frequencyPerDay does not apply.
+ */
+let accountReads: Promise<AccountReadSetup> | undefined;
+function accountReadPool(
+  server: Target,
+  tpp: BenchTpp,
+  pathOf: (setup: AccountReadSetup) => string,
+): (size: number) => Promise<PreparedRequest[]> {
+  return async (size) => {
+    accountReads ??= accountReadSetup(server.baseUrl, tpp.credentials, log);
+    const setup = await accountReads;
+    const spec = {
+      method: 'GET' as const,
+      path: pathOf(setup),
+      body: () => undefined,
+      size,
+      headers: { 'consent-id': setup.consentId, 'psu-ip-address': setup.psuIpAddress },
+    };
+    return size <= 2_000 ? signedPool({ ...spec, path: () => spec.path }, tpp.credentials) : signedPoolInParallel(spec, tpp.credentials);
+  };
 }
 
 /**
@@ -258,6 +360,16 @@ function statusReadPool(server: Target, tpp: BenchTpp, debtorBban: string): (siz
     return size <= 2_000 ? signedPool({ ...spec, path: () => spec.path }, tpp.credentials) : signedPoolInParallel(spec, tpp.credentials);
   };
 }
+
+/**
+ * BENCH_SCENARIOS=a,b runs only those scenarios (ids as in the table; `batch` for the batch runs),
+ * e.g. to profile one operation (bench/README.md); unset, everything runs.
+ */
+const SELECTED = (process.env.BENCH_SCENARIOS ?? '')
+  .split(',')
+  .map((id) => id.trim())
+  .filter(Boolean);
+const selected = (id: string) => SELECTED.length === 0 || SELECTED.includes(id);
 
 /** Workers of scenario (e). */
 const WORKERS = 2;
@@ -334,6 +446,12 @@ async function seedSandbox(server: Target, tpp: BenchTpp): Promise<string> {
   return account.bban;
 }
 
+/**
+ * The measured pool holds this many times what the expected rate sends in the measured time: a
+ * warm-up starts cold, and the baseline ran 2.3x its warm-up rate once warm.
+ */
+const POOL_MARGIN = 3;
+
 async function runScenario(scenario: Scenario, settings: Settings): Promise<ScenarioResult> {
   const { target } = scenario;
   const signingStarted = performance.now();
@@ -341,23 +459,41 @@ async function runScenario(scenario: Scenario, settings: Settings): Promise<Scen
   const warmupPool = await scenario.buildPool(phases.warmupPoolSize);
   log(`(${scenario.id}) signed a warm-up pool of ${warmupPool.length} requests in ${Math.round(performance.now() - signingStarted)} ms`);
 
+  // Every X-Request-ID this scenario sends, probe, warm-up and measured run: none is sent twice.
+  const sent = new Set<string>();
   // One request first: a broken setup shows its error body instead of 10 s of 401s.
-  const probe = await sendOnce(target.baseUrl, warmupPool[0]!);
+  const [probeRequest, ...warmupRest] = warmupPool;
+  const probe = await sendOnce(target.baseUrl, probeRequest!);
+  sent.add(probeRequest!.headers['x-request-id'] ?? '');
   if (probe.status < 200 || probe.status > 299) {
-    throw new Error(`(${scenario.id}) probe ${warmupPool[0]!.method} ${warmupPool[0]!.path} answered ${probe.status}: ${probe.body}`);
+    throw new Error(`(${scenario.id}) probe ${probeRequest!.method} ${probeRequest!.path} answered ${probe.status}: ${probe.body}`);
   }
 
   const rss = sampleRss(target.child.pid);
-  let expectedRate = 25_000;
-  if (phases.warmupSeconds > 0) {
+  let warmupRate = 0;
+  if (phases.warmupSeconds > 0 && warmupRest.length > 0) {
     log(`(${scenario.id}) warm-up ${phases.warmupSeconds} s`);
-    const warmup = await runPhase(target.baseUrl, warmupPool, settings.connections, phases.warmupSeconds);
+    const warmup = await runPhase(target.baseUrl, warmupRest, settings.connections, phases.warmupSeconds, sent, phases.timeoutSeconds);
     if (warmup.non2xx > 0 || warmup.errors > 0) log(`(${scenario.id}) warm-up had ${warmup.non2xx} non-2xx and ${warmup.errors} errors`);
-    expectedRate = warmup.requestsPerSecond;
+    warmupRate = warmup.requestsPerSecond;
+    // Used up early, the warm-up's pool measured a cold server: the rest of the warm-up time goes on
+    // with a pool sized from that rate, and its (warm) rate sizes the measured pool.
+    const rest = phases.warmupSeconds - warmup.durationSeconds;
+    if (warmup.poolExhausted && rest >= 0.5) {
+      const more = await scenario.buildPool(Math.ceil(warmupRate * rest * POOL_MARGIN));
+      log(
+        `(${scenario.id}) warm-up used its pool after ${warmup.durationSeconds} s; ${rest.toFixed(1)} s more with ${more.length} requests`,
+      );
+      const second = await runPhase(target.baseUrl, more, settings.connections, rest, sent, phases.timeoutSeconds);
+      warmupRate = Math.max(warmupRate, second.requestsPerSecond);
+    }
   }
-  // The measured run sends every request once: a repeated X-Request-ID would be answered from
-  // the idempotency store, a cheaper path than the one being measured.
-  const wanted = Math.max(phases.warmupPoolSize, Math.ceil(expectedRate * phases.durationSeconds * 1.7));
+  // The measured run sends every request once (a repeated X-Request-ID would be answered from the
+  // idempotency store, a cheaper path than the one being measured) and ends early if its pool runs
+  // out; the pool is sized so that it does not.
+  // Without a warm-up nothing says how fast it goes: the pool is then as large as maxPoolSize allows.
+  const expectedRate = Math.max(warmupRate, scenario.expectedRate?.() ?? 0, phases.warmupSeconds > 0 ? 0 : 25_000);
+  const wanted = Math.max(phases.warmupPoolSize, Math.ceil(expectedRate * phases.durationSeconds * POOL_MARGIN));
   const measuredSize = 'maxPoolSize' in phases && phases.maxPoolSize !== undefined ? Math.min(wanted, phases.maxPoolSize) : wanted;
   const measuredSigning = performance.now();
   const pool = await scenario.buildPool(measuredSize);
@@ -365,23 +501,29 @@ async function runScenario(scenario: Scenario, settings: Settings): Promise<Scen
     `(${scenario.id}) signed ${pool.length} distinct requests for the measured run in ${Math.round(performance.now() - measuredSigning)} ms`,
   );
   log(`(${scenario.id}) measuring ${phases.durationSeconds} s`);
-  const cpuBefore = cpuSeconds(target.child.pid);
+  const cpuBefore = treeCpuSeconds(target.child.pid);
   const ownCpuBefore = process.cpuUsage();
   const machineBefore = machineBusySeconds();
-  const load: LoadResult = await runPhase(target.baseUrl, pool, settings.connections, phases.durationSeconds);
+  const load: LoadResult = await runPhase(target.baseUrl, pool, settings.connections, phases.durationSeconds, sent, phases.timeoutSeconds);
   const machineAfter = machineBusySeconds();
   const ownCpu = process.cpuUsage(ownCpuBefore);
-  const cpuAfter = cpuSeconds(target.child.pid);
+  const cpuAfter = treeCpuSeconds(target.child.pid);
   const rssPeakKb = rss.stop();
+  if (load.poolExhausted) {
+    log(`(${scenario.id}) the measured pool was used up after ${load.durationSeconds} s: the figures are over that time`);
+  }
   const perSecond = (seconds: number) => seconds / load.durationSeconds;
-  const targetCpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : perSecond(cpuAfter - cpuBefore);
+  const targetCpuSeconds = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  const targetCpu = targetCpuSeconds === undefined ? undefined : perSecond(targetCpuSeconds);
   const ownCpuCores = perSecond((ownCpu.user + ownCpu.system) / 1e6);
   return {
     id: scenario.id,
     label: scenario.label,
+    budgetRole: scenario.budgetRole,
     load,
     rssPeakMb: rssPeakKb === undefined ? undefined : rssPeakKb / 1024,
     targetCpuCores: targetCpu,
+    cpuMicrosPerRequest: targetCpuSeconds === undefined || load.total === 0 ? undefined : (targetCpuSeconds * 1e6) / load.total,
     loadGeneratorCpuCores: ownCpuCores,
     otherCpuCores:
       machineBefore === undefined || machineAfter === undefined || targetCpu === undefined
@@ -412,42 +554,99 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
   log(`baseline ready on ${baseline.baseUrl} (pid ${baseline.child.pid})`);
 
   const debtorBban = await seedSandbox(server, tpp);
-  const planned = scenarios(baseline, server, tpp, debtorBban);
-  // Scenario (d) first creates its baskets' payments through the API: up to a few minutes on a slow machine.
-  armWatchdog(planned.length * (settings.warmupSeconds + settings.durationSeconds + 15) + 420);
+  const planned = scenarios(settings, baseline, server, tpp, debtorBban).filter((scenario) => selected(scenario.id));
+  // Scenario (d) first creates its baskets' payments through the API, (g) books 10 000 transactions,
+  // Prism parses a 0.5 MB file: up to a few minutes on a slow machine. Three more scenarios follow.
+  armWatchdog((planned.length + 3) * (settings.warmupSeconds + settings.durationSeconds + 15) + 600);
   const results: ScenarioResult[] = [];
   for (const scenario of planned) {
     results.push(await runScenario(scenario, settings));
   }
-  const resultOf = (role: Scenario['budgetRole']) => results[planned.findIndex((s) => s.budgetRole === role)]!;
+  const resultOf = (role: BudgetRole) => results.find((result) => result.budgetRole === role);
+  const subjectRate = () => resultOf('subject')?.load.requestsPerSecond ?? 0;
 
   // Stop the server before counting its log lines: it flushes its async log on the way out.
   await stopChild(server.child);
 
   // (e) the subject again, on `serve --workers 2` (its own data dir, CA and TPP), after the
   // single-process server stopped so the two do not share the cores.
-  const cluster = await startServer(workDir, settings, { name: 'workers', workers: WORKERS });
-  log(`serve --workers ${WORKERS} ready on ${cluster.baseUrl} after ${Math.round(cluster.coldStartMs)} ms`);
-  const clusterTpp = await issueBenchTpp(cluster.dataDir, TPP_ORG_ID, ['PSP_PI', 'PSP_AI']);
-  const clusterDebtor = await seedSandbox(cluster, clusterTpp);
-  const [clusterScenario] = scenarios(baseline, cluster, clusterTpp, clusterDebtor).filter((scenario) => scenario.budgetRole === 'subject');
-  results.push(
-    await runScenario(
-      {
-        ...clusterScenario!,
-        id: 'e',
-        label: `${clusterScenario!.label}, serve --workers ${WORKERS} (RSS/CPU: primary only)`,
-        budgetRole: undefined,
-      },
-      settings,
-    ),
-  );
-  await stopChild(cluster.child);
+  if (selected('e')) {
+    const cluster = await startServer(workDir, settings, { name: 'workers', workers: WORKERS });
+    log(`serve --workers ${WORKERS} ready on ${cluster.baseUrl} after ${Math.round(cluster.coldStartMs)} ms`);
+    results.push(
+      await runScenario(
+        await subjectOn(cluster, {
+          id: 'e',
+          label: `(b) on serve --workers ${WORKERS} (RSS and CPU: primary and workers)`,
+          budgetRole: 'workers',
+          // Up to WORKERS times the one-process rate: a pool sized from its cold warm-up alone ran out.
+          expectedRate: () => subjectRate() * WORKERS,
+        }),
+        settings,
+      ),
+    );
+    await stopChild(cluster.child);
+  }
+
+  // (j) the subject on PostgreSQL: a fresh database on BENCH_POSTGRES_URL, one process.
+  let postgresNote: string | undefined;
+  if (!selected('j')) {
+    postgresNote = 'not selected (BENCH_SCENARIOS)';
+  } else if (await postgresReachable(BATCH_POSTGRES_URL)) {
+    const database: BenchDatabase = await createBenchDatabase(BATCH_POSTGRES_URL);
+    try {
+      const onPostgres = await startServer(workDir, settings, { name: 'postgres', databaseUrl: database.url });
+      log(`server on PostgreSQL ready on ${onPostgres.baseUrl} after ${Math.round(onPostgres.coldStartMs)} ms`);
+      results.push(
+        await runScenario(
+          await subjectOn(onPostgres, { id: 'j', label: '(b) on PostgreSQL', budgetRole: 'postgres', expectedRate: subjectRate }),
+          settings,
+        ),
+      );
+      await stopChild(onPostgres.child);
+    } finally {
+      await database.drop();
+    }
+  } else {
+    postgresNote = `PostgreSQL not reachable at ${BATCH_POSTGRES_URL}`;
+    log(`(j) skipped: ${postgresNote}`);
+  }
+
+  // (i) Prism 5 on the Berlin Group file, the same bodies and load, after our servers stopped.
+  let prismNote: string | undefined;
+  if (!selected('i')) {
+    prismNote = 'not selected (BENCH_SCENARIOS)';
+  } else if (prismAvailable(REPO)) {
+    const prism = await startPrism(REPO, workDir, childEnv({}));
+    prismNote = `${prism.args.join(' ')} (ready after ${prism.startMs} ms)`;
+    log(`prism ready on ${prism.baseUrl} after ${prism.startMs} ms`);
+    const target: Target = { child: prism.child, baseUrl: prism.baseUrl };
+    results.push(
+      await runScenario(
+        {
+          id: 'i',
+          label: `Prism 5 mock of the same initiation (POST ${PRISM_PAYMENT_PATH}, same bodies)`,
+          budgetRole: 'prism',
+          target,
+          buildPool: numberedPool(tpp, {
+            ...paymentSpec(debtorBban),
+            path: PRISM_PAYMENT_PATH,
+            headers: { ...paymentSpec(debtorBban).headers, ...PRISM_EXTRA_HEADERS },
+          }),
+        },
+        settings,
+      ),
+    );
+    await stopChild(prism.child);
+  } else {
+    prismNote = 'not installed (npm install -D @stoplight/prism-cli@^5)';
+    log(`(i) skipped: Prism ${prismNote}`);
+  }
   await stopChild(baseline.child);
 
-  const batchRuns = await benchBatchRuns(BATCH_SIZES, BATCH_POSTGRES_URL, log);
+  const batchRuns = selected('batch') ? await benchBatchRuns(BATCH_SIZES, BATCH_POSTGRES_URL, log) : [];
 
-  const { ratioPercent, budgets } = evaluateBudgets(resultOf('baseline'), resultOf('subject'), server.coldStartMs);
+  const budgets = evaluateBudgets(results, server.coldStartMs, batchRuns);
   const report: BenchReport = {
     startedAt,
     machine: {
@@ -464,15 +663,17 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
       logLines: countLines(server.child.logFile),
       coldStartMs: server.coldStartMs,
     },
+    notes: { postgres: postgresNote ?? 'fresh database on BENCH_POSTGRES_URL, dropped afterwards', prism: prismNote },
     scenarios: results,
-    ratioPercent,
     budgets,
     flagged: flaggedScenarios(results),
   };
-  printReport(report);
   printBatchRuns(batchRuns);
-  writeJson(RESULTS_FILE, { ...report, batchRuns });
-  log(`results written to ${RESULTS_FILE}`);
+  printReport(report);
+  // A run of some scenarios only (BENCH_SCENARIOS) does not replace the full run's figures.
+  const resultsFile = SELECTED.length === 0 ? RESULTS_FILE : PARTIAL_RESULTS_FILE;
+  writeJson(resultsFile, { ...report, selectedScenarios: SELECTED, batchRuns });
+  log(`results written to ${resultsFile}`);
 }
 
 /** Stops the children and exits; the 'exit' handler then removes the temp dir. */
