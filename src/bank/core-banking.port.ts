@@ -236,6 +236,12 @@ export interface CoreBanking {
   balances(tpp: RequestingTpp, accountId: string): Promise<AccountBalances>;
   /** A page of an account's transactions; BankError `unknown-account` when there is none. */
   transactions(tpp: RequestingTpp, accountId: string, query: TransactionQuery): Promise<TransactionPage<BankTransaction>>;
+  /**
+   * Optional: how many entries the list of `query` has, read as of `query.asOf`, without paging
+   * through it. With it the server answers a page by offset reading only up to that page; without
+   * it the server walks the list to its end to give the `last` link.
+   */
+  transactionCount?(tpp: RequestingTpp, accountId: string, query: Omit<TransactionQuery, 'after' | 'limit'>): Promise<number>;
   /** One transaction of an account; undefined when the account has no such transaction. */
   transaction(tpp: RequestingTpp, accountId: string, transactionId: string): Promise<BankTransaction | undefined>;
   /** The card accounts a PSU holds. */

@@ -44,4 +44,26 @@ describe('an offset window over a bank that pages by cursor', () => {
       total: 2,
     });
   });
+
+  it('with a bank that counts, reads only up to the page asked for and takes the total from the count', async () => {
+    const entries = Array.from({ length: 10_000 }, (_, index) => index + 1);
+    const { read, calls } = bank(entries);
+    const counts: (string | undefined)[] = [];
+    const count = async (asOf: string | undefined) => {
+      counts.push(asOf);
+      return entries.filter((entry) => entry <= Number(asOf)).length;
+    };
+    const first = await transactionWindow(read, { bankAsOf: undefined, offset: 0, limit: 200 }, async () => [-1], count);
+    expect(first).toMatchObject({ total: 10_001, bankAsOf: '10000' });
+    expect(first.entries).toEqual([-1, ...entries.slice(0, 199)]);
+    expect(calls.map((call) => call.limit)).toEqual([200]);
+    expect(counts).toEqual(['10000']);
+
+    calls.length = 0;
+    const deeper = await transactionWindow(read, { bankAsOf: '10000', offset: 1500, limit: 200 }, async () => [], count);
+    expect(deeper.entries).toEqual(entries.slice(1500, 1700));
+    expect(deeper.total).toBe(10_000);
+    // Walked to the end of the page asked for, not to the end of the list.
+    expect(calls.map((call) => call.limit)).toEqual([1000, 700]);
+  });
 });

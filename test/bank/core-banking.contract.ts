@@ -461,6 +461,25 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         ).toEqual(['2025-05-04', '2025-05-03', '2025-05-02', '2025-05-02']);
       });
 
+      it('counts, when it offers to, as many entries as its pages give, filtered the same and as of the same asOf', async () => {
+        const { tpp, seed, account } = await statement();
+        const count = bank.transactionCount?.bind(bank);
+        if (count === undefined) return;
+        for (const query of [
+          { bookingStatus: 'both' },
+          { bookingStatus: 'booked' },
+          { bookingStatus: 'pending' },
+          { bookingStatus: 'both', dateFrom: '2025-05-02', dateTo: '2025-05-04' },
+        ] as const) {
+          const pages = await allPages((q) => bank.transactions(tpp, account.id, q), { ...query, limit: 2 });
+          expect(await count(tpp, account.id, query), JSON.stringify(query)).toBe(pages.length);
+        }
+        const first = await bank.transactions(tpp, account.id, { bookingStatus: 'both', limit: 1 });
+        await seed.transaction(account.id, { status: 'booked', bookingDate: '2025-05-20', amount: nok(-7n) });
+        expect(await count(tpp, account.id, { bookingStatus: 'both', asOf: first.asOf })).toBe(first.asOf === undefined ? 8 : 7);
+        expect(await count(tpp, account.id, { bookingStatus: 'both' })).toBe(8);
+      });
+
       it('keeps a pending transaction’s id when it is booked', async () => {
         const { tpp, seed, account, ids } = await statement();
         const pendingId = ids[3]!;

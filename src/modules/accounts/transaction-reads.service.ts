@@ -148,6 +148,7 @@ export function createTransactionReadsService(
           .filter((entry) => entry.bookingDate >= query.dateFrom && (query.dateTo === undefined || entry.bookingDate <= query.dateTo))
           .sort(newestFirst);
       },
+      coreBanking.transactionCount && ((asOf) => coreBanking.transactionCount!(tpp, account, { ...bankQuery, asOf })),
     );
     const entries = await described(tpp, window.entries);
     const view = (entry: StatementEntry) => transactionView(entry, `${base}/${encodeURIComponent(entry.id)}`);

@@ -16,9 +16,10 @@ export interface TransactionWindow<T> {
  * Maps an offset onto a bank that pages by cursor (docs/design.md §2b): the list is `leading` (our
  * own lines the bank does not have yet) followed by the bank's list read as of `bankAsOf` (as of
  * the first call when undefined), walked by its cursor from the start, keeping the entries from
- * `offset` and counting all of them for the `last` link. As of one snapshot, the same offset is
- * the same entry on every call. `leading` is asked for after the first bank call, so whatever the
- * bank's snapshot already holds as booked cannot also be among them.
+ * `offset`. As of one snapshot, the same offset is the same entry on every call. `leading` is
+ * asked for after the first bank call, so whatever the bank's snapshot already holds as booked
+ * cannot also be among them. The total, for the `last` link, comes from `countBank` when the bank
+ * can count (the walk then stops at the page asked for), else from walking the list to its end.
  */
 export async function transactionWindow<T>(
   readBank: (page: {
@@ -28,11 +29,16 @@ export async function transactionWindow<T>(
   }) => Promise<TransactionPage<T>>,
   options: { readonly bankAsOf: string | undefined; readonly offset: number; readonly limit: number },
   leading: () => Promise<readonly T[]>,
+  countBank?: (asOf: string | undefined) => Promise<number>,
 ): Promise<TransactionWindow<T>> {
   const end = options.offset + options.limit;
-  let page = await readBank({ asOf: options.bankAsOf, limit: WALK_PAGE_SIZE });
+  // Counting, the walk needs no more than `end` entries in all; the first call cannot know how
+  // many of them are our own lines yet, so it asks for up to `end`.
+  const pageSize = (walked: number) => (countBank === undefined ? WALK_PAGE_SIZE : Math.max(1, Math.min(WALK_PAGE_SIZE, end - walked)));
+  let page = await readBank({ asOf: options.bankAsOf, limit: pageSize(0) });
   const bankAsOf = options.bankAsOf ?? page.asOf;
   const own = await leading();
+  const counted = countBank === undefined ? undefined : await countBank(bankAsOf);
   const entries = own.slice(options.offset, end);
   let index = own.length;
   for (;;) {
@@ -41,7 +47,8 @@ export async function transactionWindow<T>(
       index += 1;
     }
     if (page.next === undefined || page.transactions.length === 0) break;
-    page = await readBank({ after: page.next, asOf: bankAsOf, limit: WALK_PAGE_SIZE });
+    if (counted !== undefined && index >= end) break;
+    page = await readBank({ after: page.next, asOf: bankAsOf, limit: pageSize(index) });
   }
-  return { entries, total: index, bankAsOf };
+  return { entries, total: counted === undefined ? index : own.length + counted, bankAsOf };
 }

@@ -79,6 +79,31 @@ async function applyDeltas(trx: DbOrTx, deltas: BalanceDeltas): Promise<void> {
   }
 }
 
+/** The postings of one account's statement that `filter` selects (its `limit` aside). */
+function statementLines(db: DbOrTx, accountId: string, currency: string, filter: Omit<StatementFilter, 'limit'>) {
+  let query = db
+    .selectFrom('ledger_entry as e')
+    .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
+    .where('e.account_id', '=', accountId)
+    .where('e.currency', '=', currency);
+  for (const prefix of filter.excludedKeyPrefixes ?? []) query = query.where('t.idempotency_key', 'not like', `${prefix}%`);
+  if (filter.key !== undefined) query = query.where('t.idempotency_key', '=', filter.key);
+  if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
+  if (filter.dateFrom !== undefined) query = query.where('t.booking_date', '>=', filter.dateFrom);
+  if (filter.dateTo !== undefined) query = query.where('t.booking_date', '<=', filter.dateTo);
+  if (filter.recordedUpTo !== undefined) query = query.where('t.id', '<=', filter.recordedUpTo);
+  const before = filter.before;
+  if (before !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('t.booking_date', '<', before.bookingDate),
+        eb.and([eb('t.booking_date', '=', before.bookingDate), eb('t.id', '<', before.id)]),
+      ]),
+    );
+  }
+  return query;
+}
+
 /** The only place that queries ledger_transaction, ledger_entry and ledger_balance. */
 export const ledgerRepository = {
   /**
@@ -268,35 +293,15 @@ export const ledgerRepository = {
    * whose key starts with one of `excludedKeyPrefixes` are left out.
    */
   async statement(db: DbOrTx, accountId: string, currency: string, filter: StatementFilter): Promise<StatementLine[]> {
-    let query = db
-      .selectFrom('ledger_entry as e')
-      .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
-      .select([
-        't.id',
-        't.idempotency_key',
-        't.status',
-        't.booking_date',
-        't.value_date',
-        't.description',
-        sql<string>`cast(e.amount_minor as text)`.as('amount'),
-      ])
-      .where('e.account_id', '=', accountId)
-      .where('e.currency', '=', currency);
-    for (const prefix of filter.excludedKeyPrefixes ?? []) query = query.where('t.idempotency_key', 'not like', `${prefix}%`);
-    if (filter.key !== undefined) query = query.where('t.idempotency_key', '=', filter.key);
-    if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
-    if (filter.dateFrom !== undefined) query = query.where('t.booking_date', '>=', filter.dateFrom);
-    if (filter.dateTo !== undefined) query = query.where('t.booking_date', '<=', filter.dateTo);
-    if (filter.recordedUpTo !== undefined) query = query.where('t.id', '<=', filter.recordedUpTo);
-    const before = filter.before;
-    if (before !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('t.booking_date', '<', before.bookingDate),
-          eb.and([eb('t.booking_date', '=', before.bookingDate), eb('t.id', '<', before.id)]),
-        ]),
-      );
-    }
+    const query = statementLines(db, accountId, currency, filter).select([
+      't.id',
+      't.idempotency_key',
+      't.status',
+      't.booking_date',
+      't.value_date',
+      't.description',
+      sql<string>`cast(e.amount_minor as text)`.as('amount'),
+    ]);
     const rows = await query
       .orderBy('t.booking_date', 'desc')
       .orderBy('t.id', 'desc')
@@ -311,6 +316,19 @@ export const ledgerRepository = {
       description: row.description,
       amountMinor: BigInt(row.amount),
     }));
+  },
+
+  /** How many lines {@link statement} gives for `filter` without `before` and `limit`: the whole list's length. */
+  async statementLength(
+    db: DbOrTx,
+    accountId: string,
+    currency: string,
+    filter: Omit<StatementFilter, 'before' | 'limit'>,
+  ): Promise<number> {
+    const row = await statementLines(db, accountId, currency, filter)
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('lines'))
+      .executeTakeFirst();
+    return Number(row?.lines ?? 0);
   },
 
   /** The id of the newest posting recorded (0 when none): a high-water mark for {@link statement}'s `recordedUpTo`. */

@@ -31,6 +31,8 @@ export interface Ledger {
   forget(trx: DbOrTx, accountIds: readonly string[], options: ForgetOptions): Promise<ForgetResult>;
   /** An account's legs of its postings, newest booking date first, as the filter narrows them. */
   statement(db: DbOrTx, accountId: string, currency: string, filter: StatementFilter): Promise<StatementLine[]>;
+  /** How many lines the whole statement of `filter` has (no paging). */
+  statementLength(db: DbOrTx, accountId: string, currency: string, filter: Omit<StatementFilter, 'before' | 'limit'>): Promise<number>;
   /** The newest posting's id, to read statements as of now later (`recordedUpTo`). */
   lastPostingId(db: DbOrTx): Promise<number>;
 }
@@ -65,6 +67,10 @@ export function createLedger(now: () => Date): Ledger {
 
     async statement(db, accountId, currency, filter) {
       return ledgerRepository.statement(db, accountId, currency, filter);
+    },
+
+    async statementLength(db, accountId, currency, filter) {
+      return ledgerRepository.statementLength(db, accountId, currency, filter);
     },
 
     async lastPostingId(db) {

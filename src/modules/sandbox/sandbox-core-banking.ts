@@ -435,6 +435,18 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       };
     },
 
+    async transactionCount(tpp, accountId, query) {
+      const account = await existingAccount(tpp, accountId);
+      await failIfFaulty(tpp, account.id);
+      return ledger.statementLength(db, account.id, account.currency, {
+        status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+        excludedKeyPrefixes: NOT_ON_STATEMENTS,
+        recordedUpTo: postingIdOf(query.asOf) ?? (await ledger.lastPostingId(db)),
+      });
+    },
+
     async transaction(tpp, accountId, transactionId) {
       const account = await accountRepository.findById(db, tpp.tppId, accountId);
       if (!account) return undefined;
