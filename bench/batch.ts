@@ -185,9 +185,13 @@ export async function benchBatchRuns(
   postgresUrl: string,
   log: (line: string) => void,
 ): Promise<BatchBenchResult[]> {
-  const dialects: ('sqlite' | 'postgres')[] = ['sqlite'];
-  if (await reachable(postgresUrl)) dialects.push('postgres');
-  else log(`batch run: PostgreSQL not reachable at ${postgresUrl}; SQLite only`);
+  // BENCH_BATCH_DIALECTS (comma-separated, e.g. `sqlite`) narrows the run to some databases.
+  const wanted = (process.env.BENCH_BATCH_DIALECTS ?? 'sqlite,postgres').split(',').map((name) => name.trim());
+  const dialects: ('sqlite' | 'postgres')[] = wanted.includes('sqlite') ? ['sqlite'] : [];
+  if (wanted.includes('postgres')) {
+    if (await reachable(postgresUrl)) dialects.push('postgres');
+    else log(`batch run: PostgreSQL not reachable at ${postgresUrl}; SQLite only`);
+  }
   const results: BatchBenchResult[] = [];
   for (const dialect of dialects) {
     for (const size of sizes) {
@@ -225,7 +229,7 @@ export function printBatchRuns(results: readonly BatchBenchResult[]): void {
   process.stdout.write(out.join('\n') + '\n');
 }
 
-// `npx tsx bench/batch.ts [sizes…]`: the batch figures alone.
+// `npx tsx bench/batch.ts [sizes…]`: the batch figures alone (BENCH_BATCH_DIALECTS=sqlite: one database).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = process.argv
     .slice(2)
