@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import type { ActorType } from '../audit/audit-event.js';
+import type { ActorType, AuditEvent } from '../audit/audit-event.js';
 import { auditService } from '../audit/audit.service.js';
 import { isSubmissionInFlight } from '../execution/submission-in-flight.js';
 import { paymentRepository } from './payment.repository.js';
@@ -34,15 +34,7 @@ export interface StatusChange {
  * audit log in the caller's transaction, with its time and cause.
  */
 export async function transitionPayment(trx: DbOrTx, payment: Payment, change: StatusChange): Promise<Payment> {
-  const steps = [payment.status, ...(change.through ?? []), change.to];
-  for (let index = 1; index < steps.length; index++) {
-    const [from, to] = [steps[index - 1]!, steps[index]!];
-    if (!canTransition(from, to)) {
-      throw new AppError('STATUS_INVALID', {
-        detail: localized(`a payment in status ${from} cannot move to ${to}`, `en betaling med status ${from} kan ikke gå til ${to}`),
-      });
-    }
-  }
+  const steps = stepsOf(payment, change);
   if (!change.byExecutor) {
     // The payment's lock first (PostgreSQL), so a submission marked meanwhile is seen below.
     await paymentRepository.lockRows(trx, [payment.id]);
@@ -62,17 +54,7 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
   if (!applied) {
     throw new AppError('STATUS_INVALID');
   }
-  await auditService.appendAll(
-    trx,
-    steps.slice(1).map((to, index) => ({
-      actor: change.actor,
-      requestId: change.requestId,
-      action: 'payment.status-changed',
-      resource: { type: 'payment', id: payment.id },
-      details: { from: steps[index], to, ...(change.reason && to === change.to ? { reason: change.reason } : {}) },
-    })),
-    change.at,
-  );
+  await auditService.appendAll(trx, eventsOf(payment, change, steps), change.at);
   return {
     ...payment,
     status: change.to,
@@ -80,4 +62,63 @@ export async function transitionPayment(trx: DbOrTx, payment: Payment, change: S
     fundsAvailable: change.fundsAvailable ?? payment.fundsAvailable,
     statusChangedAt: change.at,
   };
+}
+
+/**
+ * The executor's changes of many payments at once (a batch run's chunk, docs/design.md §3): each
+ * checked as {@link transitionPayment} checks it, the status updates and audit events written in
+ * a few statements. The caller holds the payments' locks and has read them in its transaction.
+ * All or nothing: if any payment's status was no longer what the caller read, nothing is to be
+ * kept (STATUS_INVALID; the caller rolls its transaction or savepoint back).
+ */
+export async function transitionPayments(
+  trx: DbOrTx,
+  changes: readonly { readonly payment: Pick<Payment, 'id' | 'status'>; readonly change: StatusChange }[],
+): Promise<void> {
+  const events = new Map<string, AuditEvent[]>();
+  for (const { payment, change } of changes) {
+    if (!change.byExecutor) throw new Error('only the executor changes payments together; any other change is made one by one');
+    const steps = stepsOf(payment, change);
+    const atTime = events.get(change.at) ?? [];
+    atTime.push(...eventsOf(payment, change, steps));
+    events.set(change.at, atTime);
+  }
+  const moved = await paymentRepository.updateStatuses(
+    trx,
+    changes.map(({ payment, change }) => ({
+      id: payment.id,
+      from: payment.status,
+      to: change.to,
+      reason: change.reason,
+      fundsAvailable: change.fundsAvailable,
+      at: change.at,
+    })),
+  );
+  if (moved !== changes.length) throw new AppError('STATUS_INVALID');
+  for (const [at, atTime] of events) await auditService.appendAll(trx, atTime, at);
+}
+
+/** The statuses a change goes through, from the payment's; STATUS_INVALID for an illegal step. */
+function stepsOf(payment: Pick<Payment, 'status'>, change: StatusChange): TransactionStatus[] {
+  const steps = [payment.status, ...(change.through ?? []), change.to];
+  for (let index = 1; index < steps.length; index++) {
+    const [from, to] = [steps[index - 1]!, steps[index]!];
+    if (!canTransition(from, to)) {
+      throw new AppError('STATUS_INVALID', {
+        detail: localized(`a payment in status ${from} cannot move to ${to}`, `en betaling med status ${from} kan ikke gå til ${to}`),
+      });
+    }
+  }
+  return steps;
+}
+
+/** One audit event per step, the reason on the last. */
+function eventsOf(payment: Pick<Payment, 'id'>, change: StatusChange, steps: readonly TransactionStatus[]): AuditEvent[] {
+  return steps.slice(1).map((to, index) => ({
+    actor: change.actor,
+    requestId: change.requestId,
+    action: 'payment.status-changed',
+    resource: { type: 'payment', id: payment.id },
+    details: { from: steps[index], to, ...(change.reason && to === change.to ? { reason: change.reason } : {}) },
+  }));
 }
