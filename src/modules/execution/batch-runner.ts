@@ -452,7 +452,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       return reports;
     },
 
-    /** Lets a run under way stop after the payment it is executing. */
+    /** Lets a run under way stop after the chunk it is executing (its three steps: at most CHUNK_MS or so). */
     stop(): void {
       stopping = true;
     },
