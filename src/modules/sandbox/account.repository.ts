@@ -116,11 +116,7 @@ export const accountRepository = {
    * An account's id and currency alone, by id or by BBAN/IBAN: what moving money needs, without
    * the owner and agreement joins (a batch run asks twice per payment).
    */
-  async ledgerKeyOf(
-    db: DbOrTx,
-    tppId: string,
-    reference: { id: string } | AccountReference,
-  ): Promise<LedgerKey | undefined> {
+  async ledgerKeyOf(db: DbOrTx, tppId: string, reference: { id: string } | AccountReference): Promise<LedgerKey | undefined> {
     const query = db
       .selectFrom('sandbox_account')
       .select(['id', 'currency', sql<string>`cast(credit_limit_minor as text)`.as('credit_limit_minor')])
@@ -166,7 +162,11 @@ export const accountRepository = {
       }
     }
     return (reference) =>
-      'id' in reference ? found.id.get(reference.id) : 'bban' in reference ? found.bban.get(reference.bban) : found.iban.get(reference.iban);
+      'id' in reference
+        ? found.id.get(reference.id)
+        : 'bban' in reference
+          ? found.bban.get(reference.bban)
+          : found.iban.get(reference.iban);
   },
 
   async list(db: DbOrTx, tppId: string): Promise<SandboxAccount[]> {
