@@ -396,19 +396,26 @@ describe.runIf(POSTGRES)('a payment another transaction holds, on PostgreSQL', (
 
   it('is tried again at the end of the run, and executed once released meanwhile', async () => {
     const db = database.db;
-    // Enough that the run's first pass lasts well beyond the 200 ms the lock is held.
+    // The lock is released once the run has found the payment locked (its chunk's other payments
+    // are being prepared), while the rest of the run goes on: the run's last pass takes it.
     const bank = await seedBank(db, richBank(TPP, 400));
     // The first payment the run takes.
     const target = (await paymentRepository.listExecutable(db, TPP))[0]!.id;
     const lock = await holdPaymentLock(schema, target);
-    const { runner, executed } = testRunner(db, 'postgres');
     let releasedAt = Infinity;
-    const releasing = sleep(200).then(async () => {
-      await lock.release();
-      releasedAt = performance.now();
+    let releasing: Promise<void> | undefined;
+    const { runner, executed } = testRunner(db, 'postgres', {
+      onExecute: (n) => {
+        if (n === 1) {
+          releasing = lock.release().then(() => {
+            releasedAt = performance.now();
+          });
+        }
+      },
     });
     const report = await runner.run('requested', TPP);
     const finishedAt = performance.now();
+    expect(releasing).toBeDefined();
     await releasing;
     expect(releasedAt).toBeLessThan(finishedAt);
     expect(report.counts).toEqual(counts({ executed: 400 }));
