@@ -362,6 +362,26 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         expect(await bank.submitPayments(tpp, [])).toEqual([]);
       });
 
+      it('lets a credit earlier in a file fund a debit later in it, as one payment after the other would', async () => {
+        const { tpp, seed } = await world();
+        const ola = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(50_000n) });
+        const kari = await seed.account({ owner: KARI, currency: 'NOK', closingBooked: nok(0n) });
+        const file = [
+          instruction(kari, nok(8_000n)), // nothing there yet
+          instruction(ola, nok(10_000n), { creditorAccount: { bban: kari.bban } }),
+          instruction(kari, nok(8_000n)), // funded by the credit before it
+          instruction(kari, nok(5_000n)), // 2 000 left
+        ];
+        expect(await bank.submitPayments(tpp, file)).toEqual([
+          { kind: 'pending-funds' },
+          { kind: 'executed' },
+          { kind: 'executed' },
+          { kind: 'pending-funds' },
+        ]);
+        expect((await bank.balances(tpp, kari.id)).closingBooked).toEqual(nok(2_000n));
+        expect((await bank.balances(tpp, ola.id)).closingBooked).toEqual(nok(40_000n));
+      });
+
       it('debits the debtor and credits a creditor account of the bank; the payment is a booked transaction on both', async () => {
         const { tpp, seed } = await world();
         const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });

@@ -3,7 +3,8 @@ import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
  * The core-banking port over the sandbox bank, on each database: account lookup by BBAN or IBAN
  * within the TPP's scope; the accounts a PSU may use privately or through a corporate agreement;
  * what it may do with one (a private owner everything, a corporate PSU per engagement roles and
- * limits); balances from the ledger; postings applied once and only on the scope's own accounts.
+ * limits); balances from the ledger; a payment file spending an account's credit line, each
+ * payment on what the ones before it left; postings applied once and only on the scope's own accounts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestingTpp } from '../../src/bank/core-banking.port.js';
@@ -191,6 +192,31 @@ describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
     it("refuses an unknown account or another TPP's", async () => {
       await expect(core.balances(A, 'no-such-account')).rejects.toMatchObject({ name: 'BankError', kind: 'unknown-account' });
       await expect(core.balances(EMPTY, await id(A, '12341100028'))).rejects.toMatchObject({ name: 'BankError', kind: 'unknown-account' });
+    });
+  });
+
+  describe('submitPayments', () => {
+    it("spends an account's credit line too, each payment of a file on what the ones before it left", async () => {
+      const accountId = await id(B, '12341200022');
+      await bank.accounts.update({ tppId: B.tppId }, accountId, { creditLimit: { currency: 'NOK', amount: '1000.00' } });
+      const before = await core.balances(B, accountId);
+      const own = before.expected.minor;
+      expect(before.interimAvailable.minor).toBe(own + 100_000n);
+      const instruction = (n: number, minor: bigint) => ({
+        paymentId: `${dialect}-credit-line-${n}`,
+        debtorAccountId: accountId,
+        amount: { minor, currency: 'NOK' },
+        creditorName: 'Kreditor AS',
+        executionDate: '2026-11-20',
+        description: 'Kreditor AS',
+      });
+      expect(
+        await core.submitPayments(B, [instruction(1, own + 60_000n), instruction(2, 50_000n), instruction(3, 40_000n), instruction(4, 1n)]),
+      ).toEqual([{ kind: 'executed' }, { kind: 'pending-funds' }, { kind: 'executed' }, { kind: 'pending-funds' }]);
+      expect(await core.balances(B, accountId)).toMatchObject({
+        expected: { minor: -100_000n, currency: 'NOK' },
+        interimAvailable: { minor: 0n, currency: 'NOK' },
+      });
     });
   });
 

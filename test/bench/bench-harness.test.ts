@@ -97,7 +97,7 @@ describe('the budgets', () => {
     const budgets = evaluateBudgets(
       [result('baseline', 1000), result('subject', 300, 40), result('prism', 100), result('balances', 600)],
       900,
-      [{ dialect: 'sqlite', payments: 10_000, seconds: 2, paymentsPerSecond: 5_000, executed: 10_000 }],
+      [{ dialect: 'sqlite', payments: 10_000, seconds: 2, cpuSeconds: 2, paymentsPerSecond: 5_000, executed: 10_000 }],
     );
     expect(verdictOf(budgets, 'signed initiation (b) / baseline (a)')).toBe('MISSED');
     // The same ratio from CPU µs per request: the baseline's cost over the subject's.

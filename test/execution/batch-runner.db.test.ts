@@ -2,13 +2,15 @@
  * The batch runner in process, over a test database (SQLite, and PostgreSQL when
  * TEST_POSTGRES_URL is set), with thousands of approved payments seeded directly
  * (test/support/batch-bank.ts) and the exactly-once rules checked over readBankState:
- * - a run stopped in its middle (runner.stop() as its 600th payment executes) ends, executed
- *   exactly what it took, and leaves its batch_run row open; a new runner's resumeInterrupted()
+ * - a run stopped in its middle (runner.stop() as its 600th payment is taken) ends after the chunk
+ *   that payment is in, executed exactly what it took, and leaves its batch_run row open; a new runner's resumeInterrupted()
  *   executes the rest, closes the old row ({"interrupted":true}) and writes a finished 'resumed'
  *   row; every payment is executed once and a further run finds nothing;
  * - a stop from outside the run (a timer, as the server's close on SIGTERM is) cuts it short too;
  * - a resume stopped again leaves the old rows (and its own) open, and does not go on to the
  *   next scope; the next resume finishes everything and closes them all;
+ * - a chunk whose set-based step fails (a payment's stored body cannot be read) is taken one
+ *   payment at a time: that payment fails alone, the others execute, and the next run executes it;
  * - funds covering one of two payments go to the one created first, whatever the ids' order;
  * - periodic payments are never listed (nor executed), whatever their status;
  * - the app resumes an open run when it is ready, with the schedule off (XS2A_BATCH_SCHEDULE
@@ -55,7 +57,7 @@ const TPP = 'PSDNO-FSA-123456789';
 const OTHER_TPP = 'PSDNO-FSA-987654321';
 const RICH = 100_000_000n; // NOK 1 000 000.00: far more than any debtor's payments
 const STOP_PAYMENTS = 2000;
-/** The payment during whose execution the run is told to stop (past its first chunks of 200). */
+/** The payment during whose execution the run is told to stop (past its first chunk). */
 const STOP_AT = 600;
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -80,10 +82,14 @@ describe.each(DIALECTS)('the batch runner over %s', (dialect) => {
       },
     });
     const report = await first.runner.run('requested');
-    // It stopped after the payment it was executing, and committed what it had done.
-    expect(report.counts).toEqual(counts({ executed: STOP_AT }));
-    expect(first.executed).toHaveLength(STOP_AT);
-    expect(await statusCounts(db)).toEqual({ ACSC: STOP_AT, ACTC: STOP_PAYMENTS - STOP_AT });
+    // It stopped after the chunk it was executing (that payment's), and committed what it had done.
+    const done = report.counts.executed;
+    expect(done).toBeGreaterThanOrEqual(STOP_AT);
+    expect(done).toBeLessThan(STOP_PAYMENTS);
+    expect(report.counts).toEqual(counts({ executed: done }));
+    expect(first.executed).toHaveLength(done);
+    expect(first.started()).toBe(done);
+    expect(await statusCounts(db)).toEqual({ ACSC: done, ACTC: STOP_PAYMENTS - done });
     expect(await batchRunRows(db)).toEqual([
       expect.objectContaining({ id: report.batchRunId, trigger: 'requested', tpp_id: null, finished_at: null, counts: null }),
     ]);
@@ -92,7 +98,7 @@ describe.each(DIALECTS)('the batch runner over %s', (dialect) => {
     const second = testRunner(db, dialect);
     const resumed = await second.runner.resumeInterrupted();
     expect(resumed.map((run) => [run.trigger, run.tppId, run.counts])).toEqual([
-      ['resumed', undefined, counts({ executed: STOP_PAYMENTS - STOP_AT })],
+      ['resumed', undefined, counts({ executed: STOP_PAYMENTS - done })],
     ]);
     expect(await statusCounts(db)).toEqual({ ACSC: STOP_PAYMENTS });
     expect(await batchRunRows(db)).toEqual([
@@ -107,7 +113,7 @@ describe.each(DIALECTS)('the batch runner over %s', (dialect) => {
         trigger: 'resumed',
         tpp_id: null,
         finished_at: expect.any(String),
-        counts: counts({ executed: STOP_PAYMENTS - STOP_AT }),
+        counts: counts({ executed: STOP_PAYMENTS - done }),
       }),
     ]);
     // The resume took none of what the stopped run had executed.
@@ -156,20 +162,23 @@ describe.each(DIALECTS)('the batch runner over %s', (dialect) => {
       },
     });
     const reports = await stopped.runner.resumeInterrupted();
-    // The first scope's resume was stopped: the second scope's never started.
-    expect(reports.map((run) => [run.trigger, run.tppId, run.counts])).toEqual([['resumed', TPP, counts({ executed: 100 })]]);
+    // The first scope's resume was stopped (after the chunk holding its 100th payment): the second scope's never started.
+    const done = reports[0]!.counts.executed;
+    expect(done).toBeGreaterThanOrEqual(100);
+    expect(done).toBeLessThan(500);
+    expect(reports.map((run) => [run.trigger, run.tppId, run.counts])).toEqual([['resumed', TPP, counts({ executed: done })]]);
     expect(await batchRunRows(db)).toEqual([
       expect.objectContaining({ id: 'killed-requested', finished_at: null, counts: null }),
       expect.objectContaining({ id: 'killed-scheduled', finished_at: null, counts: null }),
       expect.objectContaining({ id: reports[0]!.batchRunId, trigger: 'resumed', tpp_id: TPP, finished_at: null, counts: null }),
     ]);
-    expect(await statusCounts(db)).toEqual({ ACSC: 100, ACTC: 500 });
+    expect(await statusCounts(db)).toEqual({ ACSC: done, ACTC: 600 - done });
     expect(exactlyOnceProblems(await readBankState(db), [bank, other], 'partial')).toEqual([]);
 
     // The next start: each scope once (the TPP's, then every TPP's), then every open row closed.
     const finished = await testRunner(db, dialect).runner.resumeInterrupted();
     expect(finished.map((run) => [run.trigger, run.tppId, run.counts])).toEqual([
-      ['resumed', TPP, counts({ executed: 400 })],
+      ['resumed', TPP, counts({ executed: 500 - done })],
       ['resumed', undefined, counts({ executed: 100 })],
     ]);
     const rows = await batchRunRows(db);
@@ -212,6 +221,29 @@ describe.each(DIALECTS)('the batch runner over %s', (dialect) => {
     expect(state.postings.get(later)).toBeUndefined();
     expect(state.balances.get(debtor.id)).toBe(0n);
   });
+
+  it('takes a chunk one payment at a time when it fails as a whole: a payment whose body cannot be read fails alone', async () => {
+    const db = database.db;
+    const bank = await seedBank(db, richBank(TPP, 300));
+    const broken = bank.payments[10]!.id;
+    const { body } = await db.selectFrom('payment').select('body').where('id', '=', broken).executeTakeFirstOrThrow();
+    // An amount no payment may have: executing it throws, as a row another server version wrote might.
+    const unreadable = JSON.stringify({ ...JSON.parse(body), instructedAmount: { currency: 'NOK', amount: '1.234' } });
+    await db.updateTable('payment').set({ body: unreadable }).where('id', '=', broken).execute();
+    const { logger, lines } = capturingLogger();
+    const report = await testRunner(db, dialect, { logger }).runner.run('requested');
+    expect(report.counts).toEqual(counts({ executed: 299, failed: 1 }));
+    expect(lines.filter((line) => line['msg'] === 'batch run: a chunk failed as a whole; its payments are taken one by one')).toHaveLength(
+      1,
+    );
+    expect(lines.filter((line) => line['msg'] === 'batch run: payment not executed').map((line) => line['paymentId'])).toEqual([broken]);
+    expect(await statusCounts(db)).toEqual({ ACSC: 299, ACTC: 1 });
+    expect(exactlyOnceProblems(await readBankState(db), [bank], 'partial')).toEqual([]);
+    // Readable again, the next run executes it, once.
+    await db.updateTable('payment').set({ body }).where('id', '=', broken).execute();
+    expect((await testRunner(db, dialect).runner.run('requested')).counts).toEqual(counts({ executed: 1 }));
+    expect(exactlyOnceProblems(await readBankState(db), [bank], 'complete')).toEqual([]);
+  }, 60_000);
 
   it('never lists nor executes a periodic payment, whatever its status', async () => {
     const db = database.db;
@@ -364,19 +396,26 @@ describe.runIf(POSTGRES)('a payment another transaction holds, on PostgreSQL', (
 
   it('is tried again at the end of the run, and executed once released meanwhile', async () => {
     const db = database.db;
-    // Enough that the run's first pass lasts well beyond the 200 ms the lock is held.
+    // The lock is released once the run has found the payment locked (its chunk's other payments
+    // are being prepared), while the rest of the run goes on: the run's last pass takes it.
     const bank = await seedBank(db, richBank(TPP, 400));
     // The first payment the run takes.
     const target = (await paymentRepository.listExecutable(db, TPP))[0]!.id;
     const lock = await holdPaymentLock(schema, target);
-    const { runner, executed } = testRunner(db, 'postgres');
     let releasedAt = Infinity;
-    const releasing = sleep(200).then(async () => {
-      await lock.release();
-      releasedAt = performance.now();
+    let releasing: Promise<void> | undefined;
+    const { runner, executed } = testRunner(db, 'postgres', {
+      onExecute: (n) => {
+        if (n === 1) {
+          releasing = lock.release().then(() => {
+            releasedAt = performance.now();
+          });
+        }
+      },
     });
     const report = await runner.run('requested', TPP);
     const finishedAt = performance.now();
+    expect(releasing).toBeDefined();
     await releasing;
     expect(releasedAt).toBeLessThan(finishedAt);
     expect(report.counts).toEqual(counts({ executed: 400 }));

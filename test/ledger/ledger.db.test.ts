@@ -5,14 +5,15 @@
  * update; pending postings count in `expected` only until booked; amounts beyond 2^53 minor units
  * stay exact; forgetting accounts (a sandbox deletion) removes their own postings whole, never half
  * of one, and moves their legs of postings with other accounts to a successor, changing no other
- * account's entries.
+ * account's entries; many postings at once (a payment file) record and sum as posting each in
+ * turn, and one unbalanced posting refuses the whole file.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, withTransaction, type DatabaseHandle } from '../../src/db/create-db.js';
 import { transferLegs, type LedgerPosting } from '../../src/modules/ledger/ledger-posting.js';
 import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
-import { createLedger } from '../../src/modules/ledger/ledger.service.js';
+import { balanceKey, createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const ledger = createLedger(() => new Date('2026-11-20T10:00:00Z'));
@@ -73,6 +74,62 @@ describe.each(DIALECTS)('sandbox ledger (%s)', (dialect) => {
       total += balances.closingBooked;
     }
     expect(total).toBe(0n);
+  });
+
+  it('posts many at once as posting each in turn: keys recorded before and repeats applied once, balances and statements the same', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => `${dialect}-many-${name}`);
+    const before = await withTransaction(database.db, (trx) => ledger.post(trx, transfer(`${dialect}-many-0`, a!, b!, 100n)));
+    // 1 200 postings: more than one insert statement's slice of transactions and of legs.
+    const postings = Array.from({ length: 1200 }, (_, i) =>
+      transfer(
+        `${dialect}-many-${i}`,
+        i % 2 === 0 ? a! : b!,
+        i % 3 === 0 ? c! : i % 2 === 0 ? b! : a!,
+        BigInt(1 + i),
+        i % 5 === 0 ? 'pending' : 'booked',
+      ),
+    );
+    const file = [...postings, postings[7]!];
+    const recorded = await withTransaction(database.db, (trx) => ledger.postMany(trx, file));
+    expect(recorded.map((posting) => posting.applied)).toEqual(file.map((_, i) => i !== 0 && i !== 1200));
+    expect(recorded[0]!.transactionId).toBe(before.transactionId);
+    expect(recorded[1200]!.transactionId).toBe(recorded[7]!.transactionId);
+    expect(new Set(recorded.map((posting) => posting.transactionId)).size).toBe(1200);
+    const sums = new Map<string, { booked: bigint; expected: bigint }>();
+    const add = (account: string, amount: bigint, booked: boolean) => {
+      const sum = sums.get(account) ?? { booked: 0n, expected: 0n };
+      sums.set(account, { booked: sum.booked + (booked ? amount : 0n), expected: sum.expected + amount });
+    };
+    add(a!, -100n, true);
+    add(b!, 100n, true);
+    for (const posting of postings.slice(1)) {
+      for (const leg of posting.legs) add(leg.accountId, leg.amountMinor, posting.status === 'booked');
+    }
+    const balances = await ledger.balancesOf(
+      database.db,
+      [a!, b!, c!, `${dialect}-many-none`].map((accountId) => ({ accountId, currency: 'NOK' })),
+    );
+    for (const account of [a!, b!, c!]) {
+      const sum = sums.get(account)!;
+      expect(balances.get(balanceKey(account, 'NOK'))).toEqual({
+        closingBooked: sum.booked,
+        expected: sum.expected,
+        interimAvailable: sum.expected,
+      });
+      expect(await ledger.balances(database.db, account, 'NOK')).toEqual(balances.get(balanceKey(account, 'NOK')));
+    }
+    expect(balances.get(balanceKey(`${dialect}-many-none`, 'NOK'))).toEqual({ closingBooked: 0n, expected: 0n, interimAvailable: 0n });
+    const lines = await ledger.statement(database.db, c!, 'NOK', {});
+    // The first key was recorded before, between a and b: c has no leg of it.
+    expect(lines).toHaveLength(postings.filter((_, i) => i > 0 && i % 3 === 0).length);
+    expect(await ledger.recordedAmong(database.db, [`${dialect}-many-5`, `${dialect}-many-none`])).toEqual(new Set([`${dialect}-many-5`]));
+  });
+
+  it('refuses a file of postings with one unbalanced, and writes none of them', async () => {
+    const fine = transfer(`${dialect}-file-fine`, `${dialect}-file-a`, `${dialect}-file-b`, 5n);
+    const unbalanced: LedgerPosting = { ...transfer(`${dialect}-file-bad`, `${dialect}-file-a`, `${dialect}-file-b`, 1n), legs: [] };
+    await expect(withTransaction(database.db, (trx) => ledger.postMany(trx, [fine, unbalanced]))).rejects.toThrow('at least two legs');
+    expect(await ledger.isRecorded(database.db, fine.idempotencyKey)).toBe(false);
   });
 
   it('applies a posting repeated under the same key once, even concurrently', async () => {

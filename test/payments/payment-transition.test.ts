@@ -4,7 +4,10 @@
  * - an illegal transition is refused with STATUS_INVALID and changes nothing;
  * - a stale payment object (its status changed meanwhile) is refused and changes nothing;
  * - inside a transaction that fails afterwards, neither the status nor the audit event remains;
- * - fundsAvailable reads back as a boolean.
+ * - fundsAvailable reads back as a boolean;
+ * - the executor's changes of many payments at once (transitionPayments) move each and audit each
+ *   step as one by one would; one payment moved meanwhile, an illegal step or a change that is not
+ *   the executor's changes none of them.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +17,7 @@ import { auditRepository } from '../../src/modules/audit/audit.repository.js';
 import { paymentRepository } from '../../src/modules/payments/payment.repository.js';
 import type { NewPayment, Payment } from '../../src/modules/payments/payment.model.js';
 import type { TransactionStatus } from '../../src/modules/payments/payment-status.js';
-import { transitionPayment, type StatusChange } from '../../src/modules/payments/payment-transition.js';
+import { transitionPayment, transitionPayments, type StatusChange } from '../../src/modules/payments/payment-transition.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { NO_HEADERS } from '../support/stored-payment.js';
 
@@ -209,5 +212,85 @@ describe.each(DIALECTS)('transitionPayment on %s', (dialect) => {
     const after = await reread(payment);
     expect(after).toEqual(settled);
     expect(typeof after.fundsAvailable).toBe('boolean');
+  });
+});
+
+describe.each(DIALECTS)("transitionPayments (a batch run's chunk) on %s", (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterAll(() => database?.dispose());
+
+  const executor = { type: 'system' as const, id: 'batch-run:test' };
+  const executed = (at: string): StatusChange => ({
+    to: 'ACSC',
+    through: ['ACSP'],
+    fundsAvailable: true,
+    actor: executor,
+    at,
+    byExecutor: true,
+  });
+
+  async function storedMany(count: number, status: TransactionStatus): Promise<Payment[]> {
+    const payments: Payment[] = [];
+    for (let i = 0; i < count; i++) {
+      const payment = newPayment(status);
+      await paymentRepository.insert(database.db, payment);
+      payments.push((await paymentRepository.findById(database.db, TPP, payment.id))!);
+    }
+    return payments;
+  }
+
+  it("moves every payment as transitionPayment would, each step audited, over more than one statement's slice", async () => {
+    const payments = await storedMany(260, 'ACTC');
+    const waiting = await storedMany(3, 'ACTC');
+    await withTransaction(database.db, (trx) =>
+      transitionPayments(trx, [
+        ...payments.map((payment) => ({ payment, change: executed(T1) })),
+        ...waiting.map((payment) => ({
+          payment,
+          change: { to: 'ACCP' as const, fundsAvailable: false, actor: executor, at: T1, byExecutor: true },
+        })),
+      ]),
+    );
+    const states = await paymentRepository.findStatesById(
+      database.db,
+      TPP,
+      [...payments, ...waiting].map((payment) => payment.id),
+    );
+    expect(states.filter((state) => state.status === 'ACSC')).toHaveLength(260);
+    expect(states.filter((state) => state.status === 'ACCP')).toHaveLength(3);
+    const one = (await paymentRepository.findById(database.db, TPP, payments[200]!.id))!;
+    expect(one).toMatchObject({ status: 'ACSC', fundsAvailable: true, statusChangedAt: T1, statusReason: undefined });
+    const audit = await auditRepository.listForResource(database.db, 'payment', payments[200]!.id);
+    expect(audit.map((entry) => [entry.details, entry.actor, entry.occurredAt])).toEqual([
+      [{ from: 'ACTC', to: 'ACSP' }, executor, T1],
+      [{ from: 'ACSP', to: 'ACSC' }, executor, T1],
+    ]);
+  });
+
+  it("changes nothing when one payment had moved meanwhile (STATUS_INVALID), nor for an illegal step or a change not the executor's", async () => {
+    const payments = await storedMany(3, 'ACTC');
+    // The third was cancelled after the caller read it.
+    await transitionPayment(database.db, payments[2]!, change('CANC', T1));
+    const attempt = (changes: Parameters<typeof transitionPayments>[1]) =>
+      withTransaction(database.db, (trx) => transitionPayments(trx, changes)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    const stale = await attempt(payments.map((payment) => ({ payment, change: executed(T2) })));
+    expect(stale).toBeInstanceOf(AppError);
+    expect((stale as AppError).code).toBe('STATUS_INVALID');
+    const illegal = await attempt([{ payment: payments[0]!, change: { ...executed(T2), through: [], to: 'ACCC' } }]);
+    expect((illegal as AppError).code).toBe('STATUS_INVALID');
+    expect(await attempt([{ payment: payments[0]!, change: { ...executed(T2), byExecutor: false } }])).toBeInstanceOf(Error);
+    const states = await paymentRepository.findStatesById(
+      database.db,
+      TPP,
+      payments.map((payment) => payment.id),
+    );
+    expect(states.map((state) => state.status).sort()).toEqual(['ACTC', 'ACTC', 'CANC']);
+    expect(await auditRepository.listForResource(database.db, 'payment', payments[0]!.id)).toEqual([]);
   });
 });

@@ -46,7 +46,10 @@ export interface TestRunnerOptions {
   /** No batch times: never the bank day's last run, so a payment lacking funds waits (ACCP). */
   readonly batchTimes?: readonly BatchTime[];
   readonly logger?: FastifyBaseLogger;
-  /** Called as the executor is handed its `n`-th payment (1-based), before it executes it. */
+  /**
+   * Called as the executor is handed its `n`-th payment (1-based), before it executes it (a
+   * chunk's payments one after the other, as the chunk is prepared).
+   */
   readonly onExecute?: (n: number, payment: Payment, runner: BatchRunner) => void;
 }
 
@@ -70,10 +73,22 @@ export function testRunner(db: Db, dialect: 'sqlite' | 'postgres', options: Test
         options.onExecute?.(started, payment, runner!);
         return base.prepare(trx, payment, executionDate, at);
       },
+      async prepareMany(trx, entries, at, submitted) {
+        for (const { payment } of entries) {
+          started++;
+          options.onExecute?.(started, payment, runner!);
+        }
+        return base.prepareMany(trx, entries, at, submitted);
+      },
       async record(trx, submission, answers, context) {
         const outcome = await base.record(trx, submission, answers, context);
         executed.push(submission.paymentId);
         return outcome;
+      },
+      async recordMany(trx, entries) {
+        const outcomes = await base.recordMany(trx, entries);
+        executed.push(...entries.map((entry) => entry.submission.paymentId));
+        return outcomes;
       },
     },
   });

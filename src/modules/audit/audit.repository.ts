@@ -1,6 +1,27 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import type { ActorType, AuditEntry, AuditEvent } from './audit-event.js';
 
+/** Events per insert statement. */
+const APPEND_SLICE = 500;
+
+async function insertEvents(db: DbOrTx, events: readonly AuditEvent[], at: string): Promise<void> {
+  await db
+    .insertInto('audit_event')
+    .values(
+      events.map((event) => ({
+        occurred_at: at,
+        actor_type: event.actor.type,
+        actor_id: event.actor.id,
+        request_id: event.requestId ?? null,
+        action: event.action,
+        resource_type: event.resource.type,
+        resource_id: event.resource.id,
+        details: JSON.stringify(event.details ?? {}),
+      })),
+    )
+    .execute();
+}
+
 /**
  * The audit log: append-only. Callers write an event in the same transaction as the change it
  * records, so the log never disagrees with the data.
@@ -10,24 +31,12 @@ export const auditRepository = {
     await auditRepository.appendAll(db, [event], at);
   },
 
-  /** Several events of one moment in one statement (a status change through several statuses). */
+  /** Several events of one moment in one statement per 500 (a status change through several statuses; a batch run's chunk). */
   async appendAll(db: DbOrTx, events: readonly AuditEvent[], at: string): Promise<void> {
-    if (events.length === 0) return;
-    await db
-      .insertInto('audit_event')
-      .values(
-        events.map((event) => ({
-          occurred_at: at,
-          actor_type: event.actor.type,
-          actor_id: event.actor.id,
-          request_id: event.requestId ?? null,
-          action: event.action,
-          resource_type: event.resource.type,
-          resource_id: event.resource.id,
-          details: JSON.stringify(event.details ?? {}),
-        })),
-      )
-      .execute();
+    // In slices: both databases cap the bound parameters of one statement (8 per event).
+    for (let start = 0; start < events.length; start += APPEND_SLICE) {
+      await insertEvents(db, events.slice(start, start + APPEND_SLICE), at);
+    }
   },
 
   async listForResource(db: DbOrTx, type: string, id: string): Promise<AuditEntry[]> {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { performance } from 'node:perf_hooks';
-import type { Db, Tx } from '../../db/create-db.js';
+import type { ControlledTransaction } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Db, DbOrTx } from '../../db/create-db.js';
 import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
 import { isLastRunOfDay, type BatchTime } from '../../domain/batch-schedule.js';
 import { todayIn } from '../../domain/iso-date.js';
@@ -25,11 +27,30 @@ export interface BatchRunnerDeps {
   readonly logger?: FastifyBaseLogger | undefined;
 }
 
-/** At most this many payments, or this many milliseconds, per commit. */
-const CHUNK_PAYMENTS = 200;
-const CHUNK_MS = 50;
+/** A run's first chunk of a TPP's payments; later ones are sized by {@link nextChunkSize}. */
+const FIRST_CHUNK = 250;
+const MIN_CHUNK = 50;
+const MAX_CHUNK = 2_000;
+/** What a chunk's three steps together may take, so that each of its transactions stays short. */
+const CHUNK_MS = 500;
+
+/**
+ * The next chunk's size: twice the last, up to MAX_CHUNK, unless the last chunk's pace fits fewer
+ * in {@link CHUNK_MS} (never fewer than MIN_CHUNK). A chunk costs some round trips whatever its
+ * size and a little per payment: large chunks are what makes a run fast; the time bound keeps its
+ * transactions short on a slow database, as requests wait for the locks a chunk holds.
+ */
+export function nextChunkSize(size: number, done: number, elapsedMs: number): number {
+  if (done === 0) return size;
+  const fits = Math.floor((CHUNK_MS * done) / Math.max(elapsedMs, 1));
+  return Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, 2 * size, fits));
+}
+
 /** A submission in flight for longer than this is taken to be a stopped server's, and submitted again. */
 const IN_FLIGHT_LEASE_MS = 60_000;
+
+/** A transaction of the runner's own, savepoints in it named as it likes. */
+type Controlled = ControlledTransaction<Database, string[]>;
 
 /** The run a chunk belongs to; `recovering`: a run finishing what stopped servers left. */
 interface RunScope {
@@ -84,7 +105,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   /** What step 1 made of a candidate: an outcome already, or a submission to make. */
   type Taken = Attempt | { readonly submission: Submission; readonly context: ExecutionContext };
 
-  async function takeOne(trx: Tx, candidate: DuePayment, day: TenantDay, run: RunScope): Promise<Taken> {
+  async function takeOne(trx: DbOrTx, candidate: DuePayment, day: TenantDay, run: RunScope): Promise<Taken> {
     const taken = await paymentStore.takeForExecution(trx, candidate.id);
     if (taken === 'locked') return 'locked';
     if (!taken) return 'skipped';
@@ -108,53 +129,177 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   /**
-   * Executes one TPP's candidates from `next` on, in three steps (docs/design.md §3): (1) in one
-   * transaction, each payment taken (its own savepoint) and marked submitted, committed together
-   * before the bank hears of any; (2) all submitted to the bank in one `submitPayments` call (a
-   * payment file) through the core-banking port, outside any transaction of ours; (3) in one transaction, each payment's outcome recorded and
-   * its status moved (its own savepoint). One commit per step and chunk rather than per payment is
-   * what keeps 100 000 payments a matter of seconds; a chunk holds one TPP's payments only and its
-   * transactions are short (a few dozen milliseconds), as their locks hold requests back. What is
-   * marked in step 1 is always carried through steps 2 and 3, also when the server stops.
+   * Step 1 for a whole chunk at once, in the caller's transaction (as {@link takeOne} does for
+   * each in turn): the payments read (locked, PostgreSQL) and their submissions read in one
+   * statement each, every decision made in memory, and the submissions marked in one statement.
    */
-  async function executeChunk(group: readonly DuePayment[], next: number, dayOf: (tppId: string) => TenantDay, run: RunScope) {
-    const attempts: Attempt[] = [];
-    const submissions: { index: number; submission: Submission; context: ExecutionContext }[] = [];
-    const started = performance.now();
+  async function takeAll(
+    trx: Controlled,
+    candidates: readonly DuePayment[],
+    dayOf: (tppId: string) => TenantDay,
+    run: RunScope,
+  ): Promise<Taken[]> {
+    const ids = candidates.map((candidate) => candidate.id);
+    const taken = await paymentStore.takeManyForExecution(trx, ids);
+    const submitted = await paymentSubmissionRepository.ofPayments(trx, ids);
+    const at = clock.realNow().toISOString();
+    const leaseStart = clock.realNow().getTime() - IN_FLIGHT_LEASE_MS;
+    const toPrepare: { index: number; payment: Payment; context: ExecutionContext }[] = [];
+    const attempts = candidates.map((candidate, index): Taken => {
+      const payment = taken.get(candidate.id);
+      if (payment === 'locked') return 'locked';
+      if (!payment) return 'skipped';
+      const day = dayOf(payment.tppId);
+      const inFlight = (submitted.get(payment.id) ?? []).filter((row) => row.outcome === undefined);
+      if (inFlight.length > 0) {
+        const fresh = inFlight.some((row) => Date.parse(row.submittedAt) > leaseStart);
+        if (fresh && !run.recovering) return 'locked';
+      } else if (!isDue(payment, day.today)) {
+        return 'skipped';
+      }
+      const context: ExecutionContext = {
+        today: day.today,
+        lastChance: day.lastChance,
+        at,
+        actor: { type: 'system', id: `batch-run:${run.id}` },
+      };
+      toPrepare.push({ index, payment, context });
+      return 'failed';
+    });
+    const submissions = await executor.prepareMany(
+      trx,
+      toPrepare.map(({ payment, context }) => ({ payment, executionDate: context.today })),
+      at,
+      submitted,
+    );
+    toPrepare.forEach(({ index, context }, position) => (attempts[index] = { submission: submissions[position]!, context }));
+    return attempts;
+  }
+
+  /** Step 1 payment by payment, each in its own savepoint: one that fails holds no other back. */
+  async function takeEach(
+    trx: Controlled,
+    candidates: readonly DuePayment[],
+    dayOf: (tppId: string) => TenantDay,
+    run: RunScope,
+  ): Promise<Taken[]> {
+    const attempts: Taken[] = [];
+    for (const candidate of candidates) {
+      if (stopping) break;
+      const savepoint = await trx.savepoint('payment').execute();
+      try {
+        attempts.push(await takeOne(savepoint, candidate, dayOf(candidate.tppId), run));
+        await savepoint.releaseSavepoint('payment').execute();
+      } catch (error) {
+        await savepoint.rollbackToSavepoint('payment').execute();
+        await savepoint.releaseSavepoint('payment').execute();
+        attempts.push('failed');
+        deps.logger?.error({ err: error, batchRunId: run.id, paymentId: candidate.id }, 'batch run: payment not executed');
+      }
+    }
+    return attempts;
+  }
+
+  type Answered = { index: number; submission: Submission; context: ExecutionContext; answers: Answers };
+
+  /** Step 3 payment by payment, each in its own savepoint: an outcome that cannot be recorded holds no other back. */
+  async function recordEach(trx: Controlled, answered: readonly Answered[], run: RunScope): Promise<{ index: number; result: Attempt }[]> {
+    const results: { index: number; result: Attempt }[] = [];
+    for (const entry of answered) {
+      const savepoint = await trx.savepoint('payment').execute();
+      try {
+        results.push({ index: entry.index, result: await executor.record(savepoint, entry.submission, entry.answers, entry.context) });
+        await savepoint.releaseSavepoint('payment').execute();
+      } catch (error) {
+        await savepoint.rollbackToSavepoint('payment').execute();
+        await savepoint.releaseSavepoint('payment').execute();
+        deps.logger?.error(
+          { err: error, batchRunId: run.id, paymentId: entry.submission.paymentId },
+          'batch run: an outcome not recorded; the next run submits the payment again',
+        );
+      }
+    }
+    return results;
+  }
+
+  /** `work` in a transaction of its own: committed when it returns, rolled back when it throws. */
+  async function transact<T>(work: (trx: Controlled) => Promise<T>): Promise<T> {
     const trx = await db.startTransaction().execute();
     try {
-      while (next + attempts.length < group.length && attempts.length < CHUNK_PAYMENTS && performance.now() - started < CHUNK_MS) {
-        if (stopping) break;
-        const candidate = group[next + attempts.length]!;
-        const savepoint = await trx.savepoint('payment').execute();
-        let taken: Taken;
-        try {
-          taken = await takeOne(savepoint, candidate, dayOf(candidate.tppId), run);
-          await savepoint.releaseSavepoint('payment').execute();
-        } catch (error) {
-          await savepoint.rollbackToSavepoint('payment').execute();
-          await savepoint.releaseSavepoint('payment').execute();
-          taken = 'failed';
-          deps.logger?.error({ err: error, batchRunId: run.id, paymentId: candidate.id }, 'batch run: payment not executed');
-        }
-        if (typeof taken === 'string') {
-          attempts.push(taken);
-        } else {
-          submissions.push({ index: attempts.length, ...taken });
-          attempts.push('failed');
-        }
-      }
+      const result = await work(trx);
       await trx.commit().execute();
+      return result;
     } catch (error) {
       await trx
         .rollback()
         .execute()
         .catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `together` (the whole chunk in a few statements) in a transaction; should it fail, runs
+   * `oneByOne` in a fresh one, so a payment that cannot be taken or recorded costs the chunk its
+   * speed, never the other payments their execution. (A fresh transaction rather than a savepoint:
+   * two round trips fewer per step, and a failure is rare.)
+   */
+  async function setBasedOrEach<T>(
+    run: RunScope,
+    together: (trx: Controlled) => Promise<T>,
+    oneByOne: (trx: Controlled) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await transact(together);
+    } catch (error) {
+      deps.logger?.warn({ err: error, batchRunId: run.id }, 'batch run: a chunk failed as a whole; its payments are taken one by one');
+      return transact(oneByOne);
+    }
+  }
+
+  /**
+   * Executes `size` of one TPP's candidates from `next` on, in three steps (docs/design.md §3):
+   * (1) in one transaction, the payments taken and marked submitted, committed together before
+   * the bank hears of any; (2) all submitted to the bank in one `submitPayments` call (a payment
+   * file) through the core-banking port, outside any transaction of ours; (3) in one transaction,
+   * the outcomes recorded and the statuses moved. Steps 1 and 3 are set-based (a few statements
+   * for the whole chunk, not a round trip per payment), falling back to one payment at a time
+   * when that fails. One commit per step and chunk is what keeps 100 000 payments a matter of
+   * seconds; a chunk holds one TPP's payments only and its transactions are short (see
+   * {@link nextChunkSize}), as their locks hold requests back. What is marked in step 1 is always
+   * carried through steps 2 and 3, also when the server stops.
+   */
+  async function executeChunk(
+    group: readonly DuePayment[],
+    next: number,
+    size: number,
+    dayOf: (tppId: string) => TenantDay,
+    run: RunScope,
+  ) {
+    const candidates = group.slice(next, next + size);
+    let taken: Taken[];
+    try {
+      taken = await setBasedOrEach(
+        run,
+        (trx) => takeAll(trx, candidates, dayOf, run),
+        (trx) => takeEach(trx, candidates, dayOf, run),
+      );
+    } catch (error) {
       deps.logger?.error({ err: error, batchRunId: run.id }, 'batch run: a chunk rolled back; its payments are as they were');
-      return Array.from({ length: Math.max(attempts.length, 1) }, (): Attempt => 'failed');
+      return Array.from({ length: Math.max(1, candidates.length) }, (): Attempt => 'failed');
+    }
+    const attempts: Attempt[] = [];
+    const submissions: { index: number; submission: Submission; context: ExecutionContext }[] = [];
+    for (const entry of taken) {
+      if (typeof entry === 'string') {
+        attempts.push(entry);
+      } else {
+        submissions.push({ index: attempts.length, ...entry });
+        attempts.push('failed');
+      }
     }
 
-    const answered: { index: number; submission: Submission; context: ExecutionContext; answers: Answers }[] = [];
+    const answered: Answered[] = [];
     const unanswered: string[] = [];
     const notAnswered = (paymentId: string, error: unknown) => {
       // Left in flight (attempt `failed`), released for the next run to submit again.
@@ -183,31 +328,22 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     }
 
     if (submissions.length === 0) return attempts;
-    const record = await db.startTransaction().execute();
-    const results: { index: number; result: Attempt }[] = [];
     try {
-      for (const paymentId of unanswered) await paymentSubmissionRepository.release(record, paymentId);
-      for (const entry of answered) {
-        const savepoint = await record.savepoint('payment').execute();
-        try {
-          results.push({ index: entry.index, result: await executor.record(savepoint, entry.submission, entry.answers, entry.context) });
-          await savepoint.releaseSavepoint('payment').execute();
-        } catch (error) {
-          await savepoint.rollbackToSavepoint('payment').execute();
-          await savepoint.releaseSavepoint('payment').execute();
-          deps.logger?.error(
-            { err: error, batchRunId: run.id, paymentId: entry.submission.paymentId },
-            'batch run: an outcome not recorded; the next run submits the payment again',
-          );
-        }
-      }
-      await record.commit().execute();
+      // Payments the bank did not answer stay in flight, released for the next run to submit again.
+      const results = await setBasedOrEach(
+        run,
+        async (trx) => {
+          await paymentSubmissionRepository.releaseMany(trx, unanswered);
+          const recorded = await executor.recordMany(trx, answered);
+          return answered.map((entry, position) => ({ index: entry.index, result: recorded[position]! }));
+        },
+        async (trx) => {
+          await paymentSubmissionRepository.releaseMany(trx, unanswered);
+          return recordEach(trx, answered, run);
+        },
+      );
       for (const { index, result } of results) attempts[index] = result;
     } catch (error) {
-      await record
-        .rollback()
-        .execute()
-        .catch(() => undefined);
       deps.logger?.error({ err: error, batchRunId: run.id }, 'batch run: outcomes rolled back; the next run submits their payments again');
     }
     return attempts;
@@ -223,8 +359,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const locked: DuePayment[] = [];
     const stream = async () => {
       for (let group = groups.shift(); group && !stopping; group = groups.shift()) {
+        let size = FIRST_CHUNK;
         for (let next = 0; next < group.length && !stopping;) {
-          const attempts = await executeChunk(group, next, dayOf, run);
+          const started = performance.now();
+          const attempts = await executeChunk(group, next, size, dayOf, run);
+          size = nextChunkSize(size, attempts.length, performance.now() - started);
           attempts.forEach((attempt, index) => {
             if (attempt === 'locked') locked.push(group[next + index]!);
             else counts[attempt]++;
@@ -313,7 +452,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       return reports;
     },
 
-    /** Lets a run under way stop after the payment it is executing. */
+    /** Lets a run under way stop after the chunk it is executing (its three steps: at most CHUNK_MS or so). */
     stop(): void {
       stopping = true;
     },

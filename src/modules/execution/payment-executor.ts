@@ -5,9 +5,9 @@ import { bankDayOf } from '../../domain/batch-schedule.js';
 import type { ActorType } from '../audit/audit-event.js';
 import { isInstant } from '../payments/payment-products.js';
 import { FINAL_STATUSES, type TransactionStatus } from '../payments/payment-status.js';
-import { transitionPayment } from '../payments/payment-transition.js';
+import { transitionPayment, transitionPayments, type StatusChange } from '../payments/payment-transition.js';
 import { paymentStore } from '../payments/payment-store.js';
-import type { Payment } from '../payments/payment.model.js';
+import type { Payment, PaymentState } from '../payments/payment.model.js';
 import type { BatchOutcome } from './batch-run-report.js';
 import { decideExecution, statusPath, type ExecutionDecision, type TransferOutcome } from './execution-decision.js';
 import { isFinalOutcome, paymentSubmissionRepository, type SubmissionRow } from './payment-submission.repository.js';
@@ -111,47 +111,12 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
     rows: readonly SubmissionRow[],
     context: ExecutionContext,
   ): Promise<ExecutionResult> {
-    if (FINAL_STATUSES.has(payment.status) || rows.length === 0 || rows.some((row) => row.outcome === undefined)) return 'skipped';
-    if (rows.some((row) => row.outcome?.kind === 'accepted')) {
-      if (payment.status !== 'ACSP') {
-        await transitionPayment(trx, payment, {
-          to: 'ACSP',
-          through: payment.status === 'RCVD' || payment.status === 'PATC' ? ['ACTC'] : [],
-          actor: context.actor,
-          at: context.at,
-          byExecutor: true,
-        });
-      }
-      return 'accepted';
+    const settlement = settlementOf(payment, rows, context);
+    if (settlement.awaitingFundsSince !== undefined) {
+      await paymentStore.setAwaitingFundsSince(trx, payment.id, settlement.awaitingFundsSince);
     }
-    const outcomes = rows.map((row) => transferOutcomeOf(row.outcome!));
-    const instant = isInstant(payment.product);
-    const lastChance =
-      instant ||
-      payment.status === 'ACSP' ||
-      context.lastChance ||
-      (payment.awaitingFundsSince !== undefined && payment.awaitingFundsSince < context.today);
-    const decision = decideExecution(outcomes, { lastChance, today: context.today });
-    if (decision.kind === 'awaiting-funds' && payment.awaitingFundsSince === undefined) {
-      await paymentStore.setAwaitingFundsSince(trx, payment.id, bankDayOf(context.today));
-    }
-    const path = pathOf(payment.status, decision);
-    const to = path.at(-1);
-    if (to !== undefined) {
-      await transitionPayment(trx, payment, {
-        to,
-        through: path.slice(0, -1),
-        reason:
-          instant && decision.kind === 'rejected' && outcomes[0] === 'insufficient-funds'
-            ? 'Insufficient funds on the debtor account: the instant payment was not made'
-            : reasonOf(decision),
-        fundsAvailable: decision.kind === 'executed',
-        actor: context.actor,
-        at: context.at,
-        byExecutor: true,
-      });
-    }
-    return OUTCOME_OF[decision.kind];
+    if (settlement.change) await transitionPayment(trx, payment, settlement.change);
+    return settlement.result;
   }
 
   async function record(trx: DbOrTx, submission: Submission, answers: Answers, context: ExecutionContext): Promise<ExecutionResult> {
@@ -167,11 +132,112 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
     return settle(trx, payment, await paymentSubmissionRepository.ofPayment(trx, payment.id), context);
   }
 
+  /**
+   * {@link prepare} of many payments in the caller's transaction, in a few statements: their
+   * submissions read and their open items marked in flight together.
+   */
+  async function prepareMany(
+    trx: DbOrTx,
+    entries: readonly { readonly payment: Payment; readonly executionDate: string }[],
+    at: string,
+    submitted?: ReadonlyMap<string, readonly SubmissionRow[]>,
+  ): Promise<Submission[]> {
+    const recorded =
+      submitted ??
+      (await paymentSubmissionRepository.ofPayments(
+        trx,
+        entries.map(({ payment }) => payment.id),
+      ));
+    const submissions = entries.map(({ payment, executionDate }): Submission => {
+      const outcomes = new Map((recorded.get(payment.id) ?? []).map((row) => [row.item, row.outcome]));
+      const open = instructionsOf(payment, executionDate).filter((instruction) => !isFinalOutcome(outcomes.get(instruction.item ?? 0)));
+      return { paymentId: payment.id, tppId: payment.tppId, instructions: open };
+    });
+    await paymentSubmissionRepository.markManyInFlight(
+      trx,
+      submissions.map((submission) => ({
+        tppId: submission.tppId,
+        paymentId: submission.paymentId,
+        items: submission.instructions.map((instruction) => instruction.item ?? 0),
+      })),
+      at,
+    );
+    return submissions;
+  }
+
+  /**
+   * {@link record} of many payments in the caller's transaction, in a few statements whatever
+   * their number: the payments locked (in id order) and read, the answers stored, each payment's
+   * settlement decided in memory as {@link settle} decides it, and the status changes and their
+   * audit events written together. The results in the order given. All or nothing: a failure
+   * throws, and the caller records them one by one instead.
+   */
+  async function recordMany(
+    trx: DbOrTx,
+    entries: readonly { readonly submission: Submission; readonly answers: Answers; readonly context: ExecutionContext }[],
+  ): Promise<ExecutionResult[]> {
+    const ids = entries.map((entry) => entry.submission.paymentId);
+    if (new Set(ids).size !== ids.length) throw new Error('a payment is recorded once per call');
+    await paymentStore.lockRows(trx, ids);
+    const before = await paymentSubmissionRepository.ofPayments(trx, ids);
+    const answers: { paymentId: string; item: number; outcome: RecordedOutcome }[] = [];
+    // Each payment's submissions once the answers are stored: read under the payments' locks, so
+    // what the update below does to them is known without reading them again.
+    const after = new Map<string, SubmissionRow[]>();
+    for (const { submission, answers: given } of entries) {
+      const rows = before.get(submission.paymentId) ?? [];
+      const byItem = new Map(rows.map((row) => [row.item, row]));
+      const stored = new Map<number, RecordedOutcome>();
+      for (const [item, outcome] of given) {
+        // Accepted, but the feed has told the outcome already: that is the outcome.
+        const reported = outcome.kind === 'accepted' ? byItem.get(item)?.reported : undefined;
+        answers.push({ paymentId: submission.paymentId, item, outcome: reported ?? outcome });
+        stored.set(item, reported ?? outcome);
+      }
+      after.set(
+        submission.paymentId,
+        rows.map((row) => {
+          const outcome = stored.get(row.item);
+          return outcome === undefined || isFinalOutcome(row.outcome) ? row : { ...row, outcome };
+        }),
+      );
+    }
+    await paymentSubmissionRepository.recordMany(trx, answers);
+    const payments = new Map<string, PaymentState>();
+    for (const [tppId, ofTpp] of groupBy(entries, (entry) => entry.submission.tppId)) {
+      const found = await paymentStore.findStatesById(
+        trx,
+        tppId,
+        ofTpp.map((entry) => entry.submission.paymentId),
+      );
+      for (const payment of found) payments.set(payment.id, payment);
+    }
+    const awaiting = new Map<string, string[]>();
+    const changes: { payment: PaymentState; change: StatusChange }[] = [];
+    const results = entries.map(({ submission, context }): ExecutionResult => {
+      const payment = payments.get(submission.paymentId);
+      if (!payment) return 'skipped';
+      const settlement = settlementOf(payment, after.get(payment.id) ?? [], context);
+      if (settlement.awaitingFundsSince !== undefined) {
+        const since = awaiting.get(settlement.awaitingFundsSince) ?? [];
+        since.push(payment.id);
+        awaiting.set(settlement.awaitingFundsSince, since);
+      }
+      if (settlement.change) changes.push({ payment, change: settlement.change });
+      return settlement.result;
+    });
+    for (const [since, paymentIds] of awaiting) await paymentStore.setAwaitingFundsSinceOf(trx, paymentIds, since);
+    await transitionPayments(trx, changes);
+    return results;
+  }
+
   return {
     prepare,
+    prepareMany,
     submit,
     submitAll,
     record,
+    recordMany,
 
     /**
      * Submits a payment marked in a transaction that has committed (an instant payment at its
@@ -219,6 +285,76 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
 }
 
 export type PaymentExecutor = ReturnType<typeof createPaymentExecutor>;
+
+/** What recording a payment's answers does to it: its result, and the writes that make it so. */
+interface Settlement {
+  readonly result: ExecutionResult;
+  /** The bank day the payment starts waiting for funds on, when it starts now. */
+  readonly awaitingFundsSince?: string | undefined;
+  readonly change?: StatusChange | undefined;
+}
+
+/**
+ * How a payment moves by what its items' recorded outcomes say (docs/design.md §3); `skipped`
+ * while one is unknown or when it is final already. Pure: {@link settle} and recordMany apply it.
+ */
+function settlementOf(payment: PaymentState, rows: readonly SubmissionRow[], context: ExecutionContext): Settlement {
+  if (FINAL_STATUSES.has(payment.status) || rows.length === 0 || rows.some((row) => row.outcome === undefined)) {
+    return { result: 'skipped' };
+  }
+  if (rows.some((row) => row.outcome?.kind === 'accepted')) {
+    if (payment.status === 'ACSP') return { result: 'accepted' };
+    return {
+      result: 'accepted',
+      change: {
+        to: 'ACSP',
+        through: payment.status === 'RCVD' || payment.status === 'PATC' ? ['ACTC'] : [],
+        actor: context.actor,
+        at: context.at,
+        byExecutor: true,
+      },
+    };
+  }
+  const outcomes = rows.map((row) => transferOutcomeOf(row.outcome!));
+  const instant = isInstant(payment.product);
+  const lastChance =
+    instant ||
+    payment.status === 'ACSP' ||
+    context.lastChance ||
+    (payment.awaitingFundsSince !== undefined && payment.awaitingFundsSince < context.today);
+  const decision = decideExecution(outcomes, { lastChance, today: context.today });
+  const awaitingFundsSince =
+    decision.kind === 'awaiting-funds' && payment.awaitingFundsSince === undefined ? bankDayOf(context.today) : undefined;
+  const path = pathOf(payment.status, decision);
+  const to = path.at(-1);
+  const change: StatusChange | undefined =
+    to === undefined
+      ? undefined
+      : {
+          to,
+          through: path.slice(0, -1),
+          reason:
+            instant && decision.kind === 'rejected' && outcomes[0] === 'insufficient-funds'
+              ? 'Insufficient funds on the debtor account: the instant payment was not made'
+              : reasonOf(decision),
+          fundsAvailable: decision.kind === 'executed',
+          actor: context.actor,
+          at: context.at,
+          byExecutor: true,
+        };
+  return { result: OUTCOME_OF[decision.kind], awaitingFundsSince, change };
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
 
 function transferOutcomeOf(outcome: RecordedOutcome): TransferOutcome {
   switch (outcome.kind) {

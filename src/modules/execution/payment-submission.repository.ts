@@ -19,6 +19,29 @@ export function isFinalOutcome(outcome: RecordedOutcome | undefined): boolean {
   return outcome !== undefined && FINAL.includes(outcome.kind);
 }
 
+/** Payments per statement (both databases cap the bound parameters of one statement). */
+const SLICE = 500;
+
+function toRow(row: {
+  payment_id: string;
+  item: number;
+  tpp_id: string;
+  outcome: string | null;
+  reason: string | null;
+  submitted_at: string;
+  reported: string | null;
+  reported_reason: string | null;
+}): SubmissionRow {
+  return {
+    paymentId: row.payment_id,
+    item: row.item,
+    tppId: row.tpp_id,
+    outcome: outcomeOf(row),
+    submittedAt: row.submitted_at,
+    reported: outcomeOf({ outcome: row.reported, reason: row.reported_reason }),
+  };
+}
+
 function outcomeOf(row: { outcome: string | null; reason: string | null }): RecordedOutcome | undefined {
   switch (row.outcome) {
     case null:
@@ -39,14 +62,23 @@ export const paymentSubmissionRepository = {
   /** A payment's submissions, by item. */
   async ofPayment(db: DbOrTx, paymentId: string): Promise<SubmissionRow[]> {
     const rows = await db.selectFrom('payment_submission').selectAll().where('payment_id', '=', paymentId).orderBy('item').execute();
-    return rows.map((row) => ({
-      paymentId: row.payment_id,
-      item: row.item,
-      tppId: row.tpp_id,
-      outcome: outcomeOf(row),
-      submittedAt: row.submitted_at,
-      reported: outcomeOf({ outcome: row.reported, reason: row.reported_reason }),
-    }));
+    return rows.map(toRow);
+  },
+
+  /** {@link ofPayment} of many payments at once: each payment's submissions by item (none: an empty list). */
+  async ofPayments(db: DbOrTx, paymentIds: readonly string[]): Promise<Map<string, SubmissionRow[]>> {
+    const found = new Map<string, SubmissionRow[]>(paymentIds.map((id) => [id, []]));
+    for (let start = 0; start < paymentIds.length; start += SLICE) {
+      const rows = await db
+        .selectFrom('payment_submission')
+        .selectAll()
+        .where('payment_id', 'in', paymentIds.slice(start, start + SLICE))
+        .orderBy('payment_id')
+        .orderBy('item')
+        .execute();
+      for (const row of rows) found.get(row.payment_id)?.push(toRow(row));
+    }
+    return found;
   },
 
   /**
@@ -66,6 +98,54 @@ export const paymentSubmissionRepository = {
           .where('payment_submission.outcome', 'not in', FINAL),
       )
       .execute();
+  },
+
+  /** {@link markInFlight} of many payments, in a few statements. */
+  async markManyInFlight(
+    trx: DbOrTx,
+    entries: readonly { tppId: string; paymentId: string; items: readonly number[] }[],
+    at: string,
+  ): Promise<void> {
+    const rows = entries.flatMap(({ tppId, paymentId, items }) =>
+      items.map((item) => ({ payment_id: paymentId, item, tpp_id: tppId, submitted_at: at, outcome: null, reason: null })),
+    );
+    for (let start = 0; start < rows.length; start += SLICE) {
+      await trx
+        .insertInto('payment_submission')
+        .values(rows.slice(start, start + SLICE))
+        .onConflict((conflict) =>
+          conflict
+            .columns(['payment_id', 'item'])
+            .doUpdateSet({ outcome: null, reason: null, submitted_at: at })
+            .where('payment_submission.outcome', 'not in', FINAL),
+        )
+        .execute();
+    }
+  },
+
+  /**
+   * {@link record} of many answers, in one statement per kind of answer and item number (a batch
+   * run's answers are mostly the same: executed, item 0).
+   */
+  async recordMany(trx: DbOrTx, answers: readonly { paymentId: string; item: number; outcome: RecordedOutcome }[]): Promise<void> {
+    const groups = new Map<string, { item: number; outcome: RecordedOutcome; paymentIds: string[] }>();
+    for (const { paymentId, item, outcome } of answers) {
+      const key = JSON.stringify([item, outcome.kind, outcome.kind === 'rejected' ? outcome.reason : null]);
+      const group = groups.get(key);
+      if (group) group.paymentIds.push(paymentId);
+      else groups.set(key, { item, outcome, paymentIds: [paymentId] });
+    }
+    for (const { item, outcome, paymentIds } of groups.values()) {
+      for (let start = 0; start < paymentIds.length; start += SLICE) {
+        await trx
+          .updateTable('payment_submission')
+          .set({ outcome: outcome.kind, reason: outcome.kind === 'rejected' ? outcome.reason : null })
+          .where('payment_id', 'in', paymentIds.slice(start, start + SLICE))
+          .where('item', '=', item)
+          .where((eb) => eb.or([eb('outcome', 'is', null), eb('outcome', 'not in', FINAL)]))
+          .execute();
+      }
+    }
   },
 
   /** Records the bank's answer for an item unless a final one is recorded already (the feed's, say). */
@@ -90,6 +170,18 @@ export const paymentSubmissionRepository = {
       .where('payment_id', '=', paymentId)
       .where('outcome', 'is', null)
       .execute();
+  },
+
+  /** {@link release} of many payments at once. */
+  async releaseMany(trx: DbOrTx, paymentIds: readonly string[]): Promise<void> {
+    for (let start = 0; start < paymentIds.length; start += SLICE) {
+      await trx
+        .updateTable('payment_submission')
+        .set({ submitted_at: new Date(0).toISOString() })
+        .where('payment_id', 'in', paymentIds.slice(start, start + SLICE))
+        .where('outcome', 'is', null)
+        .execute();
+    }
   },
 
   /** Keeps what the feed reported for an item in flight, for the executor to find. */

@@ -11,6 +11,10 @@ export interface AccountSums {
 }
 
 const REMOVE_SLICE = 500;
+/** Postings per insert or lookup statement (6 bound parameters per row inserted). */
+const POSTING_SLICE = 500;
+/** Legs per insert statement (4 bound parameters each). */
+const ENTRY_SLICE = 1000;
 /** Balance rows per upsert statement: 4 bound parameters each, well under both databases' caps. */
 const BALANCE_SLICE = 500;
 
@@ -46,6 +50,11 @@ class BalanceDeltas {
       .filter((delta) => delta.booked !== 0n || delta.expected !== 0n)
       .sort((a, b) => compare(a.accountId, b.accountId) || compare(a.currency, b.currency));
   }
+}
+
+/** The key of an (account, currency) pair in the maps {@link ledgerRepository.sumsOf} answers. */
+export function sumsKey(accountId: string, currency: string): string {
+  return JSON.stringify([accountId, currency]);
 }
 
 function compare(a: string, b: string): number {
@@ -150,6 +159,116 @@ export const ledgerRepository = {
     }
     await applyDeltas(trx, deltas);
     return { transactionId, applied: true };
+  },
+
+  /**
+   * Records many postings at once, each once under its key, in the caller's transaction: one
+   * multi-row insert per slice for the transactions and for their legs, and one balance update
+   * per account for all of them. Answers, in the order given, what {@link record} would have for
+   * each; a key given twice is recorded once (the first), the repeat answered `applied: false`.
+   */
+  async recordMany(trx: DbOrTx, postings: readonly LedgerPosting[], at: string): Promise<RecordedPosting[]> {
+    const firsts = new Map<string, LedgerPosting>();
+    for (const posting of postings) if (!firsts.has(posting.idempotencyKey)) firsts.set(posting.idempotencyKey, posting);
+    const unique = [...firsts.values()];
+    const inserted = new Map<string, number>();
+    for (let start = 0; start < unique.length; start += POSTING_SLICE) {
+      const rows = await trx
+        .insertInto('ledger_transaction')
+        .values(
+          unique.slice(start, start + POSTING_SLICE).map((posting) => ({
+            idempotency_key: posting.idempotencyKey,
+            status: posting.status,
+            booking_date: posting.bookingDate,
+            value_date: posting.valueDate,
+            description: posting.description,
+            created_at: at,
+          })),
+        )
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning(['id', 'idempotency_key'])
+        .execute();
+      for (const row of rows) inserted.set(row.idempotency_key, Number(row.id));
+    }
+    const applied = unique.filter((posting) => inserted.has(posting.idempotencyKey));
+    const entries = applied.flatMap((posting) =>
+      posting.legs.map((leg) => ({
+        transaction_id: inserted.get(posting.idempotencyKey)!,
+        account_id: leg.accountId,
+        currency: leg.currency,
+        amount_minor: leg.amountMinor,
+      })),
+    );
+    for (let start = 0; start < entries.length; start += ENTRY_SLICE) {
+      await trx
+        .insertInto('ledger_entry')
+        .values(entries.slice(start, start + ENTRY_SLICE))
+        .execute();
+    }
+    const deltas = new BalanceDeltas();
+    for (const posting of applied) {
+      for (const leg of posting.legs) {
+        deltas.add(leg.accountId, leg.currency, posting.status === 'booked' ? leg.amountMinor : 0n, leg.amountMinor);
+      }
+    }
+    await applyDeltas(trx, deltas);
+    // Keys recorded before (or by a repeat in this call): their existing ids.
+    const existing = new Map<string, number>();
+    const missing = [...firsts.keys()].filter((key) => !inserted.has(key));
+    for (let start = 0; start < missing.length; start += POSTING_SLICE) {
+      const rows = await trx
+        .selectFrom('ledger_transaction')
+        .select(['id', 'idempotency_key'])
+        .where('idempotency_key', 'in', missing.slice(start, start + POSTING_SLICE))
+        .execute();
+      for (const row of rows) existing.set(row.idempotency_key, Number(row.id));
+    }
+    const answered = new Set<string>();
+    return postings.map((posting) => {
+      const key = posting.idempotencyKey;
+      const fresh = inserted.has(key) && !answered.has(key);
+      answered.add(key);
+      return { transactionId: inserted.get(key) ?? existing.get(key)!, applied: fresh };
+    });
+  },
+
+  /** Which of these idempotency keys have been recorded. */
+  async recordedAmong(db: DbOrTx, idempotencyKeys: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(idempotencyKeys)];
+    const recorded = new Set<string>();
+    for (let start = 0; start < unique.length; start += POSTING_SLICE) {
+      const rows = await db
+        .selectFrom('ledger_transaction')
+        .select('idempotency_key')
+        .where('idempotency_key', 'in', unique.slice(start, start + POSTING_SLICE))
+        .execute();
+      for (const row of rows) recorded.add(row.idempotency_key);
+    }
+    return recorded;
+  },
+
+  /** The sums of many (account, currency) pairs; a pair with no row is absent (its sums are 0). */
+  async sumsOf(db: DbOrTx, pairs: readonly { accountId: string; currency: string }[]): Promise<Map<string, AccountSums>> {
+    const wanted = new Set(pairs.map((pair) => sumsKey(pair.accountId, pair.currency)));
+    const accountIds = [...new Set(pairs.map((pair) => pair.accountId))];
+    const sums = new Map<string, AccountSums>();
+    for (let start = 0; start < accountIds.length; start += BALANCE_SLICE) {
+      const rows = await db
+        .selectFrom('ledger_balance')
+        .select([
+          'account_id',
+          'currency',
+          sql<string>`cast(booked_minor as text)`.as('booked'),
+          sql<string>`cast(expected_minor as text)`.as('expected'),
+        ])
+        .where('account_id', 'in', accountIds.slice(start, start + BALANCE_SLICE))
+        .execute();
+      for (const row of rows) {
+        const key = sumsKey(row.account_id, row.currency);
+        if (wanted.has(key)) sums.set(key, { booked: BigInt(row.booked), expected: BigInt(row.expected) });
+      }
+    }
+    return sums;
   },
 
   /** Whether a posting under this idempotency key has been recorded. */

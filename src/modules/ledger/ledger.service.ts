@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/create-db.js';
 import { postingProblem, type LedgerPosting } from './ledger-posting.js';
 import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
-import { ledgerRepository } from './ledger.repository.js';
+import { ledgerRepository, sumsKey, type AccountSums } from './ledger.repository.js';
 
 /** Berlin Group balance types, in integer minor units. */
 export interface LedgerBalances {
@@ -19,9 +19,18 @@ export interface Ledger {
    * it is atomic with the change that caused it. An unbalanced posting is a programming error.
    */
   post(trx: DbOrTx, posting: LedgerPosting): Promise<RecordedPosting>;
+  /**
+   * {@link post} for many postings in one go (a payment file): the same result as posting each
+   * in turn, in a few statements whatever their number.
+   */
+  postMany(trx: DbOrTx, postings: readonly LedgerPosting[]): Promise<RecordedPosting[]>;
   balances(db: DbOrTx, accountId: string, currency: string): Promise<LedgerBalances>;
+  /** {@link balances} of many accounts in one go, keyed by {@link balanceKey}. */
+  balancesOf(db: DbOrTx, accounts: readonly { accountId: string; currency: string }[]): Promise<Map<string, LedgerBalances>>;
   /** Whether a posting under this idempotency key has been recorded. */
   isRecorded(db: DbOrTx, idempotencyKey: string): Promise<boolean>;
+  /** Which of these idempotency keys have been recorded. */
+  recordedAmong(db: DbOrTx, idempotencyKeys: readonly string[]): Promise<Set<string>>;
   /**
    * Forgets accounts, changing no other account's entries or balances: a posting only between
    * them and `disposable` accounts is deleted with all its legs; in a posting with a leg on any
@@ -35,6 +44,15 @@ export interface Ledger {
   statementLength(db: DbOrTx, accountId: string, currency: string, filter: Omit<StatementFilter, 'before' | 'limit'>): Promise<number>;
   /** The newest posting's id, to read statements as of now later (`recordedUpTo`). */
   lastPostingId(db: DbOrTx): Promise<number>;
+}
+
+/** The key of an account's balances in what {@link Ledger.balancesOf} answers. */
+export function balanceKey(accountId: string, currency: string): string {
+  return sumsKey(accountId, currency);
+}
+
+function balancesOfSums(sums: AccountSums): LedgerBalances {
+  return { closingBooked: sums.booked, expected: sums.expected, interimAvailable: sums.expected };
 }
 
 /**
@@ -52,13 +70,34 @@ export function createLedger(now: () => Date): Ledger {
       return ledgerRepository.record(trx, posting, now().toISOString());
     },
 
+    async postMany(trx, postings) {
+      for (const posting of postings) {
+        const problem = postingProblem(posting);
+        if (problem) throw new Error(`ledger posting ${posting.idempotencyKey} refused: ${problem}`);
+      }
+      return postings.length === 0 ? [] : ledgerRepository.recordMany(trx, postings, now().toISOString());
+    },
+
     async balances(db, accountId, currency) {
-      const sums = await ledgerRepository.sums(db, accountId, currency);
-      return { closingBooked: sums.booked, expected: sums.expected, interimAvailable: sums.expected };
+      return balancesOfSums(await ledgerRepository.sums(db, accountId, currency));
+    },
+
+    async balancesOf(db, accounts) {
+      const sums = await ledgerRepository.sumsOf(db, accounts);
+      return new Map(
+        accounts.map(({ accountId, currency }) => {
+          const key = balanceKey(accountId, currency);
+          return [key, balancesOfSums(sums.get(key) ?? { booked: 0n, expected: 0n })];
+        }),
+      );
     },
 
     async isRecorded(db, idempotencyKey) {
       return ledgerRepository.isRecorded(db, idempotencyKey);
+    },
+
+    async recordedAmong(db, idempotencyKeys) {
+      return ledgerRepository.recordedAmong(db, idempotencyKeys);
     },
 
     async forget(trx, accountIds, options) {

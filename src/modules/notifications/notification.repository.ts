@@ -1,5 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { NotifiedResource, NotifiedResourceType } from './notification.model.js';
+import type { NotificationSubscriptionTable } from './notification.table.js';
 
 export interface Subscription {
   readonly resourceType: NotifiedResourceType;
@@ -79,6 +81,22 @@ const OUTBOX_COLUMNS = [
   'delivered_at',
 ] as const;
 
+/** Resource ids per query when many are looked up at once (both databases cap the bound parameters). */
+const ID_SLICE = 500;
+
+function subscriptionOf(type: NotifiedResourceType, row: Selectable<NotificationSubscriptionTable>): Subscription {
+  return {
+    resourceType: type,
+    resourceId: row.resource_id,
+    tppId: row.tpp_id,
+    uri: row.uri,
+    contents: row.contents.split(','),
+    selfHref: row.self_href,
+    statusHref: row.status_href,
+    lastStatus: row.last_status ?? undefined,
+  };
+}
+
 export const notificationRepository = {
   async subscribe(trx: DbOrTx, resource: NotifiedResource, uri: string, contents: readonly string[], at: string): Promise<void> {
     await trx
@@ -105,18 +123,22 @@ export const notificationRepository = {
       .where('resource_type', '=', type)
       .where('resource_id', '=', id)
       .executeTakeFirst();
-    return (
-      row && {
-        resourceType: type,
-        resourceId: id,
-        tppId: row.tpp_id,
-        uri: row.uri,
-        contents: row.contents.split(','),
-        selfHref: row.self_href,
-        statusHref: row.status_href,
-        lastStatus: row.last_status ?? undefined,
-      }
-    );
+    return row && subscriptionOf(type, row);
+  },
+
+  /** The subscriptions of those of `ids` that have one, by resource id: one query per 500 ids. */
+  async findSubscriptions(trx: DbOrTx, type: NotifiedResourceType, ids: readonly string[]): Promise<Map<string, Subscription>> {
+    const found = new Map<string, Subscription>();
+    for (let start = 0; start < ids.length; start += ID_SLICE) {
+      const rows = await trx
+        .selectFrom('notification_subscription')
+        .selectAll()
+        .where('resource_type', '=', type)
+        .where('resource_id', 'in', ids.slice(start, start + ID_SLICE))
+        .execute();
+      for (const row of rows) found.set(row.resource_id, subscriptionOf(type, row));
+    }
+    return found;
   },
 
   /**

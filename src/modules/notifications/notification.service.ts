@@ -104,6 +104,31 @@ export const notificationOutbox = {
   },
 
   /**
+   * {@link statusChanged} for many resources of one type at once (a batch run's chunk): their
+   * subscriptions are looked up together, so resources nobody subscribed to cost no query each.
+   */
+  async statusesChanged(
+    trx: DbOrTx,
+    type: NotifiedResourceType,
+    changes: readonly { readonly id: string; readonly steps: readonly { readonly status: string; readonly final: boolean }[] }[],
+    at: string,
+  ): Promise<void> {
+    const subscriptions = await notificationRepository.findSubscriptions(
+      trx,
+      type,
+      changes.map((change) => change.id),
+    );
+    if (subscriptions.size === 0) return;
+    for (const change of changes) {
+      const subscription = subscriptions.get(change.id);
+      if (!subscription) continue;
+      for (const step of change.steps) {
+        if (wants(subscription, { kind: 'status', ...step })) await append(trx, subscription, { kind: 'status', ...step }, at);
+      }
+    }
+  },
+
+  /**
    * A status derived from other resources (a signing basket's, from its payments) may have moved:
    * notified when it differs from the last one notified.
    */
@@ -120,6 +145,22 @@ export const notificationOutbox = {
     if (step.status === (subscription.lastStatus ?? 'RCVD')) return;
     if (wants(subscription, { kind: 'status', ...step })) {
       await append(trx, subscription, { kind: 'status', ...step }, at);
+    }
+  },
+
+  /** {@link derivedStatusMayHaveChanged} for many resources of one type, their subscriptions looked up together. */
+  async derivedStatusesMayHaveChanged(
+    trx: DbOrTx,
+    type: NotifiedResourceType,
+    ids: readonly string[],
+    current: (id: string) => Promise<{ readonly status: string; readonly final: boolean }>,
+    at: string,
+  ): Promise<void> {
+    const subscriptions = await notificationRepository.findSubscriptions(trx, type, [...new Set(ids)]);
+    for (const subscription of subscriptions.values()) {
+      const step = await current(subscription.resourceId);
+      if (step.status === (subscription.lastStatus ?? 'RCVD')) continue;
+      if (wants(subscription, { kind: 'status', ...step })) await append(trx, subscription, { kind: 'status', ...step }, at);
     }
   },
 

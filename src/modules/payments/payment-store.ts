@@ -15,10 +15,13 @@ export type PaymentStore = Pick<
   typeof paymentRepository,
   | 'findById'
   | 'findManyById'
+  | 'findStatesById'
   | 'lockRows'
   | 'listExecutable'
   | 'takeForExecution'
+  | 'takeManyForExecution'
   | 'setAwaitingFundsSince'
+  | 'setAwaitingFundsSinceOf'
   | 'claimForBasket'
   | 'releaseFromBasket'
   | 'listLiveOf'
@@ -29,10 +32,13 @@ export type PaymentStore = Pick<
 export const paymentStore: PaymentStore = {
   findById: (db, tppId, id) => paymentRepository.findById(db, tppId, id),
   findManyById: (db, tppId, ids) => paymentRepository.findManyById(db, tppId, ids),
+  findStatesById: (db, tppId, ids) => paymentRepository.findStatesById(db, tppId, ids),
   lockRows: (trx, ids) => paymentRepository.lockRows(trx, ids),
   listExecutable: (db, tppId) => paymentRepository.listExecutable(db, tppId),
   takeForExecution: (trx, id) => paymentRepository.takeForExecution(trx, id),
+  takeManyForExecution: (trx, ids) => paymentRepository.takeManyForExecution(trx, ids),
   setAwaitingFundsSince: (trx, id, date) => paymentRepository.setAwaitingFundsSince(trx, id, date),
+  setAwaitingFundsSinceOf: (trx, ids, date) => paymentRepository.setAwaitingFundsSinceOf(trx, ids, date),
   claimForBasket: (trx, tppId, ids, basketId) => paymentRepository.claimForBasket(trx, tppId, ids, basketId),
   releaseFromBasket: (trx, basketId) => paymentRepository.releaseFromBasket(trx, basketId),
   listLiveOf: (db, tppId, party) => paymentRepository.listLiveOf(db, tppId, party),

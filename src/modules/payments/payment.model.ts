@@ -52,3 +52,6 @@ export interface DuePayment {
   readonly status: TransactionStatus;
   readonly requestedExecutionDate: string | undefined;
 }
+
+/** What recording a payment's execution needs of it: where it stands, not what it says. */
+export type PaymentState = Pick<PaymentFields, 'id' | 'tppId' | 'product' | 'status' | 'awaitingFundsSince' | 'basketId'>;

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
-import type { DuePayment, NewPayment, Payment } from './payment.model.js';
+import type { DuePayment, NewPayment, Payment, PaymentState } from './payment.model.js';
 import type { PaymentTable } from './payment.table.js';
 import type { PaymentService } from './payment-products.js';
 import { readPaymentDocument, writePaymentDocument } from './payment-document.js';
@@ -69,6 +69,8 @@ function toPayment(row: Row): Payment {
 const FEE = sql<string | null>`cast(transaction_fee_minor as text)`.as('transaction_fee');
 /** What every read of a payment selects: its columns, and the amounts as exact decimal text. */
 const SELECTED = [...COLUMNS, sql<string>`cast(amount_minor as text)`.as('amount'), FEE] as const;
+/** Payments per statement in the batch reads and writes (both databases cap the bound parameters). */
+const SLICE = 500;
 
 /** Periodic payments are never executed by the sandbox. */
 const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
@@ -129,6 +131,32 @@ export const paymentRepository = {
     // (all its payments) instead of looking up the few ids.
     const rows = await db.selectFrom('payment').select(SELECTED).where('id', 'in', ids).execute();
     return rows.filter((row) => row.tpp_id === tppId).map(toPayment);
+  },
+
+  /** {@link findManyById} of the state alone (status and the like, not the body): a batch run's re-read. */
+  async findStatesById(db: DbOrTx, tppId: string, ids: readonly string[]): Promise<PaymentState[]> {
+    const states: PaymentState[] = [];
+    for (let start = 0; start < ids.length; start += SLICE) {
+      const rows = await db
+        .selectFrom('payment')
+        .select(['id', 'tpp_id', 'product', 'status', 'awaiting_funds_since', 'basket_id'])
+        .where('id', 'in', ids.slice(start, start + SLICE))
+        .execute();
+      for (const row of rows) {
+        const status: string = row.status;
+        if (!isTransactionStatus(status)) throw new Error(`payment ${row.id} has an unknown status ${status}`);
+        if (row.tpp_id !== tppId) continue;
+        states.push({
+          id: row.id,
+          tppId: row.tpp_id,
+          product: row.product,
+          status,
+          awaitingFundsSince: row.awaiting_funds_since ?? undefined,
+          basketId: row.basket_id ?? undefined,
+        });
+      }
+    }
+    return states;
   },
 
   /**
@@ -237,6 +265,45 @@ export const paymentRepository = {
     return exists ? 'locked' : undefined;
   },
 
+  /**
+   * {@link takeForExecution} of many payments at once (a batch run's chunk), their row locks
+   * taken in id order on PostgreSQL: each taken payment, or `locked`; a payment that is gone is
+   * absent.
+   */
+  async takeManyForExecution(trx: DbOrTx, ids: readonly string[]): Promise<Map<string, Payment | 'locked'>> {
+    const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+    const taken = new Map<string, Payment | 'locked'>();
+    const sorted = [...new Set(ids)].sort();
+    for (let start = 0; start < sorted.length; start += SLICE) {
+      const slice = sorted.slice(start, start + SLICE);
+      const rows = await trx
+        .selectFrom('payment')
+        .select(SELECTED)
+        .where('id', 'in', slice)
+        .$if(postgres, (qb) => qb.orderBy('id').forUpdate().skipLocked())
+        .execute();
+      for (const row of rows) taken.set(row.id, toPayment(row));
+      const missing = slice.filter((id) => !taken.has(id));
+      if (postgres && missing.length > 0) {
+        // Not returned: gone, or locked by another transaction (SKIP LOCKED cannot tell which).
+        const existing = await trx.selectFrom('payment').select('id').where('id', 'in', missing).execute();
+        for (const row of existing) taken.set(row.id, 'locked');
+      }
+    }
+    return taken;
+  },
+
+  /** {@link setAwaitingFundsSince} of many payments, to one date. */
+  async setAwaitingFundsSinceOf(trx: DbOrTx, ids: readonly string[], date: string | null): Promise<void> {
+    for (let start = 0; start < ids.length; start += SLICE) {
+      await trx
+        .updateTable('payment')
+        .set({ awaiting_funds_since: date })
+        .where('id', 'in', ids.slice(start, start + SLICE))
+        .execute();
+    }
+  },
+
   async setAwaitingFundsSince(trx: DbOrTx, id: string, date: string | null): Promise<void> {
     await trx.updateTable('payment').set({ awaiting_funds_since: date }).where('id', '=', id).execute();
   },
@@ -323,6 +390,53 @@ export const paymentRepository = {
     if (trx.getExecutor().adapter instanceof PostgresAdapter) {
       await sql`select pg_advisory_xact_lock(hashtextextended(${`${tppId}\n${logicalKey}`}, 0))`.execute(trx);
     }
+  },
+
+  /**
+   * {@link updateStatus} of many payments, one statement per kind of change (the same from, to,
+   * reason and time): how many of them moved. A payment whose status was no longer its `from`
+   * is not moved.
+   */
+  async updateStatuses(
+    db: DbOrTx,
+    changes: readonly {
+      id: string;
+      from: TransactionStatus;
+      to: TransactionStatus;
+      reason: string | undefined;
+      fundsAvailable?: boolean | undefined;
+      at: string;
+    }[],
+  ): Promise<number> {
+    const groups = new Map<string, { change: (typeof changes)[number]; ids: string[] }>();
+    for (const change of changes) {
+      const key = JSON.stringify([change.from, change.to, change.reason ?? null, change.fundsAvailable ?? null, change.at]);
+      const group = groups.get(key);
+      if (group) group.ids.push(change.id);
+      else groups.set(key, { change, ids: [change.id] });
+    }
+    // On SQLite `+status` (no index on it): with `status = ?` next to the id list, SQLite's planner
+    // walks the status index over every payment in that status (a whole run's worth) instead of
+    // looking up the listed ids.
+    const status = db.getExecutor().adapter instanceof PostgresAdapter ? sql.ref('status') : sql.raw('+status');
+    let moved = 0;
+    for (const { change, ids } of groups.values()) {
+      for (let start = 0; start < ids.length; start += SLICE) {
+        const result = await db
+          .updateTable('payment')
+          .set({
+            status: change.to,
+            status_reason: change.reason ?? null,
+            status_changed_at: change.at,
+            ...(change.fundsAvailable === undefined ? {} : { funds_available: change.fundsAvailable ? 1 : 0 }),
+          })
+          .where('id', 'in', ids.slice(start, start + SLICE))
+          .where(status, '=', change.from)
+          .executeTakeFirst();
+        moved += Number(result.numUpdatedRows);
+      }
+    }
+    return moved;
   },
 
   /**

@@ -55,6 +55,13 @@ function toAccount(row: AccountRow): SandboxAccount {
   };
 }
 
+/** What moving money needs of an account: its id, currency and credit line. */
+export interface LedgerKey {
+  readonly id: string;
+  readonly currency: string;
+  readonly creditLimitMinor: bigint;
+}
+
 /** The only place that queries sandbox_account; every query is scoped to one TPP. */
 export const accountRepository = {
   /** Inserts an account; false when the TPP already has an account with this BBAN (or IBAN). */
@@ -109,11 +116,7 @@ export const accountRepository = {
    * An account's id and currency alone, by id or by BBAN/IBAN: what moving money needs, without
    * the owner and agreement joins (a batch run asks twice per payment).
    */
-  async ledgerKeyOf(
-    db: DbOrTx,
-    tppId: string,
-    reference: { id: string } | AccountReference,
-  ): Promise<{ id: string; currency: string; creditLimitMinor: bigint } | undefined> {
+  async ledgerKeyOf(db: DbOrTx, tppId: string, reference: { id: string } | AccountReference): Promise<LedgerKey | undefined> {
     const query = db
       .selectFrom('sandbox_account')
       .select(['id', 'currency', sql<string>`cast(credit_limit_minor as text)`.as('credit_limit_minor')])
@@ -126,6 +129,44 @@ export const accountRepository = {
           : query.where('iban', '=', reference.iban)
     ).executeTakeFirst();
     return row && { id: row.id, currency: row.currency, creditLimitMinor: BigInt(row.credit_limit_minor) };
+  },
+
+  /**
+   * {@link ledgerKeyOf} of many references in a few statements (a payment file's debtors and
+   * creditors): a lookup answering what ledgerKeyOf would for each.
+   */
+  async ledgerKeysOf(
+    db: DbOrTx,
+    tppId: string,
+    references: readonly ({ id: string } | AccountReference)[],
+  ): Promise<(reference: { id: string } | AccountReference) => LedgerKey | undefined> {
+    const wanted = { id: new Set<string>(), bban: new Set<string>(), iban: new Set<string>() };
+    for (const reference of references) {
+      if ('id' in reference) wanted.id.add(reference.id);
+      else if ('bban' in reference) wanted.bban.add(reference.bban);
+      else wanted.iban.add(reference.iban);
+    }
+    const found = { id: new Map<string, LedgerKey>(), bban: new Map<string, LedgerKey>(), iban: new Map<string, LedgerKey>() };
+    for (const column of ['id', 'bban', 'iban'] as const) {
+      const values = [...wanted[column]];
+      for (let start = 0; start < values.length; start += LOCK_SLICE) {
+        const rows = await db
+          .selectFrom('sandbox_account')
+          .select(['id', 'bban', 'iban', 'currency', sql<string>`cast(credit_limit_minor as text)`.as('credit_limit_minor')])
+          .where('tpp_id', '=', tppId)
+          .where(column, 'in', values.slice(start, start + LOCK_SLICE))
+          .execute();
+        for (const row of rows) {
+          found[column].set(row[column], { id: row.id, currency: row.currency, creditLimitMinor: BigInt(row.credit_limit_minor) });
+        }
+      }
+    }
+    return (reference) =>
+      'id' in reference
+        ? found.id.get(reference.id)
+        : 'bban' in reference
+          ? found.bban.get(reference.bban)
+          : found.iban.get(reference.iban);
   },
 
   async list(db: DbOrTx, tppId: string): Promise<SandboxAccount[]> {

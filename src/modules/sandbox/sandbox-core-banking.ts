@@ -19,8 +19,8 @@ import type {
 import { decodeCursor, encodeCursor, matches, pageOf } from '../../bank/transaction-paging.js';
 import { transferLegs, type LedgerLeg, type LedgerPosting } from '../ledger/ledger-posting.js';
 import type { StatementLine } from '../ledger/ledger.model.js';
-import type { Ledger } from '../ledger/ledger.service.js';
-import { accountRepository } from './account.repository.js';
+import { balanceKey, type Ledger } from '../ledger/ledger.service.js';
+import { accountRepository, type LedgerKey } from './account.repository.js';
 import { agreementRepository } from './agreement.repository.js';
 import { cardAccountRepository } from './card-account.repository.js';
 import { faultError } from './core-system-fault.js';
@@ -287,31 +287,69 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, tpp.tppId, transfer.creditorAccount));
     // Credited here only in the instructed currency; anything else leaves the bank.
     const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
-    const clearing = sandboxClearingAccount(tpp);
-    const legs: LedgerLeg[] =
-      creditor && creditor.currency === debtor.currency
-        ? transferLegs(debtor.id, creditor.id, debtor.currency, debitMinor)
-        : [
-            ...transferLegs(debtor.id, clearing, debtor.currency, debitMinor),
-            // A currency exchange into an account of this bank goes through the clearing account.
-            ...(creditor ? transferLegs(clearing, creditor.id, creditor.currency, transfer.amount.minor) : []),
-          ];
-    const recorded = await ledger.post(trx, {
-      idempotencyKey: transfer.idempotencyKey,
-      status: 'booked',
-      bookingDate: transfer.bookingDate,
-      valueDate: transfer.bookingDate,
-      description: transfer.description,
-      legs,
-    });
+    const legs = transferLegsOf(debtor, creditor, sandboxClearingAccount(tpp), debitMinor, transfer.amount.minor);
+    const recorded = await ledger.post(trx, postingOf(transfer, legs));
     if (!recorded.applied) return { kind: 'already-booked' };
     return { kind: 'booked', creditedInBank: creditor !== undefined };
   }
 
   /**
+   * {@link transferLocked} of many transfers, in the order given, in a few statements whatever
+   * their number: the keys already recorded, the accounts and their balances read at once, each
+   * funds check made in memory on what the transfers before it left (debits and credits alike),
+   * and the postings written together. The answers are those of transferring each in turn.
+   */
+  async function transferAllLocked(trx: DbOrTx, tpp: RequestingTpp, transfers: readonly OutgoingTransfer[]): Promise<TransferResult[]> {
+    const recorded = await ledger.recordedAmong(
+      trx,
+      transfers.map((transfer) => transfer.idempotencyKey),
+    );
+    const ledgerKeyOf = await accountRepository.ledgerKeysOf(trx, tpp.tppId, [
+      ...transfers.map((transfer) => ({ id: transfer.debtorAccountId })),
+      ...transfers.flatMap((transfer) => (transfer.creditorAccount ? [transfer.creditorAccount] : [])),
+    ]);
+    const debtors = transfers.flatMap((transfer) => {
+      const debtor = ledgerKeyOf({ id: transfer.debtorAccountId });
+      return debtor ? [{ accountId: debtor.id, currency: debtor.currency }] : [];
+    });
+    // What each debtor account has, as the transfers before the current one left it.
+    const expected = new Map([...(await ledger.balancesOf(trx, debtors))].map(([key, balances]) => [key, balances.expected]));
+    const clearing = sandboxClearingAccount(tpp);
+    const booked = new Set<string>();
+    const postings: LedgerPosting[] = [];
+    const results = transfers.map((transfer): TransferResult => {
+      if (recorded.has(transfer.idempotencyKey) || booked.has(transfer.idempotencyKey)) return { kind: 'already-booked' };
+      const debtor = ledgerKeyOf({ id: transfer.debtorAccountId });
+      if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
+      const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
+      if (debitMinor === undefined) {
+        return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
+      }
+      const available = expected.get(balanceKey(debtor.id, debtor.currency))! + debtor.creditLimitMinor;
+      if (available < debitMinor) return { kind: 'insufficient-funds' };
+      const found = transfer.creditorAccount && ledgerKeyOf(transfer.creditorAccount);
+      const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
+      const legs = transferLegsOf(debtor, creditor, clearing, debitMinor, transfer.amount.minor);
+      for (const leg of legs) {
+        const key = balanceKey(leg.accountId, leg.currency);
+        const before = expected.get(key);
+        if (before !== undefined) expected.set(key, before + leg.amountMinor);
+      }
+      booked.add(transfer.idempotencyKey);
+      postings.push(postingOf(transfer, legs));
+      return { kind: 'booked', creditedInBank: creditor !== undefined };
+    });
+    const written = await ledger.postMany(trx, postings);
+    // The keys were read under the sandbox's lock, which every posting of a payment takes: one
+    // recorded meanwhile is a broken lock, and the funds checks above would not hold.
+    if (written.some((posting) => !posting.applied)) throw new Error('a payment posting was recorded by someone else meanwhile');
+    return results;
+  }
+
+  /**
    * A payment file in one transaction: the TPP's sandbox lock and its debtor accounts' row locks
-   * (in id order) first, then each instruction in the order given, its funds check seeing what
-   * the earlier ones left, and the file's outcomes in the feed at the end.
+   * (in id order) first, then the instructions in the order given (each funds check seeing what
+   * the earlier ones left), and the file's outcomes in the feed at the end.
    */
   async function submitPayments(tpp: RequestingTpp, instructions: readonly PaymentInstruction[]): Promise<SubmissionOutcome[]> {
     if (instructions.length === 0) return [];
@@ -322,16 +360,15 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
         tpp.tppId,
         instructions.map((instruction) => instruction.debtorAccountId),
       );
-      const outcomes: SubmissionOutcome[] = [];
+      const results = await transferAllLocked(trx, tpp, instructions.map(transferOf));
       const reports: FeedEntry[] = [];
-      for (const instruction of instructions) {
-        const result = await transferLocked(trx, tpp, transferOf(instruction));
+      instructions.forEach((instruction, index) => {
+        const result = results[index]!;
         if (result.kind === 'booked') reports.push({ instruction, outcome: { kind: 'executed' } });
         if (result.kind === 'refused') reports.push({ instruction, outcome: { kind: 'rejected', reason: result.reason } });
-        outcomes.push(submissionOutcomeOf(result));
-      }
+      });
       await report(trx, reports);
-      return outcomes;
+      return results.map(submissionOutcomeOf);
     });
   }
 
@@ -587,6 +624,38 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
         .execute();
     }
   }
+}
+
+/**
+ * The legs of a transfer: the debtor debited `debitMinor` (its currency), and the creditor, when
+ * it is an account of this bank in the instructed currency, credited; otherwise the money leaves
+ * through the TPP's clearing account.
+ */
+function transferLegsOf(
+  debtor: LedgerKey,
+  creditor: LedgerKey | undefined,
+  clearing: string,
+  debitMinor: bigint,
+  creditMinor: bigint,
+): LedgerLeg[] {
+  if (creditor && creditor.currency === debtor.currency) return transferLegs(debtor.id, creditor.id, debtor.currency, debitMinor);
+  return [
+    ...transferLegs(debtor.id, clearing, debtor.currency, debitMinor),
+    // A currency exchange into an account of this bank goes through the clearing account.
+    ...(creditor ? transferLegs(clearing, creditor.id, creditor.currency, creditMinor) : []),
+  ];
+}
+
+/** The booked posting of a transfer, under its idempotency key. */
+function postingOf(transfer: OutgoingTransfer, legs: readonly LedgerLeg[]): LedgerPosting {
+  return {
+    idempotencyKey: transfer.idempotencyKey,
+    status: 'booked',
+    bookingDate: transfer.bookingDate,
+    valueDate: transfer.bookingDate,
+    description: transfer.description,
+    legs,
+  };
 }
 
 /** An outcome a submission puts in the sandbox's feed. */
