@@ -94,7 +94,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
     sandbox: sandboxMode,
   });
   const psuAccess = createPsuAccessService(db, now, authorisations, { tokenLifetimeSeconds: config.psuTokenLifetimeSeconds });
-  const notifications = createNotificationService(tpps, { enabled: config.notifications, sandbox: sandboxMode });
+  const notifications = createNotificationService({ enabled: config.notifications, sandbox: sandboxMode });
   const clock = createBankClock(db, now, sandboxMode);
   const executor = createPaymentExecutor(db, coreBanking, app.log);
   // In the sandbox, the sandbox bank's batch runs at its five times a day (and on a TPP's request)
@@ -182,6 +182,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
               timeoutMs: config.notificationTimeoutMs,
               retryBaseMs: config.notificationRetryBaseMs,
               maxAttempts: config.notificationMaxAttempts,
+              allowLoopback: sandboxMode,
             },
             pollMs: config.notificationPollMs,
           }),

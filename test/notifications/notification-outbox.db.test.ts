@@ -24,7 +24,7 @@ import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databa
 import { startNotificationReceiver, type NotificationReceiver } from '../support/notification-receiver.js';
 
 const T0 = new Date('2026-12-02T09:00:00.000Z');
-const SETTINGS = { timeoutMs: 2_000, retryBaseMs: 10_000, maxAttempts: 3 };
+const SETTINGS = { timeoutMs: 2_000, retryBaseMs: 10_000, maxAttempts: 3, allowLoopback: true };
 let nextResource = 1;
 
 describe.each(DIALECTS)('notification outbox (%s)', (dialect) => {
@@ -101,6 +101,16 @@ describe.each(DIALECTS)('notification outbox (%s)', (dialect) => {
       notificationOutbox.statusChanged(trx, 'payment', 'payment-never-subscribed', [{ status: 'ACTC', final: false }], now().toISOString()),
     );
     expect(await rowsOf('payment-never-subscribed')).toEqual([]);
+  });
+
+  it('is not sent to a receiver on a loopback address outside the sandbox: the attempt fails, naming the address', async () => {
+    const id = await notifiedPayment(['ACTC'], 'loopback');
+    // One attempt only: the row is given up, and later tests' senders do not send it.
+    const pass = await sender({ ...SETTINGS, allowLoopback: false, maxAttempts: 1 }).deliverDue();
+    expect(pass).toEqual({ delivered: 0, failed: 1 });
+    expect(receivedOf(id)).toEqual([]);
+    const [row] = await rowsOf(id);
+    expect(row?.lastError).toMatch(/loopback address/);
   });
 
   it('survives a restart: a new sender finds the failed row, waits for its retry time, then sends all in order', async () => {

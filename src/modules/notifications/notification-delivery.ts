@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { Agent, fetch, type Dispatcher } from 'undici';
 import type { Db } from '../../db/create-db.js';
 import type { BankSeal } from './bank-seal.js';
 import { notificationRepository, type OutboxRow } from './notification.repository.js';
 import { signNotification } from './notification-signature.js';
+import { receiverLookup, refusedLiteralHost } from './receiver-address.js';
 
 export interface DeliverySettings {
   /** How long one POST may take, connect to answer. */
@@ -12,6 +14,8 @@ export interface DeliverySettings {
   readonly retryBaseMs: number;
   /** Attempts before a notification is given up (`failed`), letting its resource's next one go. */
   readonly maxAttempts: number;
+  /** Sandbox: a receiver on this machine (loopback) may be sent to; never a private network. */
+  readonly allowLoopback: boolean;
 }
 
 /** The longest wait between two attempts. */
@@ -47,6 +51,9 @@ export function createNotificationDelivery(
   logger: FastifyBaseLogger,
 ): NotificationDelivery {
   const owner = randomUUID();
+  // The receiver's address is checked as the connection is made, so a name cannot be pointed
+  // into the bank's networks after the TPP's URI was accepted.
+  const dispatcher = new Agent({ connect: { lookup: receiverLookup(settings.allowLoopback) } });
   // The lease outlives the longest send by a margin, so a live sender never loses its row.
   const leaseMs = settings.timeoutMs * 2 + 5_000;
 
@@ -60,7 +67,9 @@ export function createNotificationDelivery(
       new Date(claimedAt.getTime() + leaseMs).toISOString(),
     );
     if (!claimed) return 'skipped';
-    const problem = await post(row, seal(), claimedAt, settings.timeoutMs);
+    const refused = refusedLiteralHost(row.uri, settings.allowLoopback);
+    const problem =
+      refused !== undefined ? `receiver refused: ${refused}` : await post(dispatcher, row, seal(), claimedAt, settings.timeoutMs);
     if (problem === undefined) {
       await notificationRepository.delivered(db, row.id, owner, now().toISOString());
       return 'delivered';
@@ -97,10 +106,11 @@ export function createNotificationDelivery(
 }
 
 /** POSTs one notification; undefined when the TPP answered 2xx, else what went wrong. Redirects are not followed. */
-async function post(row: OutboxRow, seal: BankSeal, at: Date, timeoutMs: number): Promise<string | undefined> {
+async function post(dispatcher: Dispatcher, row: OutboxRow, seal: BankSeal, at: Date, timeoutMs: number): Promise<string | undefined> {
   const body = Buffer.from(row.body, 'utf8');
   try {
     const response = await fetch(row.uri, {
+      dispatcher,
       method: 'POST',
       headers: signNotification(body, row.notificationId, seal, at),
       body,

@@ -9,7 +9,6 @@ import {
 import { checkNotificationUri, hostCoveredBy } from '../../domain/notification-uri.js';
 import { AppError } from '../../errors/app-error.js';
 import type { TppIdentity } from '../../security/tpp-identity.js';
-import type { TppService } from '../tpps/tpp.service.js';
 import type {
   NotificationDecision,
   NotificationRequest,
@@ -31,23 +30,22 @@ export interface NotificationService {
   /**
    * What to answer a creating request's TPP-Notification-URI: undefined when it sent none (or the
    * bank offers no notifications: then no ASPSP-Notification-* header is sent); not supported when
-   * the URI is not https or its host is not the TPP's (its certificate's domains or its registered
-   * contact's); else the URI and the content promised, what the TPP preferred of SCA, PROCESS, LAST
+   * the URI is not https or its host is not the TPP's (a domain its certificate secures); else the URI and the content promised, what the TPP preferred of SCA, PROCESS, LAST
    * (all three when it named none). A malformed TPP-Notification-Content-Preferred is 400.
    */
   decide(tpp: TppIdentity, request: NotificationRequest): Promise<NotificationDecision | undefined>;
 }
 
-export function createNotificationService(tpps: Pick<TppService, 'contactDomain'>, settings: NotificationSettings): NotificationService {
+export function createNotificationService(settings: NotificationSettings): NotificationService {
   return {
     async decide(tpp, request) {
       if (!settings.enabled || request.uri === undefined) return undefined;
       const preferred = preferredContent(request.contentPreferred);
       const uri = checkNotificationUri(request.uri, { allowLoopbackHttp: settings.sandbox });
       if (!uri.ok) return { supported: false };
-      const contact = await tpps.contactDomain(tpp.id);
-      const domains = [...(tpp.domains ?? []), ...(contact === undefined ? [] : [contact])];
-      if (!hostCoveredBy(uri.host, domains)) return { supported: false };
+      // Only what the TPP's certificate proves it holds: a contact address the TPP registers
+      // itself proves nothing, and would let it aim the bank's POSTs at any host.
+      if (!hostCoveredBy(uri.host, tpp.domains ?? [])) return { supported: false };
       const contents = SUPPORTED_NOTIFICATION_CONTENT.filter((content) => preferred.includes(content));
       return contents.length > 0 ? { supported: true, uri: uri.uri, contents } : { supported: false };
     },

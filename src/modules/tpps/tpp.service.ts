@@ -13,8 +13,6 @@ export interface TppService {
   namesOf(ids: readonly string[]): Promise<Map<string, string>>;
   saveContactInformation(caller: TppIdentity, pathTppId: string, email: string, requestId: string): Promise<TppContact>;
   contactInformation(caller: TppIdentity, pathTppId: string): Promise<TppContact>;
-  /** The domain of the TPP's registered contact mailbox (`psd2@tpp.example` → `tpp.example`), if it registered one. */
-  contactDomain(tppId: string): Promise<string | undefined>;
 }
 
 /**
@@ -72,12 +70,6 @@ export function createTppService(db: Db, now: () => Date): TppService {
         });
       }
       return contact;
-    },
-
-    async contactDomain(tppId) {
-      const email = (await tppRepository.findContact(db, tppId))?.email;
-      const at = email?.lastIndexOf('@') ?? -1;
-      return email && at > 0 ? email.slice(at + 1).toLowerCase() : undefined;
     },
   };
 }
