@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -17,6 +18,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    // Much of a test's time is spent waiting on servers, child processes and databases: two files
+    // at a time keep a 2-core machine busy, where vitest's default (cores - 1) would run one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     allowOnly: false,
