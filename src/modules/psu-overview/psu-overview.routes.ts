@@ -144,8 +144,9 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
     const access = query['access'];
     if (options.sandbox && access !== undefined) {
       const opened = await overview.openLink(secretOf(request), typeof access === 'string' ? access.slice(0, 100) : '');
-      if (opened === undefined)
+      if (opened === undefined) {
         return sendPage(reply, 403, overviewLinkNeededPage(frameOf(request), { message: OVERVIEW_TEXTS.linkRefused }));
+      }
       if (opened.newSecret !== undefined) setCookie(request, reply, opened.newSecret);
       // The token leaves the address bar (the history, a Referer): from here the visit is the cookie.
       return sendRedirect(reply, basePath);
