@@ -331,7 +331,10 @@ async function shoot(server: TestServer, browser: Browser): Promise<void> {
     await walkScaRedirect(await pay('1249.50', 'Fjordstrøm Energi AS'), { codes: ['123456'], decision: 'approve' });
     await pay('349.00', 'Bokhandelen AS');
 
-    const page = await open(language, `${server.config.publicUrl}/psu/consents?tpp=PSDNO-FSA-123456789`);
+    // The page opens on the TPP's sandbox bank by the link the TPP obtains with a signed request.
+    const pageLink = await server.client.post<{ href: string }>('/v1/sandbox/psu-page-links', undefined);
+    if (pageLink.status !== 201) throw new Error(`no link to the PSU's page: ${pageLink.status} ${pageLink.text}`);
+    const page = await open(language, pageLink.body.href);
     await page.getByLabel(TEXTS[language].psuId, { exact: true }).fill(owner.customerNumber);
     await save(page, `psu-consents-login-${language}`);
     await toCode(page, language);

@@ -211,6 +211,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
       sandboxModule({
         bank: createSandboxBank(db, createLedger(now), now),
         publicUrl: config.publicUrl,
+        psuPageLinks: psuOverview,
         desk: ca && { ca, desk: createTppCertificateDesk(db, ca, now, (id) => tpps.isKnown(id)) },
         deskFrontDoor: frontDoor,
       }),

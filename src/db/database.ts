@@ -18,6 +18,7 @@ import type { UnattendedReadTable } from '../modules/accounts/unattended-read.ta
 import type { NotificationOutboxTable, NotificationSubscriptionTable } from '../modules/notifications/notification.table.js';
 import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system-fault.table.js';
 import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overview-session.table.js';
+import type { PsuPageLinkTable } from '../modules/psu-overview/psu-page-link.table.js';
 import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
 import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
@@ -66,6 +67,7 @@ export interface Database {
   unattended_read: UnattendedReadTable;
   sandbox_core_system_fault: SandboxCoreSystemFaultTable;
   psu_overview_session: PsuOverviewSessionTable;
+  psu_page_link: PsuPageLinkTable;
   sandbox_instant_payment_fee: SandboxInstantPaymentFeeTable;
   notification_subscription: NotificationSubscriptionTable;
   notification_outbox: NotificationOutboxTable;

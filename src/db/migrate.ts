@@ -21,6 +21,7 @@ import * as consentSecondApprover from './migrations/2026_12_02_0018_consent_sec
 import * as sandboxInstantPaymentFees from './migrations/2026_12_02_0019_sandbox_instant_payment_fees.js';
 import * as statusNotifications from './migrations/2026_12_02_0020_status_notifications.js';
 import * as psuOverviewSessions from './migrations/2026_12_02_0021_psu_overview_sessions.js';
+import * as psuPageLinks from './migrations/2026_12_03_0022_psu_page_links.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_02_0019_sandbox_instant_payment_fees': sandboxInstantPaymentFees,
   '2026_12_02_0020_status_notifications': statusNotifications,
   '2026_12_02_0021_psu_overview_sessions': psuOverviewSessions,
+  '2026_12_03_0022_psu_page_links': psuPageLinks,
 };
 
 /** The versions, oldest first. */

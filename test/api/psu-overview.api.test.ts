@@ -2,7 +2,9 @@
  * The PSU's own page of consents and payments (`/psu/consents`, docs/design.md §2b): the PSU logs in
  * through the bank's authenticator, sees the consents it gave and the payments TPPs started for it,
  * and revokes a consent: revokedByPsu on the TPP's reads, which are refused from then on. Only the
- * logged-in PSU's own consents, only with the visit's cookie and CSRF token.
+ * logged-in PSU's own consents, only with the visit's cookie and CSRF token. In the sandbox a visit
+ * starts only from a link the TPP obtained with a signed request (`POST /v1/sandbox/psu-page-links`),
+ * on that TPP's sandbox bank: the seeded PSU-IDs and the code are every TPP's, the link is not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -10,14 +12,16 @@ import { approvedConsent, consentBody, consentStatusOf, detailedAccess, pageText
 import { DIALECTS } from '../support/databases.js';
 import { createFakeIdp } from '../support/fake-idp.js';
 import { created, expectError, initiate, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
-import { DEFAULT_TPP, logIn, overviewUrl, postForm, psuBrowser, revocableOf } from '../support/psu-overview.js';
+import { DEFAULT_TPP, logIn, openLink, overviewUrl, pageLink, postForm, psuBrowser, revocableOf } from '../support/psu-overview.js';
 import { csrfOf, decide, expectSeeOther, identify, openPage, postPage, walk } from '../support/sca.js';
 import { IN_MEMORY_BANK_ENV, PRODUCTION_ENV, startTestServer, type TestServer } from '../support/test-server.js';
 
 describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
   let server: TestServer;
+  /** How far the server's clock is ahead of the real one (a link's expiry). */
+  let shiftMs = 0;
   beforeAll(async () => {
-    server = await startTestServer({ dialect });
+    server = await startTestServer({ dialect, now: () => new Date(Date.now() + shiftMs) });
   });
   afterAll(() => server.close());
 
@@ -30,13 +34,16 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
 
   it('asks a browser without a logged-in visit to log in, and shows nothing of any PSU', async () => {
     const browser = psuBrowser();
+    const opened = await openPage((await pageLink(server.client)).href, browser);
+    expect(opened.status).toBe(303);
+    expect(String(opened.headers['set-cookie'])).toMatch(
+      /^xs2a_psu_session=[A-Za-z0-9_-]{43}; Path=\/psu\/consents; HttpOnly; SameSite=Lax$/,
+    );
     const page = await openPage(overviewUrl(server), browser);
     expect(page.status).toBe(200);
     expect(page.text).toContain('action="/psu/consents/login"');
-    expect(page.text).toContain('name="tpp"');
-    expect(String(page.headers['set-cookie'])).toMatch(
-      /^xs2a_psu_session=[A-Za-z0-9_-]{43}; Path=\/psu\/consents; HttpOnly; SameSite=Lax$/,
-    );
+    // The bank is the link's: the form names no TPP.
+    expect(page.text).not.toContain('name="tpp"');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.headers['content-security-policy']).toContain("form-action 'self'");
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -45,7 +52,7 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
     // Identified but not yet past the code: still no list, and no revocation.
     const psu = await privatePsu(server.client);
     const consentId = await approve(psu);
-    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser)).status).toBe(303);
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber }, browser)).status).toBe(303);
     const code = await openPage(overviewUrl(server), browser);
     expect(code.text).toContain('action="/psu/consents/code"');
     expect(code.text).not.toContain(consentId);
@@ -56,27 +63,165 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
 
   it('refuses a wrong PSU-ID, a PSU of another sandbox bank and a wrong code, and ends the visit at the third', async () => {
     const psu = await privatePsu(server.client);
-    const browser = psuBrowser();
-    const malformed = await postForm(server, '/login', { psuId: '12345678901', tpp: DEFAULT_TPP }, browser);
-    expect(malformed.status).toBe(400);
-    const elsewhere = await postForm(server, '/login', { psuId: psu.customerNumber, tpp: 'PSDNO-FSA-NOBODY' }, browser);
+    // Another TPP's link opens its own sandbox bank, where this TPP's PSU is nobody.
+    const nobody = await server.newTpp('PSDNO-FSA-NOBODY');
+    const there = psuBrowser();
+    await openLink(server, there, nobody.client);
+    const elsewhere = await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, there);
     expect(elsewhere.status).toBe(400);
     expect(pageText(elsewhere.text)).toContain('No customer of this bank has that national identity number');
-    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser)).status).toBe(303);
+
+    const browser = psuBrowser();
+    await openLink(server, browser);
+    const malformed = await postForm(server, '/login', { psuId: '12345678901' }, browser);
+    expect(malformed.status).toBe(400);
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber }, browser)).status).toBe(303);
     const first = await postForm(server, '/code', { code: '000000' }, browser);
     expect(first.status).toBe(400);
     expect(pageText(first.text)).toContain('Wrong code. 2 attempts left.');
     expect((await postForm(server, '/code', { code: '000000' }, browser)).status).toBe(400);
     const third = await postForm(server, '/code', { code: '000000' }, browser);
     expect(pageText(third.text)).toContain('The one-time code was wrong 3 times');
-    // The visit is over: the next page starts a new one at the login.
+    // The visit is over: the next page starts a new one at the login, on the same sandbox bank.
     const again = await openPage(overviewUrl(server), browser);
     expect(again.text).toContain('action="/psu/consents/login"');
     // From the code page the PSU may start again, with another PSU-ID.
-    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser)).status).toBe(303);
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber }, browser)).status).toBe(303);
     expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/logout"');
     expect((await postForm(server, '/logout', {}, browser)).status).toBe(303);
     expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/login"');
+  });
+
+  it('ends the visit at the third wrong code even when the PSU-ID is posted again in between', async () => {
+    const psu = await privatePsu(server.client);
+    const other = await privatePsu(server.client);
+    const browser = psuBrowser();
+    await openLink(server, browser);
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber }, browser)).status).toBe(303);
+    expect((await postForm(server, '/code', { code: '000000' }, browser)).status).toBe(400);
+    expect((await postForm(server, '/code', { code: '000000' }, browser)).status).toBe(400);
+    // A second identify, of the same PSU or another, changes neither the PSU nor the count.
+    for (const psuId of [psu.customerNumber, other.customerNumber]) {
+      const again = await postForm(server, '/login', { psuId }, browser);
+      expect(again.status).toBe(303);
+      expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/code"');
+    }
+    const third = await postForm(server, '/code', { code: '000000' }, browser);
+    expect(third.status).toBe(400);
+    expect(pageText(third.text)).toContain('The one-time code was wrong 3 times');
+    expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/login"');
+  });
+
+  it("opens on a sandbox bank only by its TPP's link: without one it explains where the link comes from, and offers no login", async () => {
+    for (const language of ['en', 'nb']) {
+      // `?tpp=` no longer chooses a bank: without a link there is no visit and no form.
+      const page = await openPage(overviewUrl(server, `?tpp=${DEFAULT_TPP}`), psuBrowser(language));
+      expect(page.status).toBe(200);
+      expect(page.headers['set-cookie']).toBeUndefined();
+      expect(page.text).not.toContain('<form');
+      expect(pageText(page.text)).toContain('POST /v1/sandbox/psu-page-links');
+      expect(pageText(page.text)).toContain(
+        language === 'en' ? 'In the sandbox each TPP has a sandbox bank of its own.' : 'I sandkassen har hver TPP sin egen sandkassebank.',
+      );
+    }
+    // A form post without a visit changes nothing.
+    const browser = psuBrowser();
+    const blind = await postPage(overviewUrl(server, '/login'), { csrf: 'x', psuId: '13039319955', tpp: DEFAULT_TPP }, browser);
+    expect(blind.status).toBe(403);
+  });
+
+  it("gives a TPP a link of its own: 201, only the token's SHA-256 stored, 24 hours, signed requests only", async () => {
+    const before = Date.now();
+    const response = await server.client.post<any>('/v1/sandbox/psu-page-links', undefined);
+    expect(response.status, response.text).toBe(201);
+    expect(Object.keys(response.body).sort()).toEqual(['expiresAt', 'href']);
+    const match = /^(.*)\/psu\/consents\?access=([A-Za-z0-9_-]{43})$/.exec(response.body.href);
+    expect(match?.[1]).toBe(server.config.publicUrl);
+    const token = match![2]!;
+    const expiresAt = Date.parse(response.body.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 24 * 3_600_000 - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000 + 1000);
+    const rows = await server.database.db.selectFrom('psu_page_link').selectAll().execute();
+    expect(rows.some((row) => row.tpp_id === DEFAULT_TPP)).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    // Each call is a new link.
+    expect((await pageLink(server.client)).href).not.toBe(response.body.href);
+
+    const unsigned = await server.anonymous.post<any>('/v1/sandbox/psu-page-links', undefined);
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.code).toBe('SIGNATURE_MISSING');
+    // Any TPP role will do.
+    const aisp = await server.newTpp('PSDNO-FSA-AISPONLY', ['PSP_AI']);
+    expect((await aisp.client.post<any>('/v1/sandbox/psu-page-links', undefined)).status).toBe(201);
+    const document = (await server.anonymous.get<any>('/openapi.json')).body;
+    expect(document.paths['/v1/sandbox/psu-page-links'].post.operationId).toBe('createSandboxPsuPageLink');
+  });
+
+  it("refuses a forged, a cut and an expired link with the same page and 403, and changes nothing of the browser's visit", async () => {
+    const psu = await privatePsu(server.client);
+    const consentId = await approve(psu);
+    const browser = psuBrowser();
+    await logIn(server, psu.customerNumber, browser);
+    const { href } = await pageLink(server.client);
+    const forged = `${overviewUrl(server)}?access=${'A'.repeat(43)}`;
+    const cut = href.slice(0, -1);
+    const empty = `${overviewUrl(server)}?access=`;
+    for (const url of [forged, cut, empty]) {
+      for (const visitor of [browser, psuBrowser('nb')]) {
+        const refused = await openPage(url, visitor);
+        expect(refused.status, url).toBe(403);
+        expect(refused.headers['set-cookie']).toBeUndefined();
+        expect(refused.text).not.toContain('<form');
+        expect(pageText(refused.text)).toContain('POST /v1/sandbox/psu-page-links');
+        expect(pageText(refused.text)).toContain(
+          visitor === browser ? 'This link is unknown or has expired.' : 'Denne lenken er ukjent eller utløpt.',
+        );
+      }
+    }
+    // The logged-in visit is as it was.
+    expect(revocableOf((await openPage(overviewUrl(server), browser)).text)).toEqual([consentId]);
+
+    shiftMs = 24 * 3_600_000 + 1000;
+    try {
+      const late = await openPage(href, psuBrowser());
+      expect(late.status).toBe(403);
+      expect(late.headers['set-cookie']).toBeUndefined();
+      expect(pageText(late.text)).toContain('This link is unknown or has expired.');
+    } finally {
+      shiftMs = 0;
+    }
+    expect(await storedStatus(consentId)).toBe('valid');
+  });
+
+  it("keeps each TPP's link to its own bank: another TPP's link never shows this TPP's PSUs' consents", async () => {
+    const psu = await privatePsu(server.client);
+    const consentId = await approve(psu);
+    const tppB = await server.newTpp('PSDNO-FSA-LINKTPP');
+    // The PSU-ID is a customer in both sandbox banks (as the seeded ones are).
+    const namesake = await tppB.client.post<any>('/v1/sandbox/customers', {
+      customerNumber: psu.customerNumber,
+      customerType: 'PRIVATE',
+      customerName: 'Namesake',
+    });
+    expect(namesake.status, namesake.text).toBe(201);
+    const browser = psuBrowser();
+    const page = await logIn(server, psu.customerNumber, browser, tppB.client);
+    expect(page.text).not.toContain(consentId);
+    expect(revocableOf(page.text)).toEqual([]);
+    expect((await postForm(server, '/revoke', { consentId }, browser)).status).toBe(404);
+    expect(await storedStatus(consentId)).toBe('valid');
+
+    // A posted `tpp` field does not change the bank either.
+    const other = psuBrowser();
+    await openLink(server, other, tppB.client);
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, other)).status).toBe(303);
+    expect((await postForm(server, '/code', { code: '123456' }, other)).status).toBe(303);
+    expect((await openPage(overviewUrl(server), other)).text).not.toContain(consentId);
+
+    // This TPP's link, opened in the same browser, moves it to a new visit on this TPP's bank.
+    const mine = await openLink(server, browser);
+    expect(mine.text).toContain('action="/psu/consents/login"');
+    expect(revocableOf((await logIn(server, psu.customerNumber, browser)).text)).toEqual([consentId]);
   });
 
   it('lists the consents the PSU gave and the payments started for it, in English and Bokmål', async () => {
@@ -168,7 +313,7 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
     });
     expect(namesakeCustomer.status, namesakeCustomer.text).toBe(201);
     const namesake = psuBrowser();
-    const page = await logIn(server, other.customerNumber, namesake, 'PSDNO-FSA-OTHERTPP');
+    const page = await logIn(server, other.customerNumber, namesake, tppB.client);
     expect(page.text).not.toContain(othersConsent);
     expect((await postForm(server, '/revoke', { consentId: othersConsent }, namesake)).status).toBe(404);
     expect(await storedStatus(othersConsent)).toBe('valid');
@@ -193,13 +338,13 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
   it('gives the visit a new cookie at login: the cookie it had before is worth nothing after', async () => {
     const psu = await privatePsu(server.client);
     const browser = psuBrowser();
-    const start = await openPage(overviewUrl(server), browser);
+    const start = await openPage((await pageLink(server.client)).href, browser);
     const before = String(start.headers['set-cookie']).split(';')[0]!;
     await logIn(server, psu.customerNumber, browser);
     const stale = await openPage(overviewUrl(server), { language: 'en', cookies: jarWith(before) });
-    expect(stale.text).toContain('action="/psu/consents/login"');
     expect(stale.text).not.toContain('Logged in as');
-    // Logging out ends the visit.
+    expect(pageText(stale.text)).toContain('POST /v1/sandbox/psu-page-links');
+    // Logging out ends the visit (a new one starts on the same sandbox bank).
     expect((await postForm(server, '/logout', {}, browser)).status).toBe(303);
     expect((await openPage(overviewUrl(server), browser)).text).toContain('action="/psu/consents/login"');
   });
@@ -229,7 +374,8 @@ describe.each(DIALECTS)('the PSU page of consents with login at the bank’s IdP
       expect((await decide(link, 'approve', browser)).status).toBe(200);
     });
     const browser = psuBrowser();
-    const login = await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser);
+    await openLink(server, browser);
+    const login = await postForm(server, '/login', { psuId: psu.customerNumber }, browser);
     expect(login.status).toBe(303);
     expect(login.location).toMatch(/^https:\/\/idp\.bank\.example\/authorize\?/);
     // A forged assertion (another key) counts as a wrong login and logs nobody in.
@@ -248,7 +394,8 @@ describe.each(DIALECTS)('the PSU page of consents with login at the bank’s IdP
   it("refuses the IdP's return in a browser without the visit", async () => {
     const psu = await privatePsu(server.client);
     const browser = psuBrowser();
-    const login = await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser);
+    await openLink(server, browser);
+    const login = await postForm(server, '/login', { psuId: psu.customerNumber }, browser);
     const back = idp.login(login.location!);
     expect((await openPage(back, psuBrowser())).status).toBe(403);
   });
@@ -272,8 +419,13 @@ describe.each(DIALECTS)("the PSU page of consents in production, on the bank's a
     const second = await approvedConsent(other.client, body, psu.headers, (link) => walk(link));
 
     const browser = psuBrowser();
-    expect((await openPage(overviewUrl(server), browser)).text).not.toContain('name="tpp"');
-    const page = await logIn(server, psu.customerNumber, browser, '');
+    // No link in production: the page itself starts the visit, and an `access` parameter means nothing.
+    const start = await openPage(overviewUrl(server, '?access=whatever'), browser);
+    expect(start.status).toBe(200);
+    expect(start.text).toContain('action="/psu/consents/login"');
+    expect(start.text).not.toContain('name="tpp"');
+    expect((await server.client.post<any>('/v1/sandbox/psu-page-links', undefined)).status).toBe(404);
+    const page = await logIn(server, psu.customerNumber, browser, null);
     expect(revocableOf(page.text).sort()).toEqual([first, second].sort());
     expect(pageText(page.text)).toContain('PSDNO-FSA-222222222 AS');
     expect((await postForm(server, '/revoke', { consentId: second }, browser)).status).toBe(303);
@@ -292,7 +444,8 @@ describe.each(DIALECTS)('the PSU page of consents and the per-PSU code lock (%s)
   it('counts wrong codes towards the lock of the SCA pages: while it holds, not even the right code logs in', async () => {
     const psu = await privatePsu(server.client);
     const browser = psuBrowser();
-    expect((await postForm(server, '/login', { psuId: psu.customerNumber, tpp: DEFAULT_TPP }, browser)).status).toBe(303);
+    await openLink(server, browser);
+    expect((await postForm(server, '/login', { psuId: psu.customerNumber }, browser)).status).toBe(303);
     expect((await postForm(server, '/code', { code: '000000' }, browser)).status).toBe(400);
     const locked = await postForm(server, '/code', { code: '000001' }, browser);
     expect(locked.status).toBe(429);

@@ -1,6 +1,7 @@
 /**
  * The PSU's own page of consents and payments in headless Chromium, in English and Bokmål: the
- * PSU logs in (PSU-ID, then the sandbox's one-time code), sees the consent it gave with its
+ * TPP obtains the link to the page on its sandbox bank (`POST /v1/sandbox/psu-page-links`), the
+ * PSU opens it and logs in (PSU-ID, then the sandbox's one-time code), sees the consent it gave with its
  * Revoke button and the payment a TPP started for it, and revokes the consent. The page says so,
  * the consent reads revokedByPsu on the TPP's side and its reads are refused.
  */
@@ -19,7 +20,7 @@ import {
 } from '../support/browser.js';
 import { approvedConsent, consentBody, consentStatusOf, detailedAccess } from '../support/consents.js';
 import { created, initiate, NDCT, ndctBody, privatePsu } from '../support/payments.js';
-import { DEFAULT_TPP } from '../support/psu-overview.js';
+import { DEFAULT_TPP, pageLink } from '../support/psu-overview.js';
 import { walk } from '../support/sca.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -68,8 +69,12 @@ describe.skipIf(chromiumMissing() !== undefined)('the PSU page of consents in he
       const payment = await created(initiate(server.client, 'payments', NDCT, ndctBody(psu.account), { headers: psu.headers }));
 
       const page: Page = await contexts.open(psuProfile(t.locale));
-      await page.goto(`${server.baseUrl}/psu/consents?tpp=${DEFAULT_TPP}`);
+      const { href } = await pageLink(server.client);
+      await page.goto(href);
       await shows(page, t.loginHeading);
+      // The token has left the address bar: the visit is the cookie now.
+      expect(page.url()).toBe(`${server.baseUrl}/psu/consents`);
+      expect(await page.locator('input[name="tpp"]').count()).toBe(0);
       expect(await page.locator('html').getAttribute('lang')).toBe(language);
       await page.getByLabel(t.psuId, { exact: true }).fill(psu.customerNumber);
       await button(page, t.next).click();

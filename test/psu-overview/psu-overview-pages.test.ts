@@ -3,13 +3,15 @@
  * - every interpolated value (TPP name, creditor, consent id, CSRF token) is escaped;
  * - only a valid consent has a Revoke form, carrying the visit's CSRF token and the consent's id;
  * - what a consent shares is said from what the PSU granted (accounts and kinds, or the list only);
- * - the sandbox's login asks whose bank, production's does not; texts follow the frame's language;
+ * - the login asks for the PSU-ID only (the bank is the visit's); without a link the sandbox's page
+ *   says where the link comes from; texts follow the frame's language;
  * - no scripts, and the one stylesheet the SCA pages' CSP allows.
  */
 import { describe, expect, it } from 'vitest';
 import type { Consent } from '../../src/modules/consents/consent.model.js';
 import type { Payment } from '../../src/modules/payments/payment.model.js';
-import { overviewLoginPage, overviewPage } from '../../src/modules/psu-overview/psu-overview-pages.js';
+import { localized } from '../../src/domain/localized.js';
+import { overviewLinkNeededPage, overviewLoginPage, overviewPage } from '../../src/modules/psu-overview/psu-overview-pages.js';
 import { PAGE_STYLE, type PageFrame } from '../../src/modules/sca-redirect/sca-pages.js';
 
 const HOSTILE = `"'><script>alert(1)</script>`;
@@ -139,12 +141,23 @@ describe('the overview page', () => {
 });
 
 describe('the login page', () => {
-  it('asks whose sandbox bank in the sandbox, and not in production', () => {
-    const sandbox = overviewLoginPage(frame(), { action: '/psu/consents/login', csrf: 't', sandboxTppId: HOSTILE });
-    expect(sandbox).toContain(`name="tpp" maxlength="100" required value="${HOSTILE_ESCAPED}"`);
-    expect(sandbox).toContain('<label for="tpp">');
-    const production = overviewLoginPage(frame('en', false), { action: '/psu/consents/login', csrf: 't' });
-    expect(production).not.toContain('name="tpp"');
-    expect(production).toContain('<label for="psu-id">');
+  it("asks for the PSU-ID only: the bank is the visit's, never a form field", () => {
+    for (const sandbox of [true, false]) {
+      const html = overviewLoginPage(frame('en', sandbox), { action: '/psu/consents/login', csrf: HOSTILE });
+      expect(html).not.toContain('name="tpp"');
+      expect(html).toContain('<label for="psu-id">');
+      expect(html).toContain(`name="csrf" value="${HOSTILE_ESCAPED}"`);
+    }
+  });
+
+  it('without a link, in the sandbox: where the link comes from, in both languages, and no form', () => {
+    const en = overviewLinkNeededPage(frame());
+    expect(en).not.toContain('<form');
+    expect(en).toContain('POST /v1/sandbox/psu-page-links');
+    expect(en).not.toContain('role="alert"');
+    const nb = overviewLinkNeededPage(frame('nb'), { message: localized('refused', 'Denne lenken er ukjent eller utløpt.') });
+    expect(nb).toContain('I sandkassen har hver TPP sin egen sandkassebank.');
+    expect(nb).toContain('role="alert">Denne lenken er ukjent eller utløpt.</p>');
+    expect(nb).not.toContain('<form');
   });
 });

@@ -28,32 +28,34 @@ function errorBox(frame: PageFrame, message: Localized | undefined, id: string):
 export interface LoginView {
   readonly action: string;
   readonly csrf: string;
-  /** Sandbox: the TPP field, prefilled with this. */
-  readonly sandboxTppId?: string | undefined;
   readonly message?: Localized | undefined;
 }
 
-/** The first step: the PSU-ID (and, in the sandbox, whose mock bank). */
+/** The first step: the PSU-ID (the bank is the visit's: in the sandbox, the TPP's link chose it). */
 export function overviewLoginPage(frame: PageFrame, view: LoginView): string {
   const t = translator(frame);
-  const sandboxField =
-    view.sandboxTppId === undefined
-      ? ''
-      : `<label for="tpp">${t(OVERVIEW_TEXTS.sandboxBankLabel)}</label>
-<input type="text" id="tpp" name="tpp" maxlength="100" required value="${escapeHtml(view.sandboxTppId)}" aria-describedby="tpp-hint">
-<p class="hint" id="tpp-hint">${t(OVERVIEW_TEXTS.sandboxBankHint)}</p>`;
   return page(
     frame,
     t(OVERVIEW_TEXTS.loginHeading),
     `<p>${t(OVERVIEW_TEXTS.loginIntro)}</p>
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
-${sandboxField}
 <label for="psu-id">${t(SCA_TEXTS.psuIdLabel)}</label>
 <input type="text" id="psu-id" name="psuId" inputmode="numeric" autocomplete="username" maxlength="11" required${view.message ? ' aria-invalid="true" aria-describedby="psu-id-error"' : ''}>
 ${errorBox(frame, view.message, 'psu-id-error')}
 <div class="actions"><button type="submit">${t(SCA_TEXTS.next)}</button></div>
 </form>`,
+  );
+}
+
+/** The sandbox without a visit: where the link to the page comes from; no login. `message`: why a link was refused. */
+export function overviewLinkNeededPage(frame: PageFrame, view: { readonly message?: Localized | undefined } = {}): string {
+  const t = translator(frame);
+  return page(
+    frame,
+    t(OVERVIEW_TEXTS.linkHeading),
+    `${errorBox(frame, view.message, 'link-error')}
+<p>${t(OVERVIEW_TEXTS.linkNeeded)}</p>`,
   );
 }
 

@@ -30,14 +30,14 @@ function toSession(row: PsuOverviewSessionTable): PsuOverviewSession {
 
 /** The only place that queries psu_overview_session. */
 export const psuOverviewSessionRepository = {
-  async insert(db: DbOrTx, session: Omit<PsuOverviewSession, 'psuId' | 'authenticatedAt' | 'codeAttempts' | 'bankScope'>): Promise<void> {
+  async insert(db: DbOrTx, session: Omit<PsuOverviewSession, 'psuId' | 'authenticatedAt' | 'codeAttempts'>): Promise<void> {
     await db
       .insertInto('psu_overview_session')
       .values({
         id: session.id,
         session_hash: session.sessionHash,
         csrf_token: session.csrfToken,
-        bank_scope: '',
+        bank_scope: session.bankScope,
         psu_id: null,
         authenticated_at: null,
         code_attempts: 0,
@@ -58,12 +58,16 @@ export const psuOverviewSessionRepository = {
     return row && toSession(row);
   },
 
-  /** The identify step: the bank and the PSU, only while nobody is authenticated in this visit. */
-  async identify(db: DbOrTx, id: string, bankScope: string, psuId: string): Promise<boolean> {
+  /**
+   * The identify step: the PSU, once per visit. A visit already identified keeps its PSU and its
+   * count of wrong codes (a second identify would otherwise start the count again).
+   */
+  async identify(db: DbOrTx, id: string, psuId: string): Promise<boolean> {
     const result = await db
       .updateTable('psu_overview_session')
-      .set({ bank_scope: bankScope, psu_id: psuId, code_attempts: 0 })
+      .set({ psu_id: psuId })
       .where('id', '=', id)
+      .where('psu_id', 'is', null)
       .where('authenticated_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;

@@ -10,11 +10,12 @@ export const OVERVIEW_TEXTS = {
     'See which apps you have given access to your accounts, end an access, and follow the payments apps have started for you.',
     'Se hvilke apper du har gitt tilgang til kontoene dine, avslutt en tilgang, og følg betalingene apper har startet for deg.',
   ),
-  sandboxBankLabel: localized('Sandbox bank: the TPP organisation identifier', 'Sandkassebank: TPP-ens organisasjonsidentifikator'),
-  sandboxBankHint: localized(
-    'Each TPP has a sandbox bank of its own. Name the TPP whose mock data you are a customer in (as in its certificate, e.g. PSDNO-FSA-SANDBOXTPP).',
-    'Hver TPP har sin egen sandkassebank. Oppgi TPP-en du er kunde i testdataene til (som i sertifikatet, f.eks. PSDNO-FSA-SANDBOXTPP).',
+  linkHeading: localized('Open the page from your TPP’s link', 'Åpne siden fra lenken til TPP-en din'),
+  linkNeeded: localized(
+    'In the sandbox each TPP has a sandbox bank of its own. This page opens on one of them only by a link the TPP gets from its sandbox with a signed request (POST /v1/sandbox/psu-page-links); the link works for 24 hours.',
+    'I sandkassen har hver TPP sin egen sandkassebank. Denne siden åpnes på en av dem bare med en lenke TPP-en får fra sandkassen sin med en signert forespørsel (POST /v1/sandbox/psu-page-links); lenken virker i 24 timer.',
   ),
+  linkRefused: localized('This link is unknown or has expired.', 'Denne lenken er ukjent eller utløpt.'),
   signedInAs: localized('Logged in as', 'Logget inn som'),
   logout: localized('Log out', 'Logg ut'),
   restart: localized('Start again', 'Start på nytt'),

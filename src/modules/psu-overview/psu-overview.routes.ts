@@ -5,7 +5,14 @@ import { pickLanguage } from '../../http/content-negotiation.js';
 import { sendPage, sendRedirect } from '../sca-redirect/sca-page-headers.js';
 import type { PageFrame } from '../sca-redirect/sca-pages.js';
 import { sessionOfCookieHeader, sessionSetCookie } from '../sca-redirect/sca-session-cookie.js';
-import { overviewCodePage, overviewExternalLoginPage, overviewLoginPage, overviewMessagePage, overviewPage } from './psu-overview-pages.js';
+import {
+  overviewCodePage,
+  overviewExternalLoginPage,
+  overviewLinkNeededPage,
+  overviewLoginPage,
+  overviewMessagePage,
+  overviewPage,
+} from './psu-overview-pages.js';
 import type { LoginOutcome, PsuOverviewService, Visit } from './psu-overview.service.js';
 import { OVERVIEW_TEXTS } from './psu-overview-texts.js';
 
@@ -31,7 +38,8 @@ const NOTICES: Readonly<Record<string, Localized>> = { revoked: OVERVIEW_TEXTS.r
  * The PSU's own page of consents and payments (docs/design.md §2b), at `/psu/consents`: unsigned
  * (a browser), HTML, outside the API's front door. GET shows the visit's step (login, code, or the
  * list); every form post carries the visit's CSRF token and answers 303 (post/redirect/get). A post
- * without the visit's cookie and token changes nothing (403).
+ * without the visit's cookie and token changes nothing (403). In the sandbox a visit starts only
+ * from a TPP's link (`?access=`, from `POST /v1/sandbox/psu-page-links`), on that TPP's bank.
  */
 export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = async (app, options) => {
   const { overview, basePath } = options;
@@ -78,21 +86,8 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
     const csrf = visit.session.csrfToken;
     const status = retry?.status ?? 200;
     switch (overview.stepOf(visit)) {
-      case 'identify': {
-        const query = (request.query ?? {}) as Record<string, unknown>;
-        const prefilled = typeof query['tpp'] === 'string' ? query['tpp'].slice(0, 100) : '';
-        return sendPage(
-          reply,
-          status,
-          overviewLoginPage(frame, {
-            action: `${basePath}/login`,
-            csrf,
-            sandboxTppId: options.sandbox ? prefilled : undefined,
-            message: retry?.message,
-          }),
-          targets,
-        );
-      }
+      case 'identify':
+        return sendPage(reply, status, overviewLoginPage(frame, { action: `${basePath}/login`, csrf, message: retry?.message }), targets);
       case 'second-factor':
         if (overview.loginStep === 'external-redirect') {
           const href = await overview.externalLoginUrl(visit);
@@ -132,6 +127,7 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
         // As it is now: the attempt just counted is part of the next external login's state.
         return stepPage(request, reply, (await overview.find(visit.secret)) ?? visit, outcome);
       case 'ended':
+        if (outcome.newSecret !== undefined) setCookie(request, reply, outcome.newSecret);
         return message(request, reply, 400, outcome.message);
     }
   }
@@ -144,17 +140,28 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   const isVisit = (value: Visit | FastifyReply): value is Visit => 'session' in value;
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const access = query['access'];
+    if (options.sandbox && access !== undefined) {
+      const opened = await overview.openLink(secretOf(request), typeof access === 'string' ? access.slice(0, 100) : '');
+      if (opened === undefined) {
+        return sendPage(reply, 403, overviewLinkNeededPage(frameOf(request), { message: OVERVIEW_TEXTS.linkRefused }));
+      }
+      if (opened.newSecret !== undefined) setCookie(request, reply, opened.newSecret);
+      // The token leaves the address bar (the history, a Referer): from here the visit is the cookie.
+      return sendRedirect(reply, basePath);
+    }
     const visit = await overview.enter(secretOf(request));
+    if (visit === undefined) return sendPage(reply, 200, overviewLinkNeededPage(frameOf(request)));
     if (visit.newSecret !== undefined) setCookie(request, reply, visit.newSecret);
-    const done = ((request.query ?? {}) as Record<string, unknown>)['done'];
+    const done = query['done'];
     return stepPage(request, reply, visit, undefined, typeof done === 'string' ? NOTICES[done] : undefined);
   });
 
   app.post('/login', { schema: { hide: true } }, async (request, reply) => {
     const visit = await formVisit(request, reply);
     if (!isVisit(visit)) return visit;
-    const form = formOf(request);
-    return answer(request, reply, visit, await overview.identify(visit, field(form, 'psuId', 40), field(form, 'tpp')));
+    return answer(request, reply, visit, await overview.identify(visit, field(formOf(request), 'psuId', 40)));
   });
 
   app.post('/code', { schema: { hide: true } }, async (request, reply) => {
@@ -194,7 +201,8 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
     const visit = await formVisit(request, reply);
     if (!isVisit(visit)) return visit;
-    await overview.logout(visit);
+    const { newSecret } = await overview.logout(visit);
+    if (newSecret !== undefined) setCookie(request, reply, newSecret);
     return sendRedirect(reply, basePath);
   });
 

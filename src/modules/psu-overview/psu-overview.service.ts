@@ -17,6 +17,7 @@ import type { Payment } from '../payments/payment.model.js';
 import type { PaymentStore } from '../payments/payment-store.js';
 import type { TppService } from '../tpps/tpp.service.js';
 import { psuOverviewSessionRepository, type PsuOverviewSession } from './psu-overview-session.repository.js';
+import { psuPageLinkRepository } from './psu-page-link.repository.js';
 
 /** How long a visit may take to log in. */
 export const LOGIN_MINUTES = 10;
@@ -24,10 +25,15 @@ export const LOGIN_MINUTES = 10;
 export const SESSION_MINUTES = 15;
 /** How many of the PSU's payments the page lists (the newest). */
 export const PAYMENTS_LISTED = 100;
+/** How long a sandbox link to the page works (from when the TPP obtained it). */
+export const PAGE_LINK_HOURS = 24;
 
 export interface PsuOverviewSettings {
   readonly publicUrl: string;
-  /** Sandbox: each TPP's mock bank is a bank of its own, so the PSU names the TPP whose bank it logs in to. */
+  /**
+   * Sandbox: each TPP's mock bank is a bank of its own, and its seeded PSU-IDs are every TPP's, so
+   * a visit starts only from a link the TPP obtained with a signed request, on that TPP's bank.
+   */
   readonly sandbox: boolean;
   readonly codeLock: CodeLockSettings;
 }
@@ -54,6 +60,12 @@ export interface Visit {
 /** Where a visit stands: not identified, identified and waiting for its second factor, or logged in. */
 export type VisitStep = 'identify' | 'second-factor' | 'logged-in';
 
+/** A sandbox link to the page, as the TPP is given it. */
+export interface PageLink {
+  readonly href: string;
+  readonly expiresAt: string;
+}
+
 /** What a login step did. */
 export type LoginOutcome =
   /** Show the visit's page (303 to it): the next step, or the overview. */
@@ -62,8 +74,8 @@ export type LoginOutcome =
   | { readonly kind: 'external'; readonly url: string }
   /** The same step again, saying why; 429 while the PSU's code step is locked. */
   | { readonly kind: 'retry'; readonly message: Localized; readonly status: 400 | 429 }
-  /** The visit is over (too many wrong codes): the PSU starts again. */
-  | { readonly kind: 'ended'; readonly message: Localized };
+  /** The visit is over (too many wrong codes): the PSU starts again (in the sandbox, in a new visit on the same bank: its cookie). */
+  | { readonly kind: 'ended'; readonly message: Localized; readonly newSecret?: string | undefined };
 
 /** A consent on the PSU's page, with the TPP's name. */
 export interface ListedConsent {
@@ -83,8 +95,19 @@ export interface Overview {
 }
 
 export interface PsuOverviewService {
-  /** A page request: the browser's live visit, or a new one (its cookie to set). */
-  enter(secret: string | undefined): Promise<Visit>;
+  /**
+   * A page request: the browser's live visit, or a new one (its cookie to set). In the sandbox a
+   * visit starts from a TPP's link only ({@link openLink}): without a live visit, undefined.
+   */
+  enter(secret: string | undefined): Promise<Visit | undefined>;
+  /**
+   * Sandbox: a TPP's link opened (its `access` token). The browser's live visit if it is on that
+   * TPP's bank already, else a new visit on it (its cookie to set); undefined, and nothing changes,
+   * for a token that is unknown or expired, and outside the sandbox.
+   */
+  openLink(secret: string | undefined, token: string): Promise<Visit | undefined>;
+  /** Sandbox: a new link to the page on `tppId`'s sandbox bank, for the TPP to hand its test PSUs. */
+  issuePageLink(tppId: string): Promise<PageLink>;
   /** The browser's live visit, or undefined (the IdP's return: a GET, which carries no token). */
   find(secret: string | undefined): Promise<Visit | undefined>;
   /** A form post: the browser's live visit if the form's CSRF token is that visit's; else undefined and nothing changes. */
@@ -95,8 +118,8 @@ export interface PsuOverviewService {
   readonly loginStep: PsuAuthenticator['kind'];
   /** The IdP's origin (external login), for the page's form-action; else undefined. */
   readonly loginOrigin: string | undefined;
-  /** The identify form: the PSU-ID and, in the sandbox, the TPP whose mock bank the PSU is a customer of. */
-  identify(visit: Visit, psuIdText: string, sandboxTppId: string): Promise<LoginOutcome>;
+  /** The identify form: the PSU-ID, once per visit (the bank is the visit's). */
+  identify(visit: Visit, psuIdText: string): Promise<LoginOutcome>;
   /** The code form (in-page code). */
   enterCode(visit: Visit, code: string): Promise<LoginOutcome>;
   /** The external login's address for an identified visit. */
@@ -107,17 +130,13 @@ export interface PsuOverviewService {
   overview(visit: Visit): Promise<Overview>;
   /** The logged-in PSU revokes one of its consents. */
   revoke(visit: Visit, consentId: string): Promise<Revocation>;
-  /** Ends the visit. */
-  logout(visit: Visit): Promise<void>;
+  /** Ends the visit; in the sandbox a new one starts on the same bank (its cookie to set). */
+  logout(visit: Visit): Promise<{ readonly newSecret?: string | undefined }>;
 }
 
 const NOT_A_CUSTOMER = localized(
   'No customer of this bank has that national identity number',
   'Ingen kunde i banken har dette fødselsnummeret',
-);
-const SANDBOX_BANK_MISSING = localized(
-  'Name the TPP whose sandbox bank you are a customer of (its organisation identifier, as in its certificate).',
-  'Oppgi TPP-en du er kunde i sandkassebanken til (organisasjonsidentifikatoren i sertifikatet).',
 );
 const WRONG_CODE = (left: number) =>
   localized(`Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`, `Feil kode. ${left} forsøk igjen.`);
@@ -139,6 +158,8 @@ const TOO_MANY = localized(
  *
  * A visit is a browser's session cookie (only its SHA-256 stored) with that browser's CSRF token;
  * the cookie is replaced at login, so a cookie known before the login is worth nothing after it.
+ * In the sandbox the visit's bank is fixed when it starts, by the TPP's link (only the link
+ * token's SHA-256 stored), and never taken from a form.
  */
 export function createPsuOverviewService(deps: PsuOverviewDependencies, settings: PsuOverviewSettings): PsuOverviewService {
   const { db, now, authenticator } = deps;
@@ -158,6 +179,30 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
     return psuOverviewSessionRepository.findLive(db, sha256(secret), now().toISOString());
   }
 
+  /** A new visit on `bankScope` (the sandbox TPP whose bank it is; '' in production), with its cookie to set. */
+  async function start(bankScope: string): Promise<Visit> {
+    const at = now().toISOString();
+    // Ended visits go when a new one starts: the table holds the visits of the last minutes only.
+    await psuOverviewSessionRepository.purge(db, at);
+    const newSecret = randomBytes(32).toString('base64url');
+    const session = {
+      id: randomUUID(),
+      sessionHash: sha256(newSecret),
+      csrfToken: randomBytes(24).toString('base64url'),
+      bankScope,
+      createdAt: at,
+      expiresAt: minutesFromNow(LOGIN_MINUTES),
+    };
+    await psuOverviewSessionRepository.insert(db, session);
+    return { session: { ...session, psuId: undefined, authenticatedAt: undefined, codeAttempts: 0 }, secret: newSecret, newSecret };
+  }
+
+  /** Ends a visit. In the sandbox the browser keeps its bank (it came by the TPP's link): a new visit on it, its cookie. */
+  async function end(session: PsuOverviewSession): Promise<string | undefined> {
+    await psuOverviewSessionRepository.remove(db, session.id);
+    return settings.sandbox ? (await start(session.bankScope)).newSecret : undefined;
+  }
+
   /** The second factor, either shape: counted first (the visit's and the PSU's), then `verify` decides. */
   async function secondFactor(
     visit: Visit,
@@ -172,8 +217,7 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
     const attempts = await psuOverviewSessionRepository.countCodeAttempt(db, session.id, session.psuId, MAX_WRONG_CODES);
     if (attempts === undefined) {
       await codeLock.release(claim.attemptId);
-      await psuOverviewSessionRepository.remove(db, session.id);
-      return { kind: 'ended', message: TOO_MANY };
+      return { kind: 'ended', message: TOO_MANY, newSecret: await end(session) };
     }
     const { right, lockedUntil } = await codeLock.check(psu, claim.attemptId, () => verify(psu.psuId, attempts - 1));
     if (right) {
@@ -194,8 +238,7 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
       return { kind: 'next', newSecret };
     }
     if (attempts >= MAX_WRONG_CODES) {
-      await psuOverviewSessionRepository.remove(db, session.id);
-      return { kind: 'ended', message: TOO_MANY };
+      return { kind: 'ended', message: TOO_MANY, newSecret: await end(session) };
     }
     if (lockedUntil) return { kind: 'retry', status: 429, message: codeLockedMessage(lockedUntil, now()) };
     return { kind: 'retry', status: 400, message: wrong(MAX_WRONG_CODES - attempts) };
@@ -205,23 +248,27 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
     async enter(secret) {
       const found = await find(secret);
       if (found && secret !== undefined) return { session: found, secret };
-      const at = now().toISOString();
-      // Ended visits go when a new one starts: the table holds the visits of the last minutes only.
-      await psuOverviewSessionRepository.purge(db, at);
-      const newSecret = randomBytes(32).toString('base64url');
-      const session = {
-        id: randomUUID(),
-        sessionHash: sha256(newSecret),
-        csrfToken: randomBytes(24).toString('base64url'),
-        createdAt: at,
-        expiresAt: minutesFromNow(LOGIN_MINUTES),
-      };
-      await psuOverviewSessionRepository.insert(db, session);
-      return {
-        session: { ...session, bankScope: '', psuId: undefined, authenticatedAt: undefined, codeAttempts: 0 },
-        secret: newSecret,
-        newSecret,
-      };
+      return settings.sandbox ? undefined : start('');
+    },
+
+    async openLink(secret, token) {
+      if (!settings.sandbox || token === '') return undefined;
+      const tppId = await psuPageLinkRepository.findLiveTpp(db, sha256(token), now().toISOString());
+      if (tppId === undefined) return undefined;
+      const found = await find(secret);
+      if (found && secret !== undefined && found.bankScope === tppId) return { session: found, secret };
+      return start(tppId);
+    },
+
+    async issuePageLink(tppId) {
+      if (!settings.sandbox) throw new Error('links to the page are a sandbox feature');
+      const at = now();
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(at.getTime() + PAGE_LINK_HOURS * 3_600_000).toISOString();
+      // Expired links go when a new one is made: the table holds the links that still work.
+      await psuPageLinkRepository.purge(db, at.toISOString());
+      await psuPageLinkRepository.insert(db, { tokenHash: sha256(token), tppId, createdAt: at.toISOString(), expiresAt });
+      return { href: `${settings.publicUrl}/psu/consents?access=${token}`, expiresAt };
     },
 
     async find(secret) {
@@ -243,17 +290,16 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
     loginStep: authenticator.kind,
     loginOrigin: authenticator.kind === 'external-redirect' ? authenticator.identityProviderOrigin : undefined,
 
-    async identify(visit, psuIdText, sandboxTppId) {
-      if (visit.session.authenticatedAt !== undefined) return { kind: 'next' };
+    async identify(visit, psuIdText) {
+      // Once per visit: another PSU-ID goes through "Start again" (a new visit, a new count of wrong codes).
+      if (visit.session.psuId !== undefined || visit.session.authenticatedAt !== undefined) return { kind: 'next' };
       const checked = checkNorwegianIdentityNumber(psuIdText.trim());
       if (!checked.ok) return { kind: 'retry', status: 400, message: checked.reason };
-      const bankScope = settings.sandbox ? sandboxTppId.trim() : '';
-      if (settings.sandbox && bankScope === '') return { kind: 'retry', status: 400, message: SANDBOX_BANK_MISSING };
       const psuId = checked.value.number;
-      if (!(await authenticator.isCustomer({ tppId: bankScope }, psuId))) return { kind: 'retry', status: 400, message: NOT_A_CUSTOMER };
-      if (!(await psuOverviewSessionRepository.identify(db, visit.session.id, bankScope, psuId))) return { kind: 'next' };
+      if (!(await authenticator.isCustomer(scopeOf(visit.session), psuId))) return { kind: 'retry', status: 400, message: NOT_A_CUSTOMER };
+      if (!(await psuOverviewSessionRepository.identify(db, visit.session.id, psuId))) return { kind: 'next' };
       if (authenticator.kind === 'in-page-code') return { kind: 'next' };
-      const identified = { ...visit, session: { ...visit.session, bankScope, psuId, codeAttempts: 0 } };
+      const identified = { ...visit, session: { ...visit.session, psuId } };
       return { kind: 'external', url: await service.externalLoginUrl(identified) };
     },
 
@@ -324,7 +370,7 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
     },
 
     async logout(visit) {
-      await psuOverviewSessionRepository.remove(db, visit.session.id);
+      return { newSecret: await end(visit.session) };
     },
   };
   return service;

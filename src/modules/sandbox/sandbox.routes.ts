@@ -8,13 +8,17 @@ import { sandboxMapper } from './sandbox-bank.mapper.js';
 import type { SandboxBank } from './sandbox-bank.service.js';
 import { initializeRoutes } from './sandbox-initialize.routes.js';
 import { instantPaymentFeeRoutes } from './instant-payment-fee.routes.js';
+import { psuPageLinkRoutes, type PsuPageLinks } from './psu-page-link.routes.js';
 import { transactionRoutes } from './transaction.routes.js';
 
 /**
  * The mock-data API under `/v1/sandbox` (sandbox mode only; signed like every `/v1` call). Every
  * operation acts on the calling TPP's own sandbox.
  */
-export const sandboxRoutes: FastifyPluginAsync<{ bank: SandboxBank; publicUrl: string }> = async (app, { bank, publicUrl }) => {
+export const sandboxRoutes: FastifyPluginAsync<{ bank: SandboxBank; publicUrl: string; psuPageLinks: PsuPageLinks }> = async (
+  app,
+  { bank, publicUrl, psuPageLinks },
+) => {
   const options = { bank, mapper: sandboxMapper(publicUrl) };
   await app.register(initializeRoutes, options);
   await app.register(customerRoutes, options);
@@ -24,4 +28,5 @@ export const sandboxRoutes: FastifyPluginAsync<{ bank: SandboxBank; publicUrl: s
   await app.register(cardAccountRoutes, options);
   await app.register(coreSystemFaultRoutes, options);
   await app.register(instantPaymentFeeRoutes, options);
+  await app.register(psuPageLinkRoutes, { psuPageLinks });
 };
