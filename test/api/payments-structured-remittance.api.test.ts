@@ -5,7 +5,7 @@
  * field is the same payment for the logical-duplicate rule; the served OpenAPI document marks the
  * single field deprecated.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { DIALECTS } from '../support/databases.js';
@@ -29,6 +29,7 @@ import {
   type Psu,
   type Service,
 } from '../support/payments.js';
+import { osloDay } from '../support/sandbox.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const KID = { reference: '1234567890128', referenceType: 'SCOR' };
@@ -118,6 +119,19 @@ describe.each(DIALECTS)('structured remittance (%s)', (dialect) => {
     const again = { ...first, remittanceInformationStructured: undefined, remittanceInformationStructuredArray: [KID] };
     expectError(await initiate(server.client, 'payments', NDCT, again, { headers: psu.headers }), 400, 'PAYMENT_FAILED');
     await created(initiate(server.client, 'payments', NDCT, again, { headers: psu.headers, query: 'allowLogicalDuplicate=true' }));
+  });
+
+  it('a payment stored by an earlier server with its KID in the single field is still the same payment', async () => {
+    const first = ndctBody(psu.account, { remittanceInformationUnstructured: undefined, remittanceInformationStructured: KID });
+    const { paymentId } = await created(initiate(server.client, 'payments', NDCT, first, { headers: psu.headers }));
+    // The fingerprint as the server stored it before both fields were read as the array.
+    const creditor = (first['creditorAccount'] as { bban: string }).bban;
+    const earlier = createHash('sha256')
+      .update(JSON.stringify(['payments', NDCT, psu.account.bban, creditor, '100.33', 'NOK', osloDay(), [null, KID.reference, null]]))
+      .digest('base64url');
+    await server.database.db.updateTable('payment').set({ logical_key: earlier }).where('id', '=', paymentId).execute();
+    const again = { ...first, remittanceInformationStructured: undefined, remittanceInformationStructuredArray: [KID] };
+    expectError(await initiate(server.client, 'payments', NDCT, again, { headers: psu.headers }), 400, 'PAYMENT_FAILED');
   });
 
   it('marks remittanceInformationStructured deprecated in /openapi.json for every initiation body, the array not', async () => {

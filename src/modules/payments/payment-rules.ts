@@ -56,6 +56,11 @@ export interface PaymentOrder<Body extends PaymentBody = PaymentBody> {
   /** Fingerprint for the logical-duplicate rule (docs/design.md §2). */
   readonly logicalKey: string;
   /**
+   * The fingerprint the same payment had when its one KID was sent in the deprecated single field
+   * and stored so (before both fields were read as the array): equal to payments still live from then.
+   */
+  readonly formerLogicalKey?: string | undefined;
+  /**
    * The body to store and answer on GET: the submitted one, address names as sent; only
    * `preceeding` is normalised, and a KID in the deprecated `remittanceInformationStructured` is
    * moved into `remittanceInformationStructuredArray`.
@@ -403,14 +408,9 @@ export function checkSinglePayment(
     }
   }
   const stored = withStructuredArray(body);
-  return {
-    debtorBban,
-    debtorCurrency,
-    amount,
-    requestedExecutionDate,
-    creditorBban: isDomesticProduct(product) ? creditor : undefined,
-    // No date means today: a payment dated today and one without a date are the same payment.
-    logicalKey: fingerprint([
+  // No date means today: a payment dated today and one without a date are the same payment.
+  const keyWith = (remittance: unknown) =>
+    fingerprint([
       'payments',
       product,
       debtorBban,
@@ -418,8 +418,18 @@ export function checkSinglePayment(
       formatAmount(amount),
       amount.currency,
       requestedExecutionDate ?? context.today,
-      remittanceOf(stored),
-    ]),
+      remittance,
+    ]);
+  const kids = stored.remittanceInformationStructuredArray;
+  return {
+    debtorBban,
+    debtorCurrency,
+    amount,
+    requestedExecutionDate,
+    creditorBban: isDomesticProduct(product) ? creditor : undefined,
+    logicalKey: keyWith(remittanceOf(stored)),
+    formerLogicalKey:
+      kids?.length === 1 ? keyWith([stored.remittanceInformationUnstructured ?? null, kids[0]!.reference, null]) : undefined,
     body: stored,
   };
 }

@@ -319,13 +319,13 @@ export const paymentRepository = {
     await trx.updateTable('payment').set({ basket_id: null }).where('basket_id', '=', basketId).execute();
   },
 
-  /** The id of a live payment of this TPP with the same logical fingerprint, if any. */
-  async findLiveDuplicate(db: DbOrTx, tppId: string, logicalKey: string): Promise<string | undefined> {
+  /** The id of a live payment of this TPP with one of these logical fingerprints, if any. */
+  async findLiveDuplicate(db: DbOrTx, tppId: string, logicalKeys: readonly string[]): Promise<string | undefined> {
     const row = await db
       .selectFrom('payment')
       .select('id')
       .where('tpp_id', '=', tppId)
-      .where('logical_key', '=', logicalKey)
+      .where('logical_key', 'in', logicalKeys)
       .where('status', 'in', LIVE_STATUSES)
       .executeTakeFirst();
     return row?.id;

@@ -246,7 +246,10 @@ export function createPaymentsService(
           // Equal payments queue here (PostgreSQL): of two sent at once, the later one sees the
           // earlier one and is refused as its duplicate.
           await paymentRepository.lockLogicalKey(trx, initiation.tpp.id, logicalKey);
-          const duplicate = await paymentRepository.findLiveDuplicate(trx, initiation.tpp.id, logicalKey);
+          const duplicate = await paymentRepository.findLiveDuplicate(trx, initiation.tpp.id, [
+            logicalKey,
+            ...(initiation.service === 'payments' && order.formerLogicalKey !== undefined ? [order.formerLogicalKey] : []),
+          ]);
           if (duplicate !== undefined) {
             throw new AppError('PAYMENT_DUPLICATE', {
               detail: localized(
