@@ -22,6 +22,7 @@ import * as sandboxInstantPaymentFees from './migrations/2026_12_02_0019_sandbox
 import * as statusNotifications from './migrations/2026_12_02_0020_status_notifications.js';
 import * as psuOverviewSessions from './migrations/2026_12_02_0021_psu_overview_sessions.js';
 import * as psuPageLinks from './migrations/2026_12_03_0022_psu_page_links.js';
+import * as statementOrder from './migrations/2026_12_03_0023_statement_order.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_02_0020_status_notifications': statusNotifications,
   '2026_12_02_0021_psu_overview_sessions': psuOverviewSessions,
   '2026_12_03_0022_psu_page_links': psuPageLinks,
+  '2026_12_03_0023_statement_order': statementOrder,
 };
 
 /** The versions, oldest first. */

@@ -98,15 +98,15 @@ function statementLines(db: DbOrTx, accountId: string, currency: string, filter:
   for (const prefix of filter.excludedKeyPrefixes ?? []) query = query.where('t.idempotency_key', 'not like', `${prefix}%`);
   if (filter.key !== undefined) query = query.where('t.idempotency_key', '=', filter.key);
   if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
-  if (filter.dateFrom !== undefined) query = query.where('t.booking_date', '>=', filter.dateFrom);
-  if (filter.dateTo !== undefined) query = query.where('t.booking_date', '<=', filter.dateTo);
-  if (filter.recordedUpTo !== undefined) query = query.where('t.id', '<=', filter.recordedUpTo);
+  if (filter.dateFrom !== undefined) query = query.where('e.booking_date', '>=', filter.dateFrom);
+  if (filter.dateTo !== undefined) query = query.where('e.booking_date', '<=', filter.dateTo);
+  if (filter.recordedUpTo !== undefined) query = query.where('e.transaction_id', '<=', filter.recordedUpTo);
   const before = filter.before;
   if (before !== undefined) {
     query = query.where((eb) =>
       eb.or([
-        eb('t.booking_date', '<', before.bookingDate),
-        eb.and([eb('t.booking_date', '=', before.bookingDate), eb('t.id', '<', before.id)]),
+        eb('e.booking_date', '<', before.bookingDate),
+        eb.and([eb('e.booking_date', '=', before.bookingDate), eb('e.transaction_id', '<', before.id)]),
       ]),
     );
   }
@@ -150,6 +150,7 @@ export const ledgerRepository = {
           account_id: leg.accountId,
           currency: leg.currency,
           amount_minor: leg.amountMinor,
+          booking_date: posting.bookingDate,
         })),
       )
       .execute();
@@ -197,6 +198,7 @@ export const ledgerRepository = {
         account_id: leg.accountId,
         currency: leg.currency,
         amount_minor: leg.amountMinor,
+        booking_date: posting.bookingDate,
       })),
     );
     for (let start = 0; start < entries.length; start += ENTRY_SLICE) {
@@ -333,6 +335,7 @@ export const ledgerRepository = {
           'ledger_entry.currency',
           sql<string>`cast(ledger_entry.amount_minor as text)`.as('amount'),
           'ledger_transaction.status',
+          'ledger_transaction.booking_date',
         ])
         .where('ledger_entry.transaction_id', 'in', chunk)
         .orderBy('ledger_entry.id')
@@ -346,7 +349,7 @@ export const ledgerRepository = {
       }
       const doomed: number[] = [];
       const replaced: number[] = [];
-      const added: { transaction_id: number; account_id: string; currency: string; amount_minor: bigint }[] = [];
+      const added: { transaction_id: number; account_id: string; currency: string; amount_minor: bigint; booking_date: string }[] = [];
       for (const [transactionId, legs] of byTransaction) {
         const booked = legs[0]!.status === 'booked';
         const after = legsAfterForgetting(
@@ -371,7 +374,13 @@ export const ledgerRepository = {
         }
         for (const leg of after) {
           if (leg.accountId !== options.successor) continue;
-          added.push({ transaction_id: transactionId, account_id: leg.accountId, currency: leg.currency, amount_minor: leg.amountMinor });
+          added.push({
+            transaction_id: transactionId,
+            account_id: leg.accountId,
+            currency: leg.currency,
+            amount_minor: leg.amountMinor,
+            booking_date: legs[0]!.booking_date,
+          });
           deltas.add(leg.accountId, leg.currency, booked ? leg.amountMinor : 0n, leg.amountMinor);
         }
         kept++;
@@ -422,8 +431,9 @@ export const ledgerRepository = {
       sql<string>`cast(e.amount_minor as text)`.as('amount'),
     ]);
     const rows = await query
-      .orderBy('t.booking_date', 'desc')
-      .orderBy('t.id', 'desc')
+      // The order of ledger_entry_statement_idx, read backwards: no sort of the account's history.
+      .orderBy('e.booking_date', 'desc')
+      .orderBy('e.transaction_id', 'desc')
       .$if(filter.limit !== undefined, (qb) => qb.limit(filter.limit!))
       .execute();
     return rows.map((row) => ({

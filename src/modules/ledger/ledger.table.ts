@@ -26,6 +26,11 @@ export interface LedgerEntryTable {
   currency: string;
   /** bigint on both databases; read it with `cast(… as text)` so no digit is lost. */
   amount_minor: bigint | string;
+  /**
+   * Its posting's booking date, copied so a statement is read in order from an index (nullable in
+   * the database, as added to a filled table; written with every entry).
+   */
+  booking_date: string;
 }
 
 /**
