@@ -92,13 +92,7 @@ export const notificationOutbox = {
     steps: readonly { readonly status: string; readonly final: boolean }[],
     at: string,
   ): Promise<void> {
-    const subscription = await notificationRepository.findSubscription(trx, type, id);
-    if (!subscription) return;
-    for (const step of steps) {
-      if (wants(subscription, { kind: 'status', ...step })) {
-        await append(trx, subscription, { kind: 'status', ...step }, at);
-      }
-    }
+    await notificationOutbox.statusesChanged(trx, type, [{ id, steps }], at);
   },
 
   /**
@@ -127,26 +121,9 @@ export const notificationOutbox = {
   },
 
   /**
-   * A status derived from other resources (a signing basket's, from its payments) may have moved:
-   * notified when it differs from the last one notified.
+   * Statuses derived from other resources (signing baskets', from their payments) may have moved:
+   * each is notified when it differs from the last one notified. Subscriptions are looked up together.
    */
-  async derivedStatusMayHaveChanged(
-    trx: DbOrTx,
-    type: NotifiedResourceType,
-    id: string,
-    current: () => Promise<{ readonly status: string; readonly final: boolean }>,
-    at: string,
-  ): Promise<void> {
-    const subscription = await notificationRepository.findSubscription(trx, type, id);
-    if (!subscription) return;
-    const step = await current();
-    if (step.status === (subscription.lastStatus ?? 'RCVD')) return;
-    if (wants(subscription, { kind: 'status', ...step })) {
-      await append(trx, subscription, { kind: 'status', ...step }, at);
-    }
-  },
-
-  /** {@link derivedStatusMayHaveChanged} for many resources of one type, their subscriptions looked up together. */
   async derivedStatusesMayHaveChanged(
     trx: DbOrTx,
     type: NotifiedResourceType,
