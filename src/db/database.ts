@@ -20,7 +20,7 @@ import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system
 import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overview-session.table.js';
 import type { PsuPageLinkTable } from '../modules/psu-overview/psu-page-link.table.js';
 import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
-import type { LedgerBalanceTable, LedgerEntryTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
+import type { LedgerBalanceTable, LedgerEntryTable, LedgerStatementCountTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
   SandboxAgreementTable,
@@ -41,6 +41,7 @@ export interface Database {
   ledger_transaction: LedgerTransactionTable;
   ledger_entry: LedgerEntryTable;
   ledger_balance: LedgerBalanceTable;
+  ledger_statement_count: LedgerStatementCountTable;
   sandbox_tenant: SandboxTenantTable;
   sandbox_customer: SandboxCustomerTable;
   sandbox_account: SandboxAccountTable;

@@ -23,6 +23,7 @@ import * as statusNotifications from './migrations/2026_12_02_0020_status_notifi
 import * as psuOverviewSessions from './migrations/2026_12_02_0021_psu_overview_sessions.js';
 import * as psuPageLinks from './migrations/2026_12_03_0022_psu_page_links.js';
 import * as statementOrder from './migrations/2026_12_03_0023_statement_order.js';
+import * as statementCounts from './migrations/2026_12_04_0024_statement_counts.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_02_0021_psu_overview_sessions': psuOverviewSessions,
   '2026_12_03_0022_psu_page_links': psuPageLinks,
   '2026_12_03_0023_statement_order': statementOrder,
+  '2026_12_04_0024_statement_counts': statementCounts,
 };
 
 /** The versions, oldest first. */

@@ -20,6 +20,11 @@ export interface LedgerPosting {
   readonly valueDate: string;
   readonly description: string;
   readonly legs: readonly LedgerLeg[];
+  /**
+   * False for a posting that sets a balance (an opening balance, an adjustment) rather than moves
+   * money: statements leave it out. Absent means true.
+   */
+  readonly onStatement?: boolean;
 }
 
 /**

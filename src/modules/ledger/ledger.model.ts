@@ -21,7 +21,7 @@ export interface ForgetResult {
   readonly kept: number;
 }
 
-/** Which of an account's postings a statement reads. */
+/** Which of an account's statement lines (postings on the statement) a statement reads. */
 export interface StatementFilter {
   readonly status?: PostingStatus | undefined;
   readonly dateFrom?: string | undefined;
@@ -30,7 +30,6 @@ export interface StatementFilter {
   readonly key?: string | undefined;
   /** Only lines after this one in the statement's order (booking date, then id, both descending). */
   readonly before?: { readonly bookingDate: string; readonly id: number } | undefined;
-  readonly excludedKeyPrefixes?: readonly string[] | undefined;
   /**
    * Only postings recorded up to this one (ids grow as postings are recorded): a statement read
    * as of an earlier moment, so later postings, whatever their booking date, shift nothing.

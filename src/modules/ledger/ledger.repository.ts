@@ -88,14 +88,77 @@ async function applyDeltas(trx: DbOrTx, deltas: BalanceDeltas): Promise<void> {
   }
 }
 
+/** Statement lines per (account, currency, booking date, status) per count row upsert statement: 5 bound parameters each. */
+const COUNT_SLICE = 500;
+
+/** What one change adds to the statement line counts, summed per row of ledger_statement_count. */
+class LineCountDeltas {
+  private readonly byKey = new Map<string, { accountId: string; currency: string; bookingDate: string; status: string; lines: number }>();
+
+  add(accountId: string, currency: string, bookingDate: string, status: string, lines: number): void {
+    const key = JSON.stringify([accountId, currency, bookingDate, status]);
+    const delta = this.byKey.get(key);
+    if (delta) delta.lines += lines;
+    else this.byKey.set(key, { accountId, currency, bookingDate, status, lines });
+  }
+
+  /** Non-zero deltas in one order for every writer (see {@link BalanceDeltas.sorted}). */
+  sorted() {
+    return [...this.byKey.values()]
+      .filter((delta) => delta.lines !== 0)
+      .sort(
+        (a, b) =>
+          compare(a.accountId, b.accountId) ||
+          compare(a.currency, b.currency) ||
+          compare(a.bookingDate, b.bookingDate) ||
+          compare(a.status, b.status),
+      );
+  }
+}
+
+/** Adds the deltas to ledger_statement_count, creating missing rows (a missing row means 0 lines). */
+async function applyLineCounts(trx: DbOrTx, deltas: LineCountDeltas): Promise<void> {
+  const rows = deltas.sorted();
+  for (let start = 0; start < rows.length; start += COUNT_SLICE) {
+    await trx
+      .insertInto('ledger_statement_count')
+      .values(
+        rows.slice(start, start + COUNT_SLICE).map((delta) => ({
+          account_id: delta.accountId,
+          currency: delta.currency,
+          booking_date: delta.bookingDate,
+          status: delta.status,
+          lines: BigInt(delta.lines),
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'currency', 'booking_date', 'status'])
+          .doUpdateSet((eb) => ({ lines: eb(eb.ref('ledger_statement_count.lines'), '+', eb.ref('excluded.lines')) })),
+      )
+      .execute();
+  }
+}
+
+/** The statement lines a posting's legs add (none for a posting that is no statement line). */
+function addLinesOf(counts: LineCountDeltas, posting: LedgerPosting): void {
+  if (posting.onStatement === false) return;
+  for (const leg of posting.legs) counts.add(leg.accountId, leg.currency, posting.bookingDate, posting.status, 1);
+}
+
+/** 1 or 0: booleans as both databases take them bound (better-sqlite3 binds no booleans; PostgreSQL reads '1' and '0'). */
+function flag(value: boolean): number {
+  return value ? 1 : 0;
+}
+
 /** The postings of one account's statement that `filter` selects (its `limit` aside). */
 function statementLines(db: DbOrTx, accountId: string, currency: string, filter: Omit<StatementFilter, 'limit'>) {
   let query = db
     .selectFrom('ledger_entry as e')
     .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
     .where('e.account_id', '=', accountId)
-    .where('e.currency', '=', currency);
-  for (const prefix of filter.excludedKeyPrefixes ?? []) query = query.where('t.idempotency_key', 'not like', `${prefix}%`);
+    .where('e.currency', '=', currency)
+    .where('t.on_statement', '=', flag(true));
   if (filter.key !== undefined) query = query.where('t.idempotency_key', '=', filter.key);
   if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
   if (filter.dateFrom !== undefined) query = query.where('e.booking_date', '>=', filter.dateFrom);
@@ -129,6 +192,7 @@ export const ledgerRepository = {
         value_date: posting.valueDate,
         description: posting.description,
         created_at: at,
+        on_statement: flag(posting.onStatement !== false),
       })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
       .returning('id')
@@ -159,6 +223,9 @@ export const ledgerRepository = {
       deltas.add(leg.accountId, leg.currency, posting.status === 'booked' ? leg.amountMinor : 0n, leg.amountMinor);
     }
     await applyDeltas(trx, deltas);
+    const counts = new LineCountDeltas();
+    addLinesOf(counts, posting);
+    await applyLineCounts(trx, counts);
     return { transactionId, applied: true };
   },
 
@@ -184,6 +251,7 @@ export const ledgerRepository = {
             value_date: posting.valueDate,
             description: posting.description,
             created_at: at,
+            on_statement: flag(posting.onStatement !== false),
           })),
         )
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
@@ -208,12 +276,15 @@ export const ledgerRepository = {
         .execute();
     }
     const deltas = new BalanceDeltas();
+    const counts = new LineCountDeltas();
     for (const posting of applied) {
       for (const leg of posting.legs) {
         deltas.add(leg.accountId, leg.currency, posting.status === 'booked' ? leg.amountMinor : 0n, leg.amountMinor);
       }
+      addLinesOf(counts, posting);
     }
     await applyDeltas(trx, deltas);
+    await applyLineCounts(trx, counts);
     // Keys recorded before (or by a repeat in this call): their existing ids.
     const existing = new Map<string, number>();
     const missing = [...firsts.keys()].filter((key) => !inserted.has(key));
@@ -304,6 +375,7 @@ export const ledgerRepository = {
     if (forgotten.has(options.successor)) throw new Error(`the successor ${options.successor} cannot be forgotten itself`);
     const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
     const deltas = new BalanceDeltas();
+    const counts = new LineCountDeltas();
     const touched = new Set<number>();
     // In slices: both databases cap the number of bound parameters in one statement.
     for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
@@ -336,6 +408,7 @@ export const ledgerRepository = {
           sql<string>`cast(ledger_entry.amount_minor as text)`.as('amount'),
           'ledger_transaction.status',
           'ledger_transaction.booking_date',
+          'ledger_transaction.on_statement',
         ])
         .where('ledger_entry.transaction_id', 'in', chunk)
         .orderBy('ledger_entry.id')
@@ -358,9 +431,16 @@ export const ledgerRepository = {
           disposable,
           options.successor,
         );
+        // The statement lines change with the legs: one less per leg deleted, one more per leg added.
+        const lines = (accountId: string, currency: string, change: number) => {
+          if (legs[0]!.on_statement) counts.add(accountId, currency, legs[0]!.booking_date, legs[0]!.status, change);
+        };
         if (after === undefined) {
           doomed.push(transactionId);
-          for (const leg of legs) deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
+          for (const leg of legs) {
+            deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
+            lines(leg.account_id, leg.currency, -1);
+          }
           continue;
         }
         const problem = legsProblem(after);
@@ -370,6 +450,7 @@ export const ledgerRepository = {
           if (forgotten.has(leg.account_id) || leg.account_id === options.successor) {
             replaced.push(Number(leg.id));
             deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
+            lines(leg.account_id, leg.currency, -1);
           }
         }
         for (const leg of after) {
@@ -382,6 +463,7 @@ export const ledgerRepository = {
             booking_date: legs[0]!.booking_date,
           });
           deltas.add(leg.accountId, leg.currency, booked ? leg.amountMinor : 0n, leg.amountMinor);
+          lines(leg.accountId, leg.currency, 1);
         }
         kept++;
       }
@@ -403,14 +485,17 @@ export const ledgerRepository = {
       }
     }
     await applyDeltas(trx, deltas);
-    // A forgotten account's rows are now 0, 0: drop them, as a missing row means the same.
+    await applyLineCounts(trx, counts);
+    // A forgotten account's rows are now 0, 0 and its counts 0: drop them, as a missing row means the same.
     for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
+      const slice = accountIds.slice(start, start + REMOVE_SLICE);
       await trx
         .deleteFrom('ledger_balance')
-        .where('account_id', 'in', accountIds.slice(start, start + REMOVE_SLICE))
+        .where('account_id', 'in', slice)
         .where('booked_minor', '=', 0n)
         .where('expected_minor', '=', 0n)
         .execute();
+      await trx.deleteFrom('ledger_statement_count').where('account_id', 'in', slice).where('lines', '=', 0n).execute();
     }
     return { removed, kept };
   },
@@ -447,17 +532,49 @@ export const ledgerRepository = {
     }));
   },
 
-  /** How many lines {@link statement} gives for `filter` without `before` and `limit`: the whole list's length. */
+  /**
+   * How many lines {@link statement} gives for `filter` without `before` and `limit`: the whole
+   * list's length. Summed from ledger_statement_count (a few rows per booking date), less the
+   * lines recorded after `recordedUpTo`, which are few (a statement is read as of its first page).
+   */
   async statementLength(
     db: DbOrTx,
     accountId: string,
     currency: string,
     filter: Omit<StatementFilter, 'before' | 'limit'>,
   ): Promise<number> {
-    const row = await statementLines(db, accountId, currency, filter)
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('lines'))
+    if (filter.key !== undefined) {
+      const row = await statementLines(db, accountId, currency, filter)
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('lines'))
+        .executeTakeFirst();
+      return Number(row?.lines ?? 0);
+    }
+    const counted = await db
+      .selectFrom('ledger_statement_count')
+      .select(sql<string | null>`cast(sum(lines) as text)`.as('lines'))
+      .where('account_id', '=', accountId)
+      .where('currency', '=', currency)
+      .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
+      .$if(filter.dateFrom !== undefined, (qb) => qb.where('booking_date', '>=', filter.dateFrom!))
+      .$if(filter.dateTo !== undefined, (qb) => qb.where('booking_date', '<=', filter.dateTo!))
       .executeTakeFirst();
-    return Number(row?.lines ?? 0);
+    const upTo = filter.recordedUpTo;
+    if (upTo === undefined || (await ledgerRepository.lastPostingId(db)) <= upTo) return Number(counted?.lines ?? 0);
+    // Driven by the postings after the snapshot, not by the account's history: the account is
+    // compared as an expression, so neither database takes the statement index for it.
+    const later = await db
+      .selectFrom('ledger_transaction as t')
+      .innerJoin('ledger_entry as e', 'e.transaction_id', 't.id')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('lines'))
+      .where('t.id', '>', upTo)
+      .where('t.on_statement', '=', flag(true))
+      .where(sql<string>`e.account_id || ''`, '=', accountId)
+      .where('e.currency', '=', currency)
+      .$if(filter.status !== undefined, (qb) => qb.where('t.status', '=', filter.status!))
+      .$if(filter.dateFrom !== undefined, (qb) => qb.where('e.booking_date', '>=', filter.dateFrom!))
+      .$if(filter.dateTo !== undefined, (qb) => qb.where('e.booking_date', '<=', filter.dateTo!))
+      .executeTakeFirst();
+    return Number(counted?.lines ?? 0) - Number(later?.lines ?? 0);
   },
 
   /** The id of the newest posting recorded (0 when none): a high-water mark for {@link statement}'s `recordedUpTo`. */
@@ -489,7 +606,7 @@ export const ledgerRepository = {
       .set({ status: 'booked' })
       .where('idempotency_key', '=', idempotencyKey)
       .where('status', '=', 'pending')
-      .returning('id')
+      .returning(['id', 'booking_date', 'on_statement'])
       .executeTakeFirst();
     if (!booked) return false;
     const legs = await trx
@@ -498,10 +615,16 @@ export const ledgerRepository = {
       .where('transaction_id', '=', booked.id)
       .execute();
     const deltas = new BalanceDeltas();
+    const counts = new LineCountDeltas();
     for (const leg of legs) {
       deltas.add(leg.account_id, leg.currency, BigInt(leg.amount), 0n);
+      if (booked.on_statement) {
+        counts.add(leg.account_id, leg.currency, booked.booking_date, 'pending', -1);
+        counts.add(leg.account_id, leg.currency, booked.booking_date, 'booked', 1);
+      }
     }
     await applyDeltas(trx, deltas);
+    await applyLineCounts(trx, counts);
     return true;
   },
 };

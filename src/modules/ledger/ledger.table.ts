@@ -13,6 +13,8 @@ export interface LedgerTransactionTable {
   value_date: string;
   description: string;
   created_at: string;
+  /** False for a posting that sets a balance rather than moves money: no statement line. 1 or 0 on SQLite. */
+  on_statement: Generated<boolean | number>;
 }
 
 /**
@@ -46,4 +48,18 @@ export interface LedgerBalanceTable {
   booked_minor: bigint | string;
   /** Sum of all entries, booked and pending; bigint, read with `cast(… as text)`. */
   expected_minor: bigint | string;
+}
+
+/**
+ * How many statement lines (entries of postings on the statement) an account has per currency,
+ * booking date and status, so a statement's length is a sum of a few rows instead of a count of
+ * its history. A cache of the entries, changed only with them, like ledger_balance.
+ */
+export interface LedgerStatementCountTable {
+  account_id: string;
+  currency: string;
+  booking_date: string;
+  status: string;
+  /** bigint on both databases (a count); read with `cast(… as text)`. */
+  lines: bigint | number | string;
 }

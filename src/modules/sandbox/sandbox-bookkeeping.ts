@@ -66,6 +66,8 @@ export function sandboxBookkeeping(ledger: Ledger) {
           valueDate: posting.date,
           description: posting.description,
           legs: transferLegs(sandboxSystemAccount(tppId, 'adjustment'), accountId, target.currency, difference),
+          // Setting a balance moves no money: the statement does not show it.
+          onStatement: false,
         });
       }
       return difference;

@@ -94,8 +94,6 @@ const NO_PERMISSION: AccountPermission = { canView: false, canRegister: false };
 /** A private account's owner may do everything with it, without limits. */
 const OWNER_PERMISSION: AccountPermission = { canView: true, canRegister: true };
 
-/** Ledger postings that set balances (opening balances, balance updates): not statement lines. */
-const NOT_ON_STATEMENTS = ['sandbox:opening:', 'sandbox:balance:'];
 const MOCK_TRANSACTION = 'sandbox:transaction:';
 const PAYMENT = 'payment:';
 
@@ -459,7 +457,6 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
         before: after && { bookingDate: after.date, id: Number(after.id) },
-        excludedKeyPrefixes: NOT_ON_STATEMENTS,
         recordedUpTo,
         limit: limit + 1,
       });
@@ -479,7 +476,6 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
         status: query.bookingStatus === 'both' ? undefined : query.bookingStatus,
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
-        excludedKeyPrefixes: NOT_ON_STATEMENTS,
         recordedUpTo: postingIdOf(query.asOf) ?? (await ledger.lastPostingId(db)),
       });
     },
@@ -489,7 +485,6 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       if (!account) return undefined;
       await failIfFaulty(tpp, account.id);
       for (const key of keysOf(transactionId)) {
-        if (NOT_ON_STATEMENTS.some((prefix) => key.startsWith(prefix))) continue;
         const [line] = await ledger.statement(db, account.id, account.currency, { key, limit: 1 });
         if (line) return (await describe(tpp, [line], account.currency))[0];
       }

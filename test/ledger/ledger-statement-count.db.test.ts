@@ -1,0 +1,161 @@
+/**
+ * A statement's length (ledger_statement_count) on each database: after every step of random
+ * postings (booking dates, statuses, postings that set balances and are no statement lines, many
+ * at once, booking, rolled-back transactions, forgetting accounts) the length for every account,
+ * status and date range, now and as of an earlier posting, equals the lines the statement itself
+ * reads; and the migration fills the counts from postings recorded before it, leaving the
+ * sandbox's balance-setting postings off the statement.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction, type Db } from '../../src/db/create-db.js';
+import * as statementCounts from '../../src/db/migrations/2026_12_04_0024_statement_counts.js';
+import { transferLegs, type LedgerPosting, type PostingStatus } from '../../src/modules/ledger/ledger-posting.js';
+import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
+import { createLedger } from '../../src/modules/ledger/ledger.service.js';
+import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+
+const ledger = createLedger(() => new Date('2026-12-04T10:00:00Z'));
+const DATES = ['2026-11-01', '2026-11-02', '2026-11-15', '2026-12-01'] as const;
+const RANGES: readonly { dateFrom?: string; dateTo?: string }[] = [
+  {},
+  { dateFrom: '2026-11-02' },
+  { dateTo: '2026-11-15' },
+  { dateFrom: '2026-11-02', dateTo: '2026-11-02' },
+];
+const STATUSES: readonly (PostingStatus | undefined)[] = [undefined, 'booked', 'pending'];
+
+/** A small deterministic generator, so a failing sequence can be replayed from its seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** The lengths of these date ranges (all of them by default), now and as of `asOf`, equal the lines the statement reads. */
+async function expectLengthsMatchLines(
+  db: Db,
+  accounts: readonly string[],
+  asOf: number,
+  step: string,
+  ranges: readonly { dateFrom?: string; dateTo?: string }[] = RANGES,
+): Promise<void> {
+  for (const account of accounts) {
+    for (const status of STATUSES) {
+      for (const range of ranges) {
+        for (const recordedUpTo of [undefined, asOf]) {
+          const filter = { status, ...range, recordedUpTo };
+          const lines = await ledger.statement(db, account, 'NOK', filter);
+          const label = `${step}: ${account} ${JSON.stringify(filter)}`;
+          expect(await ledger.statementLength(db, account, 'NOK', filter), label).toBe(lines.length);
+        }
+      }
+    }
+  }
+}
+
+describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterAll(() => database.dispose());
+
+  it.each([1, 2, 3])('equal the statement lines after every step of a random sequence (seed %i)', async (seed) => {
+    const next = random(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const clearing = `${dialect}-sc${seed}-clearing`;
+    const suspense = `${dialect}-sc${seed}-suspense`;
+    const customers = ['a', 'b', 'c'].map((name) => `${dialect}-sc${seed}-${name}`);
+    const accounts = [...customers, clearing, suspense];
+    const posted: LedgerPosting[] = [];
+    let serial = 0;
+    let asOf = await ledger.lastPostingId(database.db);
+
+    const newPosting = (): LedgerPosting => {
+      const from = pick(accounts);
+      const to = pick(accounts.filter((account) => account !== from));
+      const posting: LedgerPosting = {
+        idempotencyKey: `${dialect}-sc${seed}-${serial++}`,
+        status: next() < 0.4 ? 'pending' : 'booked',
+        bookingDate: pick(DATES),
+        valueDate: '2026-12-01',
+        description: 'random',
+        // Sometimes a leg on one account twice: two lines.
+        legs:
+          next() < 0.15
+            ? [
+                { accountId: from, currency: 'NOK', amountMinor: -30n },
+                { accountId: to, currency: 'NOK', amountMinor: 10n },
+                { accountId: to, currency: 'NOK', amountMinor: 20n },
+              ]
+            : transferLegs(from, to, 'NOK', BigInt(1 + Math.floor(next() * 1000))),
+        ...(next() < 0.15 ? { onStatement: false } : {}),
+      };
+      posted.push(posting);
+      return posting;
+    };
+
+    for (let step = 0; step < 40; step++) {
+      const roll = next();
+      const label = `seed ${seed} step ${step}`;
+      if (roll < 0.35 || posted.length === 0) {
+        await withTransaction(database.db, (trx) => ledger.post(trx, newPosting()));
+      } else if (roll < 0.5) {
+        const many = Array.from({ length: 1 + Math.floor(next() * 6) }, newPosting);
+        await withTransaction(database.db, (trx) => ledger.postMany(trx, [...many, pick(posted)]));
+      } else if (roll < 0.7) {
+        await withTransaction(database.db, (trx) => ledgerRepository.book(trx, pick(posted).idempotencyKey));
+      } else if (roll < 0.8) {
+        const target = pick(posted).idempotencyKey;
+        await expect(
+          withTransaction(database.db, async (trx) => {
+            await ledger.post(trx, newPosting());
+            await ledgerRepository.book(trx, target);
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+      } else if (roll < 0.9) {
+        // A snapshot: later steps' postings are not in a statement read as of this one.
+        asOf = await ledger.lastPostingId(database.db);
+      } else {
+        const forgotten = next() < 0.3 ? [pick(customers), clearing] : [pick(customers)];
+        await withTransaction(database.db, (trx) => ledger.forget(trx, forgotten, { successor: suspense, disposable: [clearing] }));
+      }
+      // One date range per step, in turn: every range on each database within the test's time.
+      await expectLengthsMatchLines(database.db, accounts, asOf, label, [RANGES[step % RANGES.length]!]);
+    }
+  });
+
+  it('are filled by the migration, the sandbox’s balance-setting postings left off the statement', async () => {
+    const [a, b, adjustment] = [`${dialect}-mig-a`, `${dialect}-mig-b`, `${dialect}-mig-adjustment`];
+    await statementCounts.down(database.db);
+    // Postings as the code before the migration wrote them: no on_statement, no counts.
+    const insert = async (idempotencyKey: string, status: string, bookingDate: string, from: string, to: string) => {
+      const inserted = await sql<{ id: number | string }>`
+        insert into ledger_transaction (idempotency_key, status, booking_date, value_date, description, created_at)
+        values (${idempotencyKey}, ${status}, ${bookingDate}, ${bookingDate}, 'before the migration', '2026-12-01T10:00:00.000Z')
+        returning id`.execute(database.db);
+      for (const leg of transferLegs(from, to, 'NOK', 500n)) {
+        await sql`insert into ledger_entry (transaction_id, account_id, currency, amount_minor, booking_date)
+          values (${inserted.rows[0]!.id}, ${leg.accountId}, ${leg.currency}, ${leg.amountMinor}, ${bookingDate})`.execute(database.db);
+      }
+    };
+    await insert(`sandbox:opening:${a}`, 'booked', '2026-11-01', adjustment, a);
+    await insert(`sandbox:balance:${dialect}-mig`, 'booked', '2026-11-20', adjustment, b);
+    await insert(`sandbox:transaction:${dialect}-mig-1`, 'booked', '2026-11-02', a, b);
+    await insert(`payment:${dialect}-mig-2`, 'pending', '2026-11-03', a, b);
+    await statementCounts.up(database.db);
+
+    const lines = await ledger.statement(database.db, a, 'NOK', {});
+    expect(lines.map((line) => line.idempotencyKey)).toEqual([`payment:${dialect}-mig-2`, `sandbox:transaction:${dialect}-mig-1`]);
+    expect(await ledger.statement(database.db, b, 'NOK', {})).toHaveLength(2);
+    await expectLengthsMatchLines(database.db, [a, b, adjustment], await ledger.lastPostingId(database.db), 'after the migration');
+    // And the repository keeps them from there.
+    expect(await ledgerRepository.book(database.db, `payment:${dialect}-mig-2`)).toBe(true);
+    expect(await ledger.statementLength(database.db, a, 'NOK', { status: 'booked' })).toBe(2);
+    await expectLengthsMatchLines(database.db, [a, b, adjustment], await ledger.lastPostingId(database.db), 'after booking');
+  });
+});
