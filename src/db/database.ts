@@ -20,7 +20,12 @@ import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system
 import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overview-session.table.js';
 import type { PsuPageLinkTable } from '../modules/psu-overview/psu-page-link.table.js';
 import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
-import type { LedgerBalanceTable, LedgerEntryTable, LedgerStatementCountTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
+import type {
+  LedgerBalanceTable,
+  LedgerEntryTable,
+  LedgerStatementCountTable,
+  LedgerTransactionTable,
+} from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
   SandboxAgreementTable,
