@@ -182,8 +182,8 @@ export function paymentsOnAccount(store: PaymentStore): PaymentsOnAccount {
       const ids = [...new Set(entries.flatMap((entry) => (entry.paymentId === undefined ? [] : [entry.paymentId])))];
       const payments = new Map((await store.findManyById(db, tppId, ids)).map((payment) => [payment.id, payment]));
       const described: StatementEntry[] = [];
-      for (const { paymentId, ...entry } of entries) {
-        const payment = paymentId === undefined ? undefined : payments.get(paymentId);
+      for (const entry of entries) {
+        const payment = entry.paymentId === undefined ? undefined : payments.get(entry.paymentId);
         const transfer = payment && transfersOf(payment).find((candidate) => candidate.id === entry.id);
         if (!payment || !transfer) {
           described.push(entry);

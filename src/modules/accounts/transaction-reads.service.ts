@@ -1,4 +1,4 @@
-import type { BankTransaction, CoreBanking, RequestingTpp, TransactionQuery } from '../../bank/core-banking.port.js';
+import type { CoreBanking, RequestingTpp, TransactionQuery } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import { activeFixes } from '../../domain/accept-fix.js';
 import { addDays, type IsoDate } from '../../domain/iso-date.js';
@@ -101,10 +101,6 @@ export function createTransactionReadsService(
     return payments.describe(db, tpp.tppId, entries, ownerOf);
   }
 
-  function bankEntry(transaction: BankTransaction): BankEntry {
-    return { ...entryOfBankTransaction(transaction), paymentId: transaction.paymentId };
-  }
-
   async function accountReport(
     read: AccountRead,
     granted: GrantedAccount,
@@ -131,7 +127,7 @@ export function createTransactionReadsService(
     const window = await transactionWindow<BankEntry>(
       async (page) => {
         const answer = await coreBanking.transactions(tpp, account, { ...bankQuery, ...page });
-        return { ...answer, transactions: answer.transactions.map(bankEntry) };
+        return { next: answer.next, asOf: answer.asOf, transactions: answer.transactions.map(entryOfBankTransaction) };
       },
       { bankAsOf: snapshot?.bankAsOf, offset: query.offset, limit: query.limit },
       async () => {
@@ -233,7 +229,7 @@ export function createTransactionReadsService(
       const tpp = { tppId: read.tpp.id };
       const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
       const entry = found
-        ? (await described(tpp, [bankEntry(found)]))[0]
+        ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
         : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, await clock.today(read.tpp.id));
       if (!entry) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
       await consents.recordUse(consent, read.requestId);
