@@ -17,6 +17,7 @@ import { installIdempotency, installIdempotencyCapture } from './http/idempotenc
 import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
 import { RouteTable } from './http/route-table.js';
+import { DeferredCompiles } from './http/deferred-compiles.js';
 import { sharedSerializers } from './http/schema-compilers.js';
 import { installValidators } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -35,6 +36,7 @@ export type { AppDependencies, V1Services } from './app-dependencies.js';
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const db = deps.database.db;
+  const deferredCompiles = new DeferredCompiles();
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // One line per request is written by the onResponse hook below, with the fields we choose.
@@ -43,7 +45,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     return503OnClosing: true,
     // docs/design.md §5: `/x/` is the same resource as `/x` (a real TPP collection sends the slash).
     routerOptions: { ignoreTrailingSlash: true },
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers(deferredCompiles) } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
     // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own.
     clientErrorHandler: (error, socket) => {
@@ -87,7 +89,17 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       'request',
     );
   });
-  installValidators(app);
+  installValidators(app, deferredCompiles);
+  // Validators and serializers compile when first used; once listening, the rest compile in the
+  // background so the first request to each route does not wait for its own.
+  app.decorate('compileRouteSchemas', async () => {
+    const failures: unknown[] = [];
+    await deferredCompiles.warmUp((error) => failures.push(error));
+    if (failures.length > 0) throw new AggregateError(failures, `${failures.length} route schema(s) do not compile`);
+  });
+  app.addHook('onListen', async () => {
+    void app.compileRouteSchemas().catch((error: unknown) => app.log.error({ err: error }, 'route schemas that do not compile'));
+  });
   installRawJsonParser(app);
   installErrorHandler(app, config.systemName);
   app.setNotFoundHandler(async (request, reply) => {

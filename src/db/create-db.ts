@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
-import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.schema.js';
 import type { Database } from './database.js';
 import { beforeCommit, committed } from './transaction-scope.js';
@@ -19,9 +18,17 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// PostgreSQL hands timestamptz back as Date and int8 as text; the repositories see ISO strings
-// on both dialects, so one code path serves SQLite and PostgreSQL.
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
+/**
+ * The PostgreSQL driver, loaded when a PostgreSQL database is first opened: the embedded default
+ * (SQLite) does not pay for loading it at start.
+ */
+async function postgresDriver(): Promise<typeof import('pg').default> {
+  const { default: pg } = await import('pg');
+  // PostgreSQL hands timestamptz back as Date and int8 as text; the repositories see ISO strings
+  // on both dialects, so one code path serves SQLite and PostgreSQL.
+  pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => new Date(value).toISOString());
+  return pg;
+}
 
 /**
  * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
@@ -40,11 +47,12 @@ export function createDatabase(target: DatabaseTarget, options: { poolSize?: num
     const db = new Kysely<Database>({ dialect: guardedDialect(new SqliteDialect({ database: withStatementCache(sqlite) })) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: options.poolSize ?? 20,
-    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
-  });
+  const pool = async () =>
+    new (await postgresDriver()).Pool({
+      connectionString: target.url,
+      max: options.poolSize ?? 20,
+      ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+    });
   const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -119,11 +119,20 @@ const BY_SPELLING = new Map<string, AcceptFixName>(
 
 /** The day (YYYY-MM-DD) a fix becomes the default: three months after its release. */
 export function defaultSince(fix: Pick<AcceptFix, 'releasedOn'>): IsoDate {
-  const [year = 0, month = 1, day = 1] = fix.releasedOn.split('-').map(Number);
-  // Clamp to the target month's last day so 30 November does not roll over into March.
-  const lastDay = new Date(Date.UTC(year, month + 2 + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(year, month + 2, Math.min(day, lastDay))).toISOString().slice(0, 10);
+  // Asked on every request that reads fixes: remembered per release date, of which there are few.
+  let since = DEFAULT_DAYS.get(fix.releasedOn);
+  if (since === undefined) {
+    const [year = 0, month = 1, day = 1] = fix.releasedOn.split('-').map(Number);
+    // Clamp to the target month's last day so 30 November does not roll over into March.
+    const lastDay = new Date(Date.UTC(year, month + 2 + 1, 0)).getUTCDate();
+    since = new Date(Date.UTC(year, month + 2, Math.min(day, lastDay))).toISOString().slice(0, 10);
+    DEFAULT_DAYS.set(fix.releasedOn, since);
+  }
+  return since;
 }
+
+/** {@link defaultSince} by release date. */
+const DEFAULT_DAYS = new Map<string, IsoDate>();
 
 // Only a pair of quotes around the whole text counts: `"a", "b"` must not lose its outer two.
 function unquote(text: string): string {

@@ -183,13 +183,24 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/** Per zone, the second (since the epoch) last asked for in {@link todayIn} and its date there. */
+const LAST_DATES = new Map<string, { readonly second: number; readonly date: IsoDate }>();
+
 /**
  * The calendar date at the instant `now` in an IANA time zone, such as the bank's Europe/Oslo:
  * 2026-11-20T23:30:00Z is already 2026-11-21 there. The caller passes the clock's `now`, so this
  * stays pure. Throws RangeError for an unknown zone or an invalid Date.
  */
 export function todayIn(timeZone: string, now: Date): IsoDate {
+  // Zone offsets are whole seconds, so the date is the same all through a second: the last answer
+  // per zone is kept for its second (a request asks several times; formatToParts is costly).
+  const second = Math.floor(now.getTime() / 1000);
+  const last = LAST_DATES.get(timeZone);
+  if (last !== undefined && last.second === second) return last.date;
   const parts = formatterFor(timeZone).formatToParts(now);
   const part = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
-  return dateOf(part('year'), part('month'), part('day'));
+  const date = dateOf(part('year'), part('month'), part('day'));
+  LAST_DATES.set(timeZone, { second, date });
+  return date;
 }
+

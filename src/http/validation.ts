@@ -1,6 +1,7 @@
 import AjvModule, { type Ajv as AjvInstance, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import type { DeferredCompiles } from './deferred-compiles.js';
 import { adoptDefinedNames, memberNamesOf } from './member-names.js';
 
 // ajv and ajv-formats are CommonJS modules with a `default` export.
@@ -13,29 +14,45 @@ const addFormats = addFormatsModule.default;
  * properties are kept so `additionalProperties: false` can refuse them. Query strings, path
  * parameters and headers are text on the wire, so they are converted to the schema's type.
  */
-export function installValidators(app: FastifyInstance): void {
+export function installValidators(app: FastifyInstance, deferred: DeferredCompiles): void {
   const body = newAjv(false);
   const text = newAjv('array');
-  let sharedSchemasAdded = false;
+  // Schemas registered with app.addSchema, so `$ref`s in route schemas resolve: added before the
+  // first compile, when every one is registered.
+  const sharedSchemas = deferred.defer(() => {
+    for (const shared of Object.values(app.getSchemas())) {
+      body.addSchema(shared as object);
+      text.addSchema(shared as object);
+    }
+    return true;
+  });
   const compiled = new Map<string, ValidateFunction>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (!sharedSchemasAdded) {
-      // Schemas registered with app.addSchema, so `$ref`s in route schemas resolve.
-      for (const shared of Object.values(app.getSchemas())) {
-        body.addSchema(shared as object);
-        text.addSchema(shared as object);
-      }
-      sharedSchemasAdded = true;
-    }
     // Routes share schemas (every /v1 route takes the same headers): each distinct one is compiled once.
     const key = `${httpPart === 'body' ? 'body' : 'text'} ${JSON.stringify(schema)}`;
     let validate = compiled.get(key);
     if (!validate) {
-      validate = httpPart === 'body' ? bodyValidator(body, schema as Record<string, unknown>) : text.compile(schema);
+      validate = deferredValidator(
+        deferred.defer(() => {
+          sharedSchemas();
+          return httpPart === 'body' ? bodyValidator(body, schema as Record<string, unknown>) : text.compile(schema);
+        }),
+      );
       compiled.set(key, validate);
     }
     return validate;
   });
+}
+
+/** A validator that compiles when it first validates (or when the server warms up), answering as the compiled one. */
+function deferredValidator(compiledValidator: () => ValidateFunction): ValidateFunction {
+  const validate = ((data: unknown) => {
+    const compiled = compiledValidator();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  return validate;
 }
 
 function bodyValidator(ajv: AjvInstance, schema: Record<string, unknown>): ValidateFunction {
