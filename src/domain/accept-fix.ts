@@ -117,6 +117,9 @@ const BY_SPELLING = new Map<string, AcceptFixName>(
   ACCEPT_FIX_DEFINITIONS.flatMap((fix) => [fix.name, ...fix.aliases].map((spelling) => [spelling, fix.name] as const)),
 );
 
+/** {@link defaultSince} by release date. */
+const DEFAULT_DAYS = new Map<string, IsoDate>();
+
 /** The day (YYYY-MM-DD) a fix becomes the default: three months after its release. */
 export function defaultSince(fix: Pick<AcceptFix, 'releasedOn'>): IsoDate {
   // Asked on every request that reads fixes: remembered per release date, of which there are few.
@@ -130,9 +133,6 @@ export function defaultSince(fix: Pick<AcceptFix, 'releasedOn'>): IsoDate {
   }
   return since;
 }
-
-/** {@link defaultSince} by release date. */
-const DEFAULT_DAYS = new Map<string, IsoDate>();
 
 // Only a pair of quotes around the whole text counts: `"a", "b"` must not lose its outer two.
 function unquote(text: string): string {

@@ -203,4 +203,3 @@ export function todayIn(timeZone: string, now: Date): IsoDate {
   LAST_DATES.set(timeZone, { second, date });
   return date;
 }
-
