@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import type { DatabaseTarget } from '../config/config.schema.js';
 import type { Database } from './database.js';
@@ -22,7 +23,7 @@ export interface DatabaseHandle {
  * The PostgreSQL driver, loaded when a PostgreSQL database is first opened: the embedded default
  * (SQLite) does not pay for loading it at start.
  */
-async function postgresDriver(): Promise<typeof import('pg').default> {
+async function postgresDriver(): Promise<typeof pg> {
   const { default: pg } = await import('pg');
   // PostgreSQL hands timestamptz back as Date and int8 as text; the repositories see ISO strings
   // on both dialects, so one code path serves SQLite and PostgreSQL.
