@@ -129,6 +129,36 @@ describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
     }
   });
 
+  it('are right as of a snapshot with more than 10 000 postings recorded after it (counted from the account then)', async () => {
+    const [a, b, other, sink] = [`${dialect}-snap-a`, `${dialect}-snap-b`, `${dialect}-snap-other`, `${dialect}-snap-sink`] as const;
+    const posting = (key: string, from: string, to: string, status: PostingStatus, bookingDate: string): LedgerPosting => ({
+      idempotencyKey: key,
+      status,
+      bookingDate,
+      valueDate: bookingDate,
+      description: 'snapshot',
+      legs: transferLegs(from, to, 'NOK', 100n),
+    });
+    await withTransaction(database.db, (trx) =>
+      ledger.postMany(trx, [
+        posting(`${dialect}-snap-1`, a, b, 'booked', '2026-11-01'),
+        posting(`${dialect}-snap-2`, b, a, 'pending', '2026-11-02'),
+      ]),
+    );
+    const snapshot = await ledger.lastPostingId(database.db);
+    const later = Array.from({ length: 10_050 }, (_, i) => posting(`${dialect}-snap-later-${i}`, other, sink, 'booked', '2026-11-15'));
+    later.push(posting(`${dialect}-snap-later-a`, a, b, 'booked', '2026-11-15'));
+    await withTransaction(database.db, (trx) => ledger.postMany(trx, later));
+    await ledgerRepository.book(database.db, `${dialect}-snap-2`);
+    for (const status of STATUSES) {
+      const filter = { status, recordedUpTo: snapshot };
+      const lines = await ledger.statement(database.db, a, 'NOK', filter);
+      expect(await ledger.statementLength(database.db, a, 'NOK', filter), JSON.stringify(filter)).toBe(lines.length);
+    }
+    expect(await ledger.statementLength(database.db, a, 'NOK', { recordedUpTo: snapshot })).toBe(2);
+    expect(await ledger.statementLength(database.db, a, 'NOK', {})).toBe(3);
+  }, 60_000);
+
   it('are filled by the migration, the sandbox’s balance-setting postings left off the statement', async () => {
     const [a, b, adjustment] = [`${dialect}-mig-a`, `${dialect}-mig-b`, `${dialect}-mig-adjustment`];
     await statementCounts.down(database.db);

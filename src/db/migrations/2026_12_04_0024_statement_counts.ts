@@ -41,8 +41,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('ledger_transaction').dropColumn('on_statement').execute();
 }
 
-/** Replaces every count with the statement lines recorded. Exported so tests can check it on its own. */
-export async function backfillStatementCounts(db: Kysely<any>): Promise<void> {
+/** Replaces every count with the statement lines recorded. */
+async function backfillStatementCounts(db: Kysely<any>): Promise<void> {
   await sql`delete from ledger_statement_count`.execute(db);
   await sql`
     insert into ledger_statement_count (account_id, currency, booking_date, status, lines)

@@ -91,6 +91,12 @@ async function applyDeltas(trx: DbOrTx, deltas: BalanceDeltas): Promise<void> {
 /** Statement lines per (account, currency, booking date, status) per count row upsert statement: 5 bound parameters each. */
 const COUNT_SLICE = 500;
 
+/**
+ * How many postings recorded after a statement's snapshot {@link ledgerRepository.statementLength}
+ * looks through; beyond it, counting the account's own lines is cheaper.
+ */
+const LATER_POSTINGS_SCANNED = 10_000;
+
 /** What one change adds to the statement line counts, summed per row of ledger_statement_count. */
 class LineCountDeltas {
   private readonly byKey = new Map<string, { accountId: string; currency: string; bookingDate: string; status: string; lines: number }>();
@@ -176,7 +182,7 @@ function statementLines(db: DbOrTx, accountId: string, currency: string, filter:
   return query;
 }
 
-/** The only place that queries ledger_transaction, ledger_entry and ledger_balance. */
+/** The only place that queries ledger_transaction, ledger_entry, ledger_balance and ledger_statement_count. */
 export const ledgerRepository = {
   /**
    * Records a posting once. Must run inside the caller's transaction, so the posting commits or
@@ -503,7 +509,7 @@ export const ledgerRepository = {
   /**
    * One account's postings, newest first (booking date, then id), as statement lines: the
    * account's leg and its posting. `before` continues after the last line of a page; postings
-   * whose key starts with one of `excludedKeyPrefixes` are left out.
+   * marked off the statement (`onStatement: false`) are left out.
    */
   async statement(db: DbOrTx, accountId: string, currency: string, filter: StatementFilter): Promise<StatementLine[]> {
     const query = statementLines(db, accountId, currency, filter).select([
@@ -535,7 +541,10 @@ export const ledgerRepository = {
   /**
    * How many lines {@link statement} gives for `filter` without `before` and `limit`: the whole
    * list's length. Summed from ledger_statement_count (a few rows per booking date), less the
-   * lines recorded after `recordedUpTo`, which are few (a statement is read as of its first page).
+   * lines recorded after `recordedUpTo`, in one statement so both see the same commits. Those later
+   * lines are found from the postings after the snapshot, usually few (a statement is read as of
+   * its first page); when there are many (an old snapshot, which the TPP's link carries), the
+   * account's own lines are counted instead.
    */
   async statementLength(
     db: DbOrTx,
@@ -543,38 +552,43 @@ export const ledgerRepository = {
     currency: string,
     filter: Omit<StatementFilter, 'before' | 'limit'>,
   ): Promise<number> {
-    if (filter.key !== undefined) {
+    const upTo = filter.recordedUpTo;
+    const recordedSince = upTo === undefined ? 0 : (await ledgerRepository.lastPostingId(db)) - upTo;
+    if (filter.key !== undefined || recordedSince > LATER_POSTINGS_SCANNED) {
       const row = await statementLines(db, accountId, currency, filter)
         .select((eb) => eb.fn.countAll<number | string | bigint>().as('lines'))
         .executeTakeFirst();
       return Number(row?.lines ?? 0);
     }
-    const counted = await db
-      .selectFrom('ledger_statement_count')
-      .select(sql<string | null>`cast(sum(lines) as text)`.as('lines'))
-      .where('account_id', '=', accountId)
-      .where('currency', '=', currency)
-      .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
-      .$if(filter.dateFrom !== undefined, (qb) => qb.where('booking_date', '>=', filter.dateFrom!))
-      .$if(filter.dateTo !== undefined, (qb) => qb.where('booking_date', '<=', filter.dateTo!))
-      .executeTakeFirst();
-    const upTo = filter.recordedUpTo;
-    if (upTo === undefined || (await ledgerRepository.lastPostingId(db)) <= upTo) return Number(counted?.lines ?? 0);
-    // Driven by the postings after the snapshot, not by the account's history: the account is
-    // compared as an expression, so neither database takes the statement index for it.
-    const later = await db
-      .selectFrom('ledger_transaction as t')
-      .innerJoin('ledger_entry as e', 'e.transaction_id', 't.id')
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('lines'))
-      .where('t.id', '>', upTo)
-      .where('t.on_statement', '=', flag(true))
-      .where(sql<string>`e.account_id || ''`, '=', accountId)
-      .where('e.currency', '=', currency)
-      .$if(filter.status !== undefined, (qb) => qb.where('t.status', '=', filter.status!))
-      .$if(filter.dateFrom !== undefined, (qb) => qb.where('e.booking_date', '>=', filter.dateFrom!))
-      .$if(filter.dateTo !== undefined, (qb) => qb.where('e.booking_date', '<=', filter.dateTo!))
-      .executeTakeFirst();
-    return Number(counted?.lines ?? 0) - Number(later?.lines ?? 0);
+    const row = await db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('ledger_statement_count')
+          .select(sql<string>`cast(coalesce(sum(lines), 0) as text)`.as('lines'))
+          .where('account_id', '=', accountId)
+          .where('currency', '=', currency)
+          .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status!))
+          .$if(filter.dateFrom !== undefined, (qb) => qb.where('booking_date', '>=', filter.dateFrom!))
+          .$if(filter.dateTo !== undefined, (qb) => qb.where('booking_date', '<=', filter.dateTo!))
+          .as('counted'),
+        // Driven by the postings after the snapshot, not by the account's history: the account is
+        // compared as an expression, so neither database takes the statement index for it.
+        eb
+          .selectFrom('ledger_transaction as t')
+          .innerJoin('ledger_entry as e', 'e.transaction_id', 't.id')
+          .select(sql<string>`cast(count(*) as text)`.as('lines'))
+          // Without a snapshot nothing is later.
+          .where('t.id', '>', upTo ?? Number.MAX_SAFE_INTEGER)
+          .where('t.on_statement', '=', flag(true))
+          .where(sql<string>`e.account_id || ''`, '=', accountId)
+          .where('e.currency', '=', currency)
+          .$if(filter.status !== undefined, (qb) => qb.where('t.status', '=', filter.status!))
+          .$if(filter.dateFrom !== undefined, (qb) => qb.where('e.booking_date', '>=', filter.dateFrom!))
+          .$if(filter.dateTo !== undefined, (qb) => qb.where('e.booking_date', '<=', filter.dateTo!))
+          .as('later'),
+      ])
+      .executeTakeFirstOrThrow();
+    return Number(row.counted ?? 0) - Number(row.later ?? 0);
   },
 
   /** The id of the newest posting recorded (0 when none): a high-water mark for {@link statement}'s `recordedUpTo`. */
