@@ -47,7 +47,11 @@ const INSERT_SLICE = 500;
 async function openDatabase(dialect: 'sqlite' | 'postgres', postgresUrl: string | undefined) {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'xs2a-bench-batch-'));
-    const handle = createDatabase({ dialect: 'sqlite', path: join(dir, 'bench.db') });
+    // As in the server (server.ts): the log is checkpointed on a thread of its own.
+    const handle = createDatabase(
+      { dialect: 'sqlite', path: join(dir, 'bench.db') },
+      { checkpointInBackground: { onError: (message) => console.error(`[bench] checkpoint: ${message}`) } },
+    );
     return { handle, dispose: async () => (await handle.close(), rmSync(dir, { recursive: true, force: true })) };
   }
   const schema = `bench_${randomBytes(6).toString('hex')}`;

@@ -39,7 +39,10 @@ export interface ServerOptions {
 }
 
 export async function openServer(config: Config, options: ServerOptions = {}): Promise<Server> {
-  const database = createDatabase(config.database);
+  // The server's own commits only append to the log; a thread copies it back (wal-checkpointer.ts).
+  const database = createDatabase(config.database, {
+    checkpointInBackground: { onError: (message) => options.logger?.error({ component: 'wal-checkpointer' }, message) },
+  });
   let bank: BankAdapter | undefined;
   try {
     await migrateToLatest(database.db);

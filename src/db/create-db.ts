@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Trans
 import type { DatabaseTarget } from '../config/config.schema.js';
 import type { Database } from './database.js';
 import { beforeCommit, committed } from './transaction-scope.js';
+import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js';
 import { guardedDialect, insideTransaction } from './transaction-guard.js';
 
 export type Db = Kysely<Database>;
@@ -35,7 +36,19 @@ async function postgresDriver(): Promise<typeof pg> {
  * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
  * PostgreSQL. This is the only file that knows which dialect is in use.
  */
-export function createDatabase(target: DatabaseTarget, options: { poolSize?: number; searchPath?: string } = {}): DatabaseHandle {
+export interface DatabaseOptions {
+  /** PostgreSQL: the pool's size. */
+  readonly poolSize?: number;
+  /** PostgreSQL: the schema searched first (tests and the bench use one each). */
+  readonly searchPath?: string;
+  /**
+   * SQLite in a file: checkpoint the log on a thread of its own (wal-checkpointer.ts) instead of
+   * in the commits of requests; told what went wrong there. The server sets it.
+   */
+  readonly checkpointInBackground?: { readonly onError: (message: string) => void };
+}
+
+export function createDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): DatabaseHandle {
   if (target.dialect === 'sqlite') {
     if (target.path !== ':memory:') {
       mkdirSync(dirname(target.path), { recursive: true });
@@ -45,8 +58,20 @@ export function createDatabase(target: DatabaseTarget, options: { poolSize?: num
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    const checkpointer =
+      options.checkpointInBackground && target.path !== ':memory:'
+        ? startWalCheckpointer(target.path, options.checkpointInBackground.onError)
+        : undefined;
+    if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     const db = new Kysely<Database>({ dialect: guardedDialect(new SqliteDialect({ database: withStatementCache(sqlite) })) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      close: async () => {
+        await checkpointer?.close();
+        await db.destroy();
+      },
+    };
   }
   const pool = async () =>
     new (await postgresDriver()).Pool({
