@@ -35,10 +35,10 @@ export function createAccountReadsService(
   settings: { readonly publicUrl: string },
 ): AccountReadsService {
   async function context(read: AccountRead) {
-    const today = await clock.today(read.tpp.id);
+    const { today, now } = await clock.moment(read.tpp.id);
     return {
       fixes: activeFixes(read.acceptFixes, today, ACCEPT_FIXES),
-      when: { previousBankDay: rollToBankDay(addDays(today, -1), 'preceding'), now: (await clock.now(read.tpp.id)).toISOString() },
+      when: { previousBankDay: rollToBankDay(addDays(today, -1), 'preceding'), now: now.toISOString() },
     };
   }
 

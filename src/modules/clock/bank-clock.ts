@@ -14,6 +14,8 @@ export interface BankClock {
   now(tppId: string, within?: DbOrTx): Promise<Date>;
   /** The TPP's bank date (Europe/Oslo). */
   today(tppId: string, within?: DbOrTx): Promise<IsoDate>;
+  /** Both from one reading of the TPP's clock: a check that needs the date and the time sees one instant. */
+  moment(tppId: string, within?: DbOrTx): Promise<{ readonly now: Date; readonly today: IsoDate }>;
   /** Every TPP's offset from the real clock that is not 0, for a run over all TPPs. */
   offsets(): Promise<ReadonlyMap<string, number>>;
   /** The real clock. */
@@ -30,6 +32,10 @@ export function createBankClock(db: Db, realNow: () => Date, sandbox: boolean): 
     now,
     async today(tppId, within) {
       return todayIn(BANK_TIME_ZONE, await now(tppId, within));
+    },
+    async moment(tppId, within) {
+      const at = await now(tppId, within);
+      return { now: at, today: todayIn(BANK_TIME_ZONE, at) };
     },
     async offsets() {
       return sandbox ? sandboxClockRepository.offsets(db) : new Map();

@@ -134,8 +134,8 @@ export function createConsentsService(
   /** Moves a valid consent past its validity to expired; a concurrent change wins quietly. */
   async function expireIfDue(consent: Consent): Promise<Consent> {
     if (consent.status !== 'valid') return consent;
-    const today = await clock.today(consent.tppId);
-    if (!hasExpired(consent, today, await clock.now(consent.tppId))) return consent;
+    const { today, now: bankNow } = await clock.moment(consent.tppId);
+    if (!hasExpired(consent, today, bankNow)) return consent;
     try {
       return await withTransaction(db, (trx) =>
         transitionConsent(trx, consent, { to: 'expired', reason: 'Its validity ended', actor: SYSTEM, at: now().toISOString(), today }),
