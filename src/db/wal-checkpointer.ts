@@ -54,6 +54,9 @@ export interface WalCheckpointer {
 export function startWalCheckpointer(path: string, onError: (message: string) => void): WalCheckpointer {
   const worker = new Worker(THREAD_SOURCE, {
     eval: true,
+    // Not the process's flags: `--input-type=module` would make the source a module (no
+    // `require`), and `--cpu-prof` would profile the thread into a file of its own.
+    execArgv: [],
     workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3'), intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   worker.unref();
