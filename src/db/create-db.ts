@@ -32,10 +32,9 @@ async function postgresDriver(): Promise<typeof pg> {
   return pg;
 }
 
-/**
- * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
- * PostgreSQL. This is the only file that knows which dialect is in use.
- */
+/** SQLite's own default: a commit that fills the log past this many pages checkpoints it. */
+const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
+
 export interface DatabaseOptions {
   /** PostgreSQL: the pool's size. */
   readonly poolSize?: number;
@@ -48,6 +47,10 @@ export interface DatabaseOptions {
   readonly checkpointInBackground?: { readonly onError: (message: string) => void };
 }
 
+/**
+ * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
+ * PostgreSQL. This is the only file that knows which dialect is in use.
+ */
 export function createDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): DatabaseHandle {
   if (target.dialect === 'sqlite') {
     if (target.path !== ':memory:') {
@@ -58,10 +61,17 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    const background = target.path !== ':memory:' ? options.checkpointInBackground : undefined;
     const checkpointer =
-      options.checkpointInBackground && target.path !== ':memory:'
-        ? startWalCheckpointer(target.path, options.checkpointInBackground.onError)
-        : undefined;
+      background &&
+      startWalCheckpointer(target.path, {
+        onError: background.onError,
+        onStopped: () => {
+          // Without the thread, commits checkpoint as SQLite's default has them do.
+          if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
+          background.onError('the checkpoint thread stopped; commits checkpoint the log themselves again');
+        },
+      });
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     const db = new Kysely<Database>({ dialect: guardedDialect(new SqliteDialect({ database: withStatementCache(sqlite) })) });
     return {

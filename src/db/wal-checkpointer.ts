@@ -11,21 +11,31 @@ const CHECKPOINT_INTERVAL_MS = 200;
 export const BACKSTOP_CHECKPOINT_PAGES = 16_000;
 
 /**
- * The thread's code. It runs as a CommonJS script (`eval`), so the same file serves the built
- * server and the TypeScript sources under test. A PASSIVE checkpoint neither waits for nor blocks
- * the writer or the readers; one that finds another checkpoint running (another process of
- * `serve --workers N` on the same file) is skipped and tried again next time.
+ * The thread's code, evaluated as a script (`eval`), so the same file serves the built server and
+ * the TypeScript sources under test. It takes its modules through `process.getBuiltinModule`,
+ * which works whether Node evaluates it as CommonJS or, under `--input-type=module` in
+ * NODE_OPTIONS, as a module. A PASSIVE checkpoint neither waits for nor blocks the writer or the
+ * readers; with another checkpoint running (another process of `serve --workers N` on the same
+ * file) it does what it can and the rest is copied next time. An error is reported once, not every
+ * 200 ms, until another one comes.
  */
 const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+const load = process.getBuiltinModule('node:module').createRequire(workerData.driver);
+const Database = load(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
+let reported;
 const checkpoint = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
+    reported = undefined;
   } catch (error) {
-    if (error.code !== 'SQLITE_BUSY' && error.code !== 'SQLITE_LOCKED') parentPort.postMessage(String(error.message));
+    const code = String(error.code);
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return;
+    const message = String(error.message);
+    if (message !== reported) parentPort.postMessage(message);
+    reported = message;
   }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
@@ -42,29 +52,43 @@ export interface WalCheckpointer {
   close(): Promise<void>;
 }
 
+export interface CheckpointEvents {
+  /** A checkpoint failed (told once per distinct error), or the thread could not start. */
+  readonly onError: (message: string) => void;
+  /** The thread ended without being closed: the serving connection must checkpoint again itself. */
+  readonly onStopped: () => void;
+}
+
 /**
  * Copies SQLite's write-ahead log back into the database file on a thread of its own.
  *
  * With the log's default checkpoint, the commit that fills it past 1 000 pages copies them all
  * back, and syncs, while a request waits for it: about half the cost of a commit, measured on
- * inserts like a payment's. Here the serving connection only appends to the log, and the copying
- * runs beside it on the other core. Nothing about durability changes: commits reach the log as
- * before (WAL, synchronous=NORMAL), and a checkpoint syncs as SQLite's own does.
+ * inserts like a payment's (bench/sqlite-commit-cost.ts). Here the serving connection only appends
+ * to the log and the copying runs beside it, on whichever core is free. Commits reach the log as
+ * before (WAL, synchronous=NORMAL); the thread's checkpoints sync as SQLite's own do.
  */
-export function startWalCheckpointer(path: string, onError: (message: string) => void): WalCheckpointer {
+export function startWalCheckpointer(path: string, events: CheckpointEvents): WalCheckpointer {
   const worker = new Worker(THREAD_SOURCE, {
     eval: true,
-    // Not the process's flags: `--input-type=module` would make the source a module (no
-    // `require`), and `--cpu-prof` would profile the thread into a file of its own.
+    // Not the process's command-line flags: `--cpu-prof` would profile the thread into a file of
+    // its own.
     execArgv: [],
     workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3'), intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   worker.unref();
-  worker.on('message', (message: string) => onError(message));
-  worker.on('error', (error) => onError(error.message));
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let closing = false;
+  worker.on('message', (message: string) => events.onError(message));
+  worker.on('error', (error) => events.onError(error.message));
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (!closing) events.onStopped();
+      resolve();
+    }),
+  );
   return {
     async close() {
+      closing = true;
       // Unref'd so it never holds a process open; held again while it is being closed, or the
       // process could end with this wait pending.
       worker.ref();

@@ -4,7 +4,8 @@
  * - what the serving connection commits reaches the database file without any commit of its own
  *   checkpointing (the log stays below the 1 000 pages at which SQLite's own checkpoint would run);
  * - without the thread, the same writes stay in the log: the first test's growth is the thread's;
- * - closing stops the thread and the connection; nothing committed is lost, and the log is gone.
+ * - closing stops the thread and the connection; nothing committed is lost, and the log is gone;
+ * - a thread that cannot start says why and that it stopped, and closing it still returns.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,13 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, withTransaction, type DatabaseHandle } from '../../src/db/create-db.js';
+import { startWalCheckpointer } from '../../src/db/wal-checkpointer.js';
 
-/** About 600 pages of 4 KiB (three per row): under SQLite's own checkpoint threshold of 1 000. */
-const ROWS = 200;
+/**
+ * About 550 pages of the log (a row takes three pages, and each commit rewrites the first page and
+ * the table's): well under SQLite's own checkpoint threshold of 1 000.
+ */
+const ROWS = 120;
 const ROW_BYTES = 10_000;
 
 const dirs: string[] = [];
@@ -77,9 +82,11 @@ describe('the log checkpointed in the background (SQLite)', () => {
 
   it('closes the thread with the database: every row kept, the log gone', async () => {
     const path = databasePath();
-    const handle = createDatabase({ dialect: 'sqlite', path }, { checkpointInBackground: { onError: () => undefined } });
+    const errors: string[] = [];
+    const handle = createDatabase({ dialect: 'sqlite', path }, { checkpointInBackground: { onError: (message) => errors.push(message) } });
     await writeRows(handle);
     await handle.close();
+    expect(errors).toEqual([]);
     expect(existsSync(`${path}-wal`)).toBe(false);
     const reopened = new SQLite(path, { readonly: true });
     try {
@@ -88,5 +95,20 @@ describe('the log checkpointed in the background (SQLite)', () => {
     } finally {
       reopened.close();
     }
+  });
+
+  it('reports a thread that cannot open the database, and that it stopped; closing it still returns', async () => {
+    const errors: string[] = [];
+    let stopped = 0;
+    const checkpointer = startWalCheckpointer(join(databasePath(), 'missing', 'test.db'), {
+      onError: (message) => errors.push(message),
+      onStopped: () => stopped++,
+    });
+    const until = Date.now() + 5_000;
+    while (stopped === 0 && Date.now() < until) await sleep(20);
+    expect(stopped).toBe(1);
+    expect(errors.join('\n')).toMatch(/unable to open|no such file|directory does not exist/i);
+    await checkpointer.close();
+    expect(stopped).toBe(1);
   });
 });
