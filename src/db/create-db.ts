@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Trans
 import type { DatabaseTarget } from '../config/config.schema.js';
 import type { Database } from './database.js';
 import { beforeCommit, committed } from './transaction-scope.js';
-import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js';
+import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer, type CheckpointEvents } from './wal-checkpointer.js';
 import { guardedDialect, insideTransaction } from './transaction-guard.js';
 
 export type Db = Kysely<Database>;
@@ -44,7 +44,7 @@ export interface DatabaseOptions {
    * SQLite in a file: checkpoint the log on a thread of its own (wal-checkpointer.ts) instead of
    * in the commits of requests; told what went wrong there. The server sets it.
    */
-  readonly checkpointInBackground?: { readonly onError: (message: string) => void };
+  readonly checkpointInBackground?: Pick<CheckpointEvents, 'onError'>;
 }
 
 /**
