@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/create-db.js';
-import type { RecordState } from './idempotency.table.js';
+import { preparedQuery } from '../../db/prepared-query.js';
+import type { IdempotencyRecordTable, RecordState } from './idempotency.table.js';
 
 export interface IdempotencyKey {
   readonly tppId: string;
@@ -59,19 +60,59 @@ interface Row {
   expires_at: string;
 }
 
-/** The only place that queries idempotency_record. */
-/** The columns of a record whose answer is stored: completed, with the answer and its lifetime. */
-function completedWith(response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>) {
+/** A claim's row, unless its id is taken; the primary key decides between concurrent claims. */
+const INSERT_UNLESS_TAKEN = preparedQuery(
+  (db, row: Omit<IdempotencyRecordTable, 'response_status' | 'response_headers' | 'response_body' | 'completed_at'>) =>
+    db
+      .insertInto('idempotency_record')
+      .values(row)
+      .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing()),
+);
+
+/** A POST's answer as its record stores it. */
+interface StoredAnswer {
+  readonly responseStatus: number;
+  /** JSON object of the headers to replay. */
+  readonly responseHeaders: string;
+  readonly responseBody: string;
+  readonly at: string;
+  readonly expiresAt: string;
+}
+
+function storedAnswer(response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>): StoredAnswer {
   return {
-    state: 'completed' as const,
-    response_status: response.status,
-    response_headers: JSON.stringify(response.headers),
-    response_body: response.body,
-    completed_at: times.at,
-    expires_at: times.expiresAt,
+    responseStatus: response.status,
+    responseHeaders: JSON.stringify(response.headers),
+    responseBody: response.body,
+    at: times.at,
+    expiresAt: times.expiresAt,
   };
 }
 
+/** The columns of a record whose answer is stored: completed, with the answer and its lifetime. */
+function completedWith(answer: StoredAnswer) {
+  return {
+    state: 'completed' as const,
+    response_status: answer.responseStatus,
+    response_headers: answer.responseHeaders,
+    response_body: answer.responseBody,
+    completed_at: answer.at,
+    expires_at: answer.expiresAt,
+  };
+}
+
+/** {@link idempotencyRepository.answerClaim}'s update, run by every POST that creates a resource. */
+const ANSWER_CLAIM = preparedQuery((db, v: StoredAnswer & { tppId: string; requestId: string; claimedAt: string }) =>
+  db
+    .updateTable('idempotency_record')
+    .set(completedWith(v))
+    .where('tpp_id', '=', v.tppId)
+    .where('request_id', '=', v.requestId)
+    .where('state', '=', 'in_progress')
+    .where('created_at', '=', v.claimedAt),
+);
+
+/** The only place that queries idempotency_record. */
 export const idempotencyRepository = {
   /**
    * Records an X-Request-ID for a request (`seen` for GET, PUT, PATCH, DELETE; `in_progress` for a
@@ -129,22 +170,20 @@ export const idempotencyRepository = {
     response: StoredResponse,
     times: Pick<Lifetimes, 'at' | 'expiresAt'>,
   ): Promise<boolean> {
-    const updated = await trx
-      .updateTable('idempotency_record')
-      .set(completedWith(response, times))
-      .where('tpp_id', '=', key.tppId)
-      .where('request_id', '=', key.requestId)
-      .where('state', '=', 'in_progress')
-      .where('created_at', '=', claimedAt)
-      .executeTakeFirst();
-    return Number(updated.numUpdatedRows) === 1;
+    const updated = await ANSWER_CLAIM.run(trx, {
+      ...storedAnswer(response, times),
+      tppId: key.tppId,
+      requestId: key.requestId,
+      claimedAt,
+    });
+    return Number(updated.numAffectedRows) === 1;
   },
 
   /** Stores a claimed POST's answer after it was sent (routes without an `answer`). */
   async complete(db: DbOrTx, key: IdempotencyKey, response: StoredResponse, times: Pick<Lifetimes, 'at' | 'expiresAt'>): Promise<void> {
     await db
       .updateTable('idempotency_record')
-      .set(completedWith(response, times))
+      .set(completedWith(storedAnswer(response, times)))
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', 'in', ['in_progress', 'applied'])
@@ -181,7 +220,7 @@ export const idempotencyRepository = {
   ): Promise<void> {
     await db
       .updateTable('idempotency_record')
-      .set(completedWith(response, times))
+      .set(completedWith(storedAnswer(response, times)))
       .where('tpp_id', '=', key.tppId)
       .where('request_id', '=', key.requestId)
       .where('state', '=', 'applied')
@@ -283,19 +322,15 @@ async function insertRow(
   state: RecordState,
   times: Pick<Lifetimes, 'at' | 'expiresAt'>,
 ): Promise<boolean> {
-  const inserted = await db
-    .insertInto('idempotency_record')
-    .values({
-      tpp_id: key.tppId,
-      request_id: key.requestId,
-      method: request.method,
-      path: request.path,
-      request_hash: request.hash,
-      state,
-      created_at: times.at,
-      expires_at: times.expiresAt,
-    })
-    .onConflict((oc) => oc.columns(['tpp_id', 'request_id']).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+  const inserted = await INSERT_UNLESS_TAKEN.run(db, {
+    tpp_id: key.tppId,
+    request_id: key.requestId,
+    method: request.method,
+    path: request.path,
+    request_hash: request.hash,
+    state,
+    created_at: times.at,
+    expires_at: times.expiresAt,
+  });
+  return Number(inserted.numAffectedRows ?? 0n) === 1;
 }

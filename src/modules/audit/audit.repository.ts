@@ -1,26 +1,34 @@
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
+import type { AuditEventTable } from './audit.table.js';
 import type { ActorType, AuditEntry, AuditEvent } from './audit-event.js';
 
 /** Events per insert statement. */
 const APPEND_SLICE = 500;
 
+/** An event's row: every column but the generated id. */
+function rowOf(event: AuditEvent, at: string): Omit<AuditEventTable, 'id'> {
+  return {
+    occurred_at: at,
+    actor_type: event.actor.type,
+    actor_id: event.actor.id,
+    request_id: event.requestId ?? null,
+    action: event.action,
+    resource_type: event.resource.type,
+    resource_id: event.resource.id,
+    details: JSON.stringify(event.details ?? {}),
+  };
+}
+
 async function insertEvents(db: DbOrTx, events: readonly AuditEvent[], at: string): Promise<void> {
   await db
     .insertInto('audit_event')
-    .values(
-      events.map((event) => ({
-        occurred_at: at,
-        actor_type: event.actor.type,
-        actor_id: event.actor.id,
-        request_id: event.requestId ?? null,
-        action: event.action,
-        resource_type: event.resource.type,
-        resource_id: event.resource.id,
-        details: JSON.stringify(event.details ?? {}),
-      })),
-    )
+    .values(events.map((event) => rowOf(event, at)))
     .execute();
 }
+
+/** One event: what nearly every request appends, so prepared once. */
+const INSERT_ONE = preparedQuery((db, row: ReturnType<typeof rowOf>) => db.insertInto('audit_event').values(row));
 
 /**
  * The audit log: append-only. Callers write an event in the same transaction as the change it
@@ -28,7 +36,7 @@ async function insertEvents(db: DbOrTx, events: readonly AuditEvent[], at: strin
  */
 export const auditRepository = {
   async append(db: DbOrTx, event: AuditEvent, at: string): Promise<void> {
-    await auditRepository.appendAll(db, [event], at);
+    await INSERT_ONE.run(db, rowOf(event, at));
   },
 
   /** Several events of one moment in one statement per 500 (a status change through several statuses; a batch run's chunk). */

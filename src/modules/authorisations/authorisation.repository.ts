@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { Authorisation, AuthorisationPurpose, NewAuthorisation } from './authorisation.model.js';
 import type { AuthorisationTable } from './authorisation.table.js';
 import { FINAL_SCA_STATUSES, isScaStatus, type ScaMove, type ScaStatus } from './sca-status.js';
@@ -34,34 +35,34 @@ function toAuthorisation(row: Row): Authorisation {
   };
 }
 
+/** A new authorisation: every SCA-requiring initiation inserts one, so prepared once. */
+const INSERT = preparedQuery((db, row: AuthorisationTable) => db.insertInto('authorisation').values(row));
+
 /** The only place that queries the authorisation table. */
 export const authorisationRepository = {
   async insert(db: DbOrTx, authorisation: NewAuthorisation): Promise<Authorisation> {
-    await db
-      .insertInto('authorisation')
-      .values({
-        id: authorisation.id,
-        tpp_id: authorisation.tppId,
-        tpp_name: authorisation.tppName,
-        purpose: authorisation.purpose,
-        resource_id: authorisation.resourceId ?? null,
-        sca_status: 'received',
-        status_reason: null,
-        expected_psu_id: authorisation.expectedPsuId ?? null,
-        psu_corporate_id: authorisation.psuCorporateId ?? null,
-        psu_id: null,
-        code_attempts: 0,
-        redirect_uri: authorisation.redirectUri ?? null,
-        nok_redirect_uri: authorisation.nokRedirectUri ?? null,
-        // 1/0: better-sqlite3 binds no booleans.
-        biometric: authorisation.biometric ? 1 : 0,
-        login_code_hash: null,
-        login_code_expires_at: null,
-        expires_at: authorisation.expiresAt,
-        created_at: authorisation.createdAt,
-        status_changed_at: authorisation.createdAt,
-      })
-      .execute();
+    await INSERT.run(db, {
+      id: authorisation.id,
+      tpp_id: authorisation.tppId,
+      tpp_name: authorisation.tppName,
+      purpose: authorisation.purpose,
+      resource_id: authorisation.resourceId ?? null,
+      sca_status: 'received',
+      status_reason: null,
+      expected_psu_id: authorisation.expectedPsuId ?? null,
+      psu_corporate_id: authorisation.psuCorporateId ?? null,
+      psu_id: null,
+      code_attempts: 0,
+      redirect_uri: authorisation.redirectUri ?? null,
+      nok_redirect_uri: authorisation.nokRedirectUri ?? null,
+      // 1/0: better-sqlite3 binds no booleans.
+      biometric: authorisation.biometric ? 1 : 0,
+      login_code_hash: null,
+      login_code_expires_at: null,
+      expires_at: authorisation.expiresAt,
+      created_at: authorisation.createdAt,
+      status_changed_at: authorisation.createdAt,
+    });
     return {
       ...authorisation,
       scaStatus: 'received',

@@ -1,15 +1,20 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
+
+/** A TPP's offset: read by most requests (the bank's today and now), so prepared once. */
+const OFFSET_OF = preparedQuery((db, v: { tppId: string }) =>
+  db
+    .selectFrom('sandbox_clock')
+    .select(sql<string>`cast(offset_ms as text)`.as('offset'))
+    .where('tpp_id', '=', v.tppId),
+);
 
 /** The only place that queries sandbox_clock. */
 export const sandboxClockRepository = {
   /** The TPP's offset in milliseconds; 0 when it never moved its clock. */
   async offsetOf(db: DbOrTx, tppId: string): Promise<number> {
-    const row = await db
-      .selectFrom('sandbox_clock')
-      .select(sql<string>`cast(offset_ms as text)`.as('offset'))
-      .where('tpp_id', '=', tppId)
-      .executeTakeFirst();
+    const row = (await OFFSET_OF.run(db, { tppId })).rows[0];
     return row ? Number(row.offset) : 0;
   },
 

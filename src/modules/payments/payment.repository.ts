@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { DuePayment, NewPayment, Payment, PaymentState } from './payment.model.js';
 import type { PaymentTable } from './payment.table.js';
 import type { PaymentService } from './payment-products.js';
@@ -75,35 +76,35 @@ const SLICE = 500;
 /** Periodic payments are never executed by the sandbox. */
 const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
 
+/** A new payment: every initiation inserts one or more, so prepared once. */
+const INSERT = preparedQuery((db, row: Omit<PaymentTable, 'basket_id' | 'awaiting_funds_since'>) => db.insertInto('payment').values(row));
+
 /** The only place that queries the payment table. */
 export const paymentRepository = {
   async insert(db: DbOrTx, payment: NewPayment): Promise<void> {
-    await db
-      .insertInto('payment')
-      .values({
-        id: payment.id,
-        tpp_id: payment.tppId,
-        service: payment.service,
-        product: payment.product,
-        status: payment.status,
-        status_reason: null,
-        funds_available: null,
-        request_id: payment.requestId,
-        psu_id: payment.psuId ?? null,
-        psu_corporate_id: payment.psuCorporateId ?? null,
-        debtor_account_id: payment.debtorAccountId,
-        currency: payment.currency,
-        amount_minor: payment.amountMinor,
-        requested_execution_date: payment.requestedExecutionDate ?? null,
-        logical_key: payment.logicalKey ?? null,
-        transaction_fee_minor: payment.transactionFee?.minor ?? null,
-        transaction_fee_currency: payment.transactionFee?.currency ?? null,
-        ...writePaymentDocument(payment),
-        request_context: JSON.stringify(payment.requestContext),
-        created_at: payment.createdAt,
-        status_changed_at: payment.createdAt,
-      })
-      .execute();
+    await INSERT.run(db, {
+      id: payment.id,
+      tpp_id: payment.tppId,
+      service: payment.service,
+      product: payment.product,
+      status: payment.status,
+      status_reason: null,
+      funds_available: null,
+      request_id: payment.requestId,
+      psu_id: payment.psuId ?? null,
+      psu_corporate_id: payment.psuCorporateId ?? null,
+      debtor_account_id: payment.debtorAccountId,
+      currency: payment.currency,
+      amount_minor: payment.amountMinor,
+      requested_execution_date: payment.requestedExecutionDate ?? null,
+      logical_key: payment.logicalKey ?? null,
+      transaction_fee_minor: payment.transactionFee?.minor ?? null,
+      transaction_fee_currency: payment.transactionFee?.currency ?? null,
+      ...writePaymentDocument(payment),
+      request_context: JSON.stringify(payment.requestContext),
+      created_at: payment.createdAt,
+      status_changed_at: payment.createdAt,
+    });
   },
 
   /** A payment of this TPP in this service; another TPP's is not found (docs/design.md §5). */

@@ -2,6 +2,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Money } from '../../domain/money.js';
 import type { AccountReference } from '../../bank/core-banking.port.js';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { SandboxAccount } from './sandbox-bank.model.js';
 import { JOINED_CUSTOMER_COLUMNS, joinedCustomer } from './customer.repository.js';
 
@@ -55,6 +56,14 @@ function toAccount(row: AccountRow): SandboxAccount {
   };
 }
 
+/**
+ * An account of a TPP by id, BBAN or IBAN: read on every initiation (its debtor) and account read,
+ * so prepared once. The key is unique per TPP.
+ */
+const BY_ID = preparedQuery((db, v: { tppId: string; key: string }) => accounts(db, v.tppId).where('a.id', '=', v.key));
+const BY_BBAN = preparedQuery((db, v: { tppId: string; key: string }) => accounts(db, v.tppId).where('a.bban', '=', v.key));
+const BY_IBAN = preparedQuery((db, v: { tppId: string; key: string }) => accounts(db, v.tppId).where('a.iban', '=', v.key));
+
 /** What moving money needs of an account: its id, currency and credit line. */
 export interface LedgerKey {
   readonly id: string;
@@ -99,16 +108,15 @@ export const accountRepository = {
   },
 
   async findById(db: DbOrTx, tppId: string, id: string): Promise<SandboxAccount | undefined> {
-    const row = await accounts(db, tppId).where('a.id', '=', id).executeTakeFirst();
+    const row = (await BY_ID.run(db, { tppId, key: id })).rows[0];
     return row && toAccount(row);
   },
 
   /** By BBAN or IBAN, as a payment or an engagement names it. */
   async findByReference(db: DbOrTx, tppId: string, reference: AccountReference): Promise<SandboxAccount | undefined> {
-    const query = accounts(db, tppId);
-    const row = await (
-      'bban' in reference ? query.where('a.bban', '=', reference.bban) : query.where('a.iban', '=', reference.iban)
-    ).executeTakeFirst();
+    const { rows } =
+      'bban' in reference ? await BY_BBAN.run(db, { tppId, key: reference.bban }) : await BY_IBAN.run(db, { tppId, key: reference.iban });
+    const row = rows[0];
     return row && toAccount(row);
   },
 

@@ -1,0 +1,72 @@
+import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
+import type { Database } from './database.js';
+
+/** Where a value named `name` goes: what the builder sees in place of each value while compiling. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** The SQL of one dialect, and for each of its parameters the value's name (or a constant). */
+interface Compiled<R> {
+  readonly query: CompiledQuery<R>;
+  readonly names: readonly (string | undefined)[];
+}
+
+/** A query built and compiled once per database, run many times with new values. */
+export interface PreparedQuery<V, R> {
+  /** Runs the query with these values, on the database or inside the transaction given. */
+  run(db: Kysely<Database>, values: V): Promise<QueryResult<R>>;
+}
+
+/**
+ * A query for the request path: Kysely builds and compiles it once per database, instead of on
+ * every request, where building and compiling cost more than SQLite takes to run the statement
+ * (bench/README.md). `build` is the ordinary typed Kysely query, written with `values`' fields; on
+ * the first run it is given stand-ins for them, and each run binds the values it is given in
+ * their place.
+ *
+ * Its shape is fixed on the first run: every field of `values` is a bound parameter, so none may
+ * be `undefined` (Kysely would leave such a column out; here it is an error: give `null`), and a
+ * list (`in`) must be of constants, since its length is part of the SQL.
+ */
+export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>, values: V) => Compilable<R>): PreparedQuery<V, R> {
+  // Per database (its adapter): the dialects compile differently, and each opened database once.
+  const compiled = new WeakMap<DialectAdapter, Compiled<R>>();
+  return {
+    async run(db, values) {
+      const adapter = db.getExecutor().adapter;
+      let prepared = compiled.get(adapter);
+      if (prepared === undefined) {
+        prepared = compile(db, build, values);
+        compiled.set(adapter, prepared);
+      }
+      const { query, names } = prepared;
+      const parameters = new Array<unknown>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        if (name === undefined) {
+          parameters[i] = query.parameters[i];
+        } else {
+          const value = (values as Record<string, unknown>)[name];
+          if (value === undefined) throw new Error(`a prepared query was run without a value for ${name}`);
+          parameters[i] = value;
+        }
+      }
+      return db.executeQuery<R>({ query: query.query, queryId: query.queryId, sql: query.sql, parameters });
+    },
+  };
+}
+
+function compile<V extends object, R>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, values: V) => Compilable<R>,
+  values: V,
+): Compiled<R> {
+  const slots: Record<string, Slot> = {};
+  for (const name of Object.keys(values)) slots[name] = new Slot(name);
+  const query = build(db, slots as V).compile();
+  return {
+    query,
+    names: query.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined)),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Prepared queries (src/db/prepared-query.ts), on each dialect of DIALECTS: built once per
+ * database, each run binds its own values, constants in the query stay, a missing value is an
+ * error that writes nothing, and a run inside a transaction is part of it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '../../src/db/create-db.js';
+import { preparedQuery } from '../../src/db/prepared-query.js';
+import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+
+interface Event {
+  occurred_at: string;
+  actor_type: string;
+  actor_id: string;
+  request_id: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  details: string;
+}
+
+function event(resourceId: string, action: string, requestId: string | null = null): Event {
+  return {
+    occurred_at: '2026-11-26T08:00:00.000Z',
+    actor_type: 'tpp',
+    actor_id: 'tpp-1',
+    request_id: requestId,
+    action,
+    resource_type: 'payment',
+    resource_id: resourceId,
+    details: JSON.stringify({ resourceId }),
+  };
+}
+
+describe.each(DIALECTS)('prepared queries on %s', (dialect) => {
+  let database: TestDatabase;
+  let other: TestDatabase;
+  let builds = 0;
+  const insert = preparedQuery((db, row: Event) => {
+    builds++;
+    return db.insertInto('audit_event').values(row);
+  });
+  // A constant beside the bound values: 'payment' is part of the SQL's parameters on every run.
+  const actionsOf = preparedQuery((db, v: { resourceId: string }) =>
+    db
+      .selectFrom('audit_event')
+      .select(['action', 'request_id'])
+      .where('resource_type', '=', 'payment')
+      .where('resource_id', '=', v.resourceId)
+      .orderBy('id'),
+  );
+  const rename = preparedQuery((db, v: { resourceId: string; from: string; to: string }) =>
+    db.updateTable('audit_event').set({ action: v.to }).where('resource_id', '=', v.resourceId).where('action', '=', v.from),
+  );
+
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+    other = await openTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database?.dispose();
+    await other?.dispose();
+  });
+
+  it('binds each run its own values, and builds the query once per database', async () => {
+    await insert.run(database.db, event('p-1', 'created', 'r-1'));
+    await insert.run(database.db, event('p-1', 'approved'));
+    await insert.run(database.db, event('p-2', 'created', 'r-2'));
+    expect(builds).toBe(1);
+
+    expect((await actionsOf.run(database.db, { resourceId: 'p-1' })).rows).toEqual([
+      { action: 'created', request_id: 'r-1' },
+      { action: 'approved', request_id: null },
+    ]);
+    expect((await actionsOf.run(database.db, { resourceId: 'p-2' })).rows).toEqual([{ action: 'created', request_id: 'r-2' }]);
+
+    await insert.run(other.db, event('p-9', 'created'));
+    expect(builds).toBe(2);
+    expect((await actionsOf.run(other.db, { resourceId: 'p-1' })).rows).toEqual([]);
+    expect((await actionsOf.run(other.db, { resourceId: 'p-9' })).rows).toEqual([{ action: 'created', request_id: null }]);
+  });
+
+  it('keeps the constants of the query: a row of another resource type is not selected', async () => {
+    await insert.run(database.db, { ...event('p-3', 'created'), resource_type: 'consent' });
+    expect((await actionsOf.run(database.db, { resourceId: 'p-3' })).rows).toEqual([]);
+  });
+
+  it('reports the rows an update changed', async () => {
+    await insert.run(database.db, event('p-4', 'created'));
+    expect((await rename.run(database.db, { resourceId: 'p-4', from: 'created', to: 'received' })).numAffectedRows).toBe(1n);
+    expect((await rename.run(database.db, { resourceId: 'p-4', from: 'created', to: 'received' })).numAffectedRows).toBe(0n);
+    expect((await actionsOf.run(database.db, { resourceId: 'p-4' })).rows).toEqual([{ action: 'received', request_id: null }]);
+  });
+
+  it('refuses a run without one of its values, and writes nothing', async () => {
+    const { request_id: _, ...withoutRequestId } = event('p-5', 'created');
+    await expect(insert.run(database.db, withoutRequestId as Event)).rejects.toThrow(/without a value for request_id/);
+    await expect(insert.run(database.db, { ...event('p-5', 'created'), actor_id: undefined as unknown as string })).rejects.toThrow(
+      /without a value for actor_id/,
+    );
+    expect((await actionsOf.run(database.db, { resourceId: 'p-5' })).rows).toEqual([]);
+  });
+
+  it('runs inside a transaction as part of it', async () => {
+    await expect(
+      withTransaction(database.db, async (trx) => {
+        await insert.run(trx, event('p-6', 'created'));
+        expect((await actionsOf.run(trx, { resourceId: 'p-6' })).rows).toHaveLength(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await actionsOf.run(database.db, { resourceId: 'p-6' })).rows).toEqual([]);
+
+    await withTransaction(database.db, (trx) => insert.run(trx, event('p-6', 'created')));
+    expect((await actionsOf.run(database.db, { resourceId: 'p-6' })).rows).toHaveLength(1);
+  });
+});
