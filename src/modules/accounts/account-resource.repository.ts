@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 
 export type AccountType = 'account' | 'card';
+
+/** Every account read starts here, so prepared once. */
+const BANK_ACCOUNT_OF = preparedQuery((db, v: { tppId: string; type: AccountType; resourceId: string }) =>
+  db
+    .selectFrom('account_resource')
+    .select('bank_account_id')
+    .where('resource_id', '=', v.resourceId)
+    .where('tpp_id', '=', v.tppId)
+    .where('account_type', '=', v.type),
+);
 
 /** The only place that queries the account_resource table. */
 export const accountResourceRepository = {
@@ -30,13 +41,7 @@ export const accountResourceRepository = {
 
   /** The bank's account behind a TPP's resourceId; another TPP's id is unknown. */
   async bankAccountOf(db: DbOrTx, tppId: string, type: AccountType, resourceId: string): Promise<string | undefined> {
-    const row = await db
-      .selectFrom('account_resource')
-      .select('bank_account_id')
-      .where('resource_id', '=', resourceId)
-      .where('tpp_id', '=', tppId)
-      .where('account_type', '=', type)
-      .executeTakeFirst();
+    const row = (await BANK_ACCOUNT_OF.run(db, { tppId, type, resourceId })).rows[0];
     return row?.bank_account_id;
   },
 };

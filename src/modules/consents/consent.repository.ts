@@ -1,5 +1,6 @@
 import { PostgresAdapter } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import type { RequestedAccess } from './consent-access.js';
 import type { Grant } from './consent-grant.js';
 import { isConsentStatus, type ConsentStatus } from './consent-status.js';
@@ -30,6 +31,11 @@ function toConsent(row: ConsentTable): Consent {
     statusChangedAt: row.status_changed_at,
   };
 }
+
+/** A TPP's consent by id: every account read looks it up, so prepared once. */
+const FIND = preparedQuery((db, v: { tppId: string; id: string }) =>
+  db.selectFrom('consent').selectAll().where('id', '=', v.id).where('tpp_id', '=', v.tppId),
+);
 
 /** The only place that queries the consent table. */
 export const consentRepository = {
@@ -62,7 +68,7 @@ export const consentRepository = {
 
   /** A TPP's consent; another TPP's is not found. */
   async find(db: DbOrTx, tppId: string, id: string): Promise<Consent | undefined> {
-    const row = await db.selectFrom('consent').selectAll().where('id', '=', id).where('tpp_id', '=', tppId).executeTakeFirst();
+    const row = (await FIND.run(db, { tppId, id })).rows[0];
     return row && toConsent(row);
   },
 

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import { preparedQuery } from '../../db/prepared-query.js';
 import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingStatus } from './ledger-posting.js';
 import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
 
@@ -182,6 +183,15 @@ function statementLines(db: DbOrTx, accountId: string, currency: string, filter:
   return query;
 }
 
+/** An account's sums: every balances read asks for them, so prepared once. */
+const SUMS = preparedQuery((db, v: { accountId: string; currency: string }) =>
+  db
+    .selectFrom('ledger_balance')
+    .select([sql<string>`cast(booked_minor as text)`.as('booked'), sql<string>`cast(expected_minor as text)`.as('expected')])
+    .where('account_id', '=', v.accountId)
+    .where('currency', '=', v.currency),
+);
+
 /** The only place that queries ledger_transaction, ledger_entry, ledger_balance and ledger_statement_count. */
 export const ledgerRepository = {
   /**
@@ -358,12 +368,7 @@ export const ledgerRepository = {
 
   /** An account's sums: one row of ledger_balance, kept with the entries (no row: nothing posted). */
   async sums(db: DbOrTx, accountId: string, currency: string): Promise<AccountSums> {
-    const row = await db
-      .selectFrom('ledger_balance')
-      .select([sql<string>`cast(booked_minor as text)`.as('booked'), sql<string>`cast(expected_minor as text)`.as('expected')])
-      .where('account_id', '=', accountId)
-      .where('currency', '=', currency)
-      .executeTakeFirst();
+    const row = (await SUMS.run(db, { accountId, currency })).rows[0];
     return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
   },
 

@@ -79,6 +79,17 @@ const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments
 /** A new payment: every initiation inserts one or more, so prepared once. */
 const INSERT = preparedQuery((db, row: Omit<PaymentTable, 'basket_id' | 'awaiting_funds_since'>) => db.insertInto('payment').values(row));
 
+/** A live payment of a TPP with a logical fingerprint: every initiation checks for one. */
+const LIVE_WITH_KEY = preparedQuery((db, v: { tppId: string; logicalKey: string }) =>
+  db
+    .selectFrom('payment')
+    .select('id')
+    .where('tpp_id', '=', v.tppId)
+    .where('logical_key', '=', v.logicalKey)
+    .where('status', 'in', LIVE_STATUSES)
+    .limit(1),
+);
+
 /** The only place that queries the payment table. */
 export const paymentRepository = {
   async insert(db: DbOrTx, payment: NewPayment): Promise<void> {
@@ -322,14 +333,12 @@ export const paymentRepository = {
 
   /** The id of a live payment of this TPP with one of these logical fingerprints, if any. */
   async findLiveDuplicate(db: DbOrTx, tppId: string, logicalKeys: readonly string[]): Promise<string | undefined> {
-    const row = await db
-      .selectFrom('payment')
-      .select('id')
-      .where('tpp_id', '=', tppId)
-      .where('logical_key', 'in', logicalKeys)
-      .where('status', 'in', LIVE_STATUSES)
-      .executeTakeFirst();
-    return row?.id;
+    // One statement per key (there are one or two): the prepared statement's shape is fixed.
+    for (const logicalKey of logicalKeys) {
+      const row = (await LIVE_WITH_KEY.run(db, { tppId, logicalKey })).rows[0];
+      if (row) return row.id;
+    }
+    return undefined;
   },
 
   /**
