@@ -8,6 +8,7 @@ import type { Database } from './database.js';
 import { beforeCommit, committed } from './transaction-scope.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer, type CheckpointEvents } from './wal-checkpointer.js';
 import { guardedDialect, insideTransaction } from './transaction-guard.js';
+import { statementNameOf } from './prepared-query.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -83,14 +84,31 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
       },
     };
   }
-  const pool = async () =>
-    new (await postgresDriver()).Pool({
+  const pool = async () => {
+    const pool = new (await postgresDriver()).Pool({
       connectionString: target.url,
       max: options.poolSize ?? 20,
       ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
     });
+    pool.on('connect', runsPreparedQueriesNamed);
+    return pool;
+  };
   const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Makes a PostgreSQL connection run the SQL of prepared queries (prepared-query.ts) as named
+ * statements: the server parses and plans each once per connection, not on every request. Kysely
+ * runs every query as `query(text, values)`; any other SQL is passed on unchanged.
+ */
+function runsPreparedQueriesNamed(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementNameOf(text) : undefined;
+    return name === undefined ? query(...args) : query({ name, text, values });
+  }) as typeof client.query;
 }
 
 /** Prepared statements kept per SQL text; the repositories' queries are few and fixed. */

@@ -57,6 +57,17 @@ export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>,
   };
 }
 
+/**
+ * The SQL texts of prepared queries, with a name each: PostgreSQL connections run them as named
+ * statements (create-db.ts), parsed and planned once per connection instead of on every run.
+ */
+const statementNames = new Map<string, string>();
+
+/** The name a prepared query's SQL runs under as a named statement; undefined for any other SQL. */
+export function statementNameOf(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 function compile<V extends object, R>(
   db: Kysely<Database>,
   build: (db: Kysely<Database>, values: V) => Compilable<R>,
@@ -65,6 +76,7 @@ function compile<V extends object, R>(
   const slots: Record<string, Slot> = {};
   for (const name of Object.keys(values)) slots[name] = new Slot(name);
   const query = build(db, slots as V).compile();
+  if (!statementNames.has(query.sql)) statementNames.set(query.sql, `xs2a_prepared_${statementNames.size + 1}`);
   return {
     query,
     names: query.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined)),

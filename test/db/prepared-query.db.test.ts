@@ -3,6 +3,7 @@
  * database, each run binds its own values, constants in the query stay, a missing value is an
  * error that writes nothing, and a run inside a transaction is part of it.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/create-db.js';
 import { preparedQuery } from '../../src/db/prepared-query.js';
@@ -113,5 +114,35 @@ describe.each(DIALECTS)('prepared queries on %s', (dialect) => {
 
     await withTransaction(database.db, (trx) => insert.run(trx, event('p-6', 'created')));
     expect((await actionsOf.run(database.db, { resourceId: 'p-6' })).rows).toHaveLength(1);
+  });
+});
+
+describe.runIf(DIALECTS.includes('postgres'))('prepared queries on PostgreSQL', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase('postgres');
+  });
+  afterAll(() => database?.dispose());
+
+  const countOf = preparedQuery((db, v: { resourceId: string }) =>
+    db
+      .selectFrom('audit_event')
+      .select((eb) => eb.fn.countAll<string>().as('events'))
+      .where('resource_id', '=', v.resourceId),
+  );
+
+  it('run as named statements, parsed once per connection; other SQL is not named', async () => {
+    // One transaction holds one connection: the statements it prepared are visible in it.
+    const named = await withTransaction(database.db, async (trx) => {
+      await countOf.run(trx, { resourceId: 'p-1' });
+      await countOf.run(trx, { resourceId: 'p-2' });
+      await trx.selectFrom('audit_event').select('id').where('resource_id', '=', 'p-3').execute();
+      const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx);
+      return rows;
+    });
+    expect(named).toHaveLength(1);
+    expect(named[0]!.name).toMatch(/^xs2a_prepared_[0-9]+$/);
+    expect(named[0]!.statement).toContain('count(*)');
+    expect((await countOf.run(database.db, { resourceId: 'p-1' })).rows).toEqual([{ events: '0' }]);
   });
 });
