@@ -9,6 +9,7 @@ import { beforeCommit, committed } from './transaction-scope.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer, type CheckpointEvents } from './wal-checkpointer.js';
 import { guardedDialect, insideTransaction } from './transaction-guard.js';
 import { statementNameOf } from './prepared-query.js';
+import { directSqliteDialect, holdingConnection, servedDirectly } from './direct-sqlite.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -74,7 +75,10 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
         },
       });
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    const db = new Kysely<Database>({ dialect: guardedDialect(new SqliteDialect({ database: withStatementCache(sqlite) })) });
+    const connection = withStatementCache(sqlite);
+    const direct = directSqliteDialect(new SqliteDialect({ database: connection }), (text) => connection.prepare(text));
+    const db = new Kysely<Database>({ dialect: guardedDialect(direct.dialect) });
+    servedDirectly(db, direct.sqlite);
     return {
       db,
       dialect: 'sqlite',
@@ -119,7 +123,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * are reused by SQL text (safe: better-sqlite3 is synchronous and Kysely serialises use of the
  * connection), and the cache is bounded so generated SQL cannot grow it without limit.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase & { prepare(text: string): SQLite.Statement } {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
@@ -151,9 +155,14 @@ export async function withTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>):
   let scope: Awaited<ReturnType<typeof beforeCommit>> = undefined;
   const result = await db.transaction().execute((trx) =>
     insideTransaction(async () => {
-      const value = await work(trx);
-      scope = await beforeCommit(trx, value);
-      return value;
+      const release = holdingConnection(db, trx);
+      try {
+        const value = await work(trx);
+        scope = await beforeCommit(trx, value);
+        return value;
+      } finally {
+        release();
+      }
     }),
   );
   committed(scope);

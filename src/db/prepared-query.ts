@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.js';
+import { directAccessNow } from './direct-sqlite.js';
 
 /** Where a value named `name` goes: what the builder sees in place of each value while compiling. */
 class Slot {
@@ -23,7 +24,11 @@ export interface PreparedQuery<V, R> {
  * every request, where building and compiling cost more than SQLite takes to run the statement
  * (bench/README.md). `build` is the ordinary typed Kysely query, written with `values`' fields; on
  * the first run it is given stand-ins for them, and each run binds the values it is given in
- * their place.
+ * their place. So `build` passes the fields on as they are: a field tested or computed with in
+ * `build` would be a stand-in, and the query fixed for every run.
+ *
+ * On SQLite the statement runs on the connection directly when it may (direct-sqlite.ts), past
+ * Kysely's driver and so past any Kysely plugin (the databases have none).
  *
  * Its shape is fixed on the first run: every field of `values` is a bound parameter, so none may
  * be `undefined` (Kysely would leave such a column out; here it is an error: give `null`), and a
@@ -52,6 +57,8 @@ export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>,
           parameters[i] = value;
         }
       }
+      const direct = directAccessNow(db);
+      if (direct !== undefined) return direct.execute<R>(query.sql, parameters);
       return db.executeQuery<R>({ query: query.query, queryId: query.queryId, sql: query.sql, parameters });
     },
   };

@@ -115,6 +115,42 @@ describe.each(DIALECTS)('prepared queries on %s', (dialect) => {
     await withTransaction(database.db, (trx) => insert.run(trx, event('p-6', 'created')));
     expect((await actionsOf.run(database.db, { resourceId: 'p-6' })).rows).toHaveLength(1);
   });
+
+  it('on the database, waits for a transaction in progress instead of running inside it', async () => {
+    let inside!: () => void;
+    const transactionStarted = new Promise<void>((resolve) => (inside = resolve));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const order: string[] = [];
+    const transaction = withTransaction(database.db, async (trx) => {
+      await insert.run(trx, event('p-7', 'in the transaction'));
+      inside();
+      await finished;
+      order.push('transaction ends');
+      throw new Error('roll back');
+    });
+    await transactionStarted;
+    const outside = insert.run(database.db, event('p-7', 'outside')).then(() => order.push('outside written'));
+    // Long enough for a statement that did not wait to have run.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    finish();
+    await expect(transaction).rejects.toThrow('roll back');
+    await outside;
+    if (dialect === 'sqlite') {
+      // One connection: the statement outside waited for the transaction to end.
+      expect(order).toEqual(['transaction ends', 'outside written']);
+    }
+    expect((await actionsOf.run(database.db, { resourceId: 'p-7' })).rows).toEqual([{ action: 'outside', request_id: null }]);
+  });
+
+  it('refuses a run on a transaction whose work has ended, and writes nothing', async () => {
+    let late!: Parameters<Parameters<typeof withTransaction>[1]>[0];
+    await withTransaction(database.db, async (trx) => {
+      late = trx;
+    });
+    await expect(insert.run(late, event('p-8', 'late'))).rejects.toThrow();
+    expect((await actionsOf.run(database.db, { resourceId: 'p-8' })).rows).toEqual([]);
+  });
 });
 
 describe.runIf(DIALECTS.includes('postgres'))('prepared queries on PostgreSQL', () => {

@@ -1,0 +1,112 @@
+import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
+
+/**
+ * SQLite's one connection, for statements run at once instead of through Kysely's driver. Kysely
+ * queues every statement behind a mutex of promises (about twenty per statement), which costs a
+ * request more than SQLite's work on its short statements (bench/README.md). better-sqlite3 runs
+ * a statement synchronously, so a statement run while no one holds or waits for the connection
+ * is alone on it, exactly as if it had taken the mutex and given it back.
+ */
+export interface DirectSqlite {
+  /** No transaction or statement holds the connection, and none waits for it. */
+  isFree(): boolean;
+  /** Runs one statement now, answering as Kysely's SQLite driver does. */
+  execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R>;
+}
+
+/** A statement as better-sqlite3 prepares it (the part used here). */
+interface Statement {
+  readonly reader: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+}
+
+interface Access {
+  readonly sqlite: DirectSqlite;
+  /** A transaction's handle while its work runs: it holds the connection. */
+  readonly holdsConnection: boolean;
+}
+
+/** The database handles, and the transactions while their work runs, that SQLite can serve directly. */
+const handles = new WeakMap<object, Access>();
+
+/**
+ * Wraps a SQLite dialect so that its connection can also be used directly: returns the dialect
+ * to give Kysely, and the direct access, which knows from the driver whether the connection is
+ * held or awaited. `prepare` is the connection's own (cached) statement preparation.
+ */
+export function directSqliteDialect(inner: Dialect, prepare: (sql: string) => Statement): { dialect: Dialect; sqlite: DirectSqlite } {
+  // Connections asked for and not yet given, and connections given and not yet released.
+  let waiting = 0;
+  let held = 0;
+  const sqlite: DirectSqlite = {
+    isFree: () => waiting === 0 && held === 0,
+    execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
+      const statement = prepare(sql);
+      if (statement.reader) return { rows: statement.all(parameters) as R[] };
+      const { changes, lastInsertRowid } = statement.run(parameters);
+      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    },
+  };
+  const countingDriver = (driver: Driver): Driver => ({
+    init: () => driver.init(),
+    acquireConnection: async () => {
+      waiting++;
+      try {
+        const connection = await driver.acquireConnection();
+        held++;
+        return connection;
+      } finally {
+        waiting--;
+      }
+    },
+    beginTransaction: (connection: DatabaseConnection, settings: TransactionSettings) => driver.beginTransaction(connection, settings),
+    commitTransaction: (connection: DatabaseConnection) => driver.commitTransaction(connection),
+    rollbackTransaction: (connection: DatabaseConnection) => driver.rollbackTransaction(connection),
+    ...(driver.savepoint && { savepoint: driver.savepoint.bind(driver) }),
+    ...(driver.rollbackToSavepoint && { rollbackToSavepoint: driver.rollbackToSavepoint.bind(driver) }),
+    ...(driver.releaseSavepoint && { releaseSavepoint: driver.releaseSavepoint.bind(driver) }),
+    releaseConnection: async (connection: DatabaseConnection) => {
+      held--;
+      await driver.releaseConnection(connection);
+    },
+    destroy: () => driver.destroy(),
+  });
+  return {
+    dialect: {
+      createAdapter: () => inner.createAdapter(),
+      createDriver: () => countingDriver(inner.createDriver()),
+      createIntrospector: (db) => inner.createIntrospector(db),
+      createQueryCompiler: () => inner.createQueryCompiler(),
+    },
+    sqlite,
+  };
+}
+
+/** Tells that this database handle is served by `sqlite` (create-db.ts, for SQLite). */
+export function servedDirectly(db: object, sqlite: DirectSqlite): void {
+  handles.set(db, { sqlite, holdsConnection: false });
+}
+
+/**
+ * Marks a transaction's handle as holding the connection while its work runs (withTransaction):
+ * its statements run directly until the returned function is called, before the commit. Nothing
+ * when the database is not served directly.
+ */
+export function holdingConnection(db: object, trx: object): () => void {
+  const access = handles.get(db);
+  if (access === undefined) return () => {};
+  handles.set(trx, { sqlite: access.sqlite, holdsConnection: true });
+  return () => handles.delete(trx);
+}
+
+/**
+ * The direct access for a statement on this handle now: a transaction while its work runs, or
+ * the database while its connection is free. Undefined: go through Kysely (PostgreSQL, a busy
+ * connection, a transaction that ended).
+ */
+export function directAccessNow(db: object): DirectSqlite | undefined {
+  const access = handles.get(db);
+  if (access === undefined) return undefined;
+  return access.holdsConnection || access.sqlite.isFree() ? access.sqlite : undefined;
+}
