@@ -4,7 +4,7 @@ import type { BatchBenchResult } from './batch.js';
 import type { LoadResult } from './load.js';
 
 /** What a scenario is compared with in docs/design.md §9 (see evaluateBudgets). */
-export type BudgetRole = 'baseline' | 'subject' | 'workers' | 'postgres' | 'prism' | 'balances' | 'transactions';
+export type BudgetRole = 'baseline' | 'subject' | 'workers' | 'postgres' | 'workersPostgres' | 'prism' | 'balances' | 'transactions';
 
 export interface ScenarioResult {
   readonly id: string;
@@ -139,7 +139,7 @@ export function evaluateBudgets(
     ratio('signed balances read (g) / baseline (a)', 'balances', 'baseline', 0.5),
     ratio('signed transactions page of 200 (h) / baseline (a)', 'transactions', 'baseline', 0.5),
     ratio('signed initiation on PostgreSQL (j) / on SQLite (b)', 'postgres', 'subject', 0.5, false),
-    ratio('serve --workers 2 (e) / one process (b), on SQLite (§9 names PostgreSQL)', 'workers', 'subject', 1.6, false),
+    ratio('serve --workers 2 (k) / one process (j), on PostgreSQL', 'workersPostgres', 'postgres', 1.6, false),
     batchRate('postgres', 3_000),
     batchRate('sqlite', 8_000),
     growth('postgres'),

@@ -371,7 +371,7 @@ const SELECTED = (process.env.BENCH_SCENARIOS ?? '')
   .filter(Boolean);
 const selected = (id: string) => SELECTED.length === 0 || SELECTED.includes(id);
 
-/** Workers of scenario (e). */
+/** Workers of scenarios (e) and (k). */
 const WORKERS = 2;
 
 /** Approved payments per measured batch run (BENCH_BATCH_SIZES, comma-separated). */
@@ -588,24 +588,38 @@ async function bench(workDir: string, settings: Settings): Promise<void> {
     await stopChild(cluster.child);
   }
 
-  // (j) the subject on PostgreSQL: a fresh database on BENCH_POSTGRES_URL, one process.
+  // (j) the subject on PostgreSQL: a fresh database on BENCH_POSTGRES_URL, one process; then
+  // (k) on `serve --workers 2` on another fresh database (§9's workers budget is on PostgreSQL).
   let postgresNote: string | undefined;
-  if (!selected('j')) {
+  if (!selected('j') && !selected('k')) {
     postgresNote = 'not selected (BENCH_SCENARIOS)';
   } else if (await postgresReachable(BATCH_POSTGRES_URL)) {
-    const database: BenchDatabase = await createBenchDatabase(BATCH_POSTGRES_URL);
-    try {
-      const onPostgres = await startServer(workDir, settings, { name: 'postgres', databaseUrl: database.url });
-      log(`server on PostgreSQL ready on ${onPostgres.baseUrl} after ${Math.round(onPostgres.coldStartMs)} ms`);
-      results.push(
-        await runScenario(
-          await subjectOn(onPostgres, { id: 'j', label: '(b) on PostgreSQL', budgetRole: 'postgres', expectedRate: subjectRate }),
-          settings,
-        ),
-      );
-      await stopChild(onPostgres.child);
-    } finally {
-      await database.drop();
+    const onePostgresRate = () => resultOf('postgres')?.load.requestsPerSecond ?? subjectRate();
+    const onFreshPostgres = async (
+      name: string,
+      workers: number,
+      scenario: Pick<Scenario, 'id' | 'label' | 'budgetRole' | 'expectedRate'>,
+    ) => {
+      const database: BenchDatabase = await createBenchDatabase(BATCH_POSTGRES_URL);
+      try {
+        const server = await startServer(workDir, settings, { name, workers, databaseUrl: database.url });
+        log(`${scenario.label} ready on ${server.baseUrl} after ${Math.round(server.coldStartMs)} ms`);
+        results.push(await runScenario(await subjectOn(server, scenario), settings));
+        await stopChild(server.child);
+      } finally {
+        await database.drop();
+      }
+    };
+    if (selected('j')) {
+      await onFreshPostgres('postgres', 1, { id: 'j', label: '(b) on PostgreSQL', budgetRole: 'postgres', expectedRate: subjectRate });
+    }
+    if (selected('k')) {
+      await onFreshPostgres('workers-postgres', WORKERS, {
+        id: 'k',
+        label: `(b) on PostgreSQL, serve --workers ${WORKERS} (RSS and CPU: primary and workers)`,
+        budgetRole: 'workersPostgres',
+        expectedRate: () => onePostgresRate() * WORKERS,
+      });
     }
   } else {
     postgresNote = `PostgreSQL not reachable at ${BATCH_POSTGRES_URL}`;
