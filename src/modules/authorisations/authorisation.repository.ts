@@ -63,14 +63,27 @@ export const authorisationRepository = {
       created_at: authorisation.createdAt,
       status_changed_at: authorisation.createdAt,
     });
+    // Written out, not spread: V8 builds a spread followed by other properties on a slow path,
+    // and every initiation creates one.
     return {
-      ...authorisation,
+      id: authorisation.id,
+      tppId: authorisation.tppId,
+      tppName: authorisation.tppName,
+      purpose: authorisation.purpose,
+      resourceId: authorisation.resourceId,
       scaStatus: 'received',
       statusReason: undefined,
+      expectedPsuId: authorisation.expectedPsuId,
+      psuCorporateId: authorisation.psuCorporateId,
       psuId: undefined,
       codeAttempts: 0,
+      redirectUri: authorisation.redirectUri,
+      nokRedirectUri: authorisation.nokRedirectUri,
+      biometric: authorisation.biometric,
       loginCodeHash: undefined,
       loginCodeExpiresAt: undefined,
+      expiresAt: authorisation.expiresAt,
+      createdAt: authorisation.createdAt,
       statusChangedAt: authorisation.createdAt,
     };
   },
