@@ -107,13 +107,26 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
  * runs every query as `query(text, values)`; any other SQL is passed on unchanged.
  */
 function runsPreparedQueriesNamed(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  // Statements this connection prepares again under a new name: the server forgot the old one
+  // (26000: a DISCARD, a pooler) or its columns changed (0A000: a migration by a newer instance).
+  // The run that finds out fails; the next one on this connection prepares the statement afresh.
+  const renamed = new Map<string, string>();
   client.query = ((...args: unknown[]) => {
     const [text, values] = args;
-    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementNameOf(text) : undefined;
-    return name === undefined ? query(...args) : query({ name, text, values });
+    const named = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? statementNameOf(text) : undefined;
+    if (named === undefined) return query(...args);
+    const name = renamed.get(text as string) ?? named;
+    return query({ name, text, values }).catch((error: unknown) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === '26000' || code === '0A000') renamed.set(text as string, `${named}_${++renames}`);
+      throw error;
+    });
   }) as typeof client.query;
 }
+
+/** Statements prepared again under a new name, over all connections (each name is new). */
+let renames = 0;
 
 /** Prepared statements kept per SQL text; the repositories' queries are few and fixed. */
 const STATEMENT_CACHE_SIZE = 500;

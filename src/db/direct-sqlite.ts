@@ -1,4 +1,5 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
+import { inOpenTransaction } from './transaction-guard.js';
 
 /**
  * SQLite's one connection, for statements run at once instead of through Kysely's driver. Kysely
@@ -108,5 +109,8 @@ export function holdingConnection(db: object, trx: object): () => void {
 export function directAccessNow(db: object): DirectSqlite | undefined {
   const access = handles.get(db);
   if (access === undefined) return undefined;
-  return access.holdsConnection || access.sqlite.isFree() ? access.sqlite : undefined;
+  if (access.holdsConnection) return access.sqlite;
+  // The database handle inside a transaction's work goes through Kysely, whose guard refuses it
+  // (transaction-guard.ts), even when the connection is free: another database's transaction.
+  return access.sqlite.isFree() && !inOpenTransaction() ? access.sqlite : undefined;
 }

@@ -30,9 +30,12 @@ export interface PreparedQuery<V, R> {
  * On SQLite the statement runs on the connection directly when it may (direct-sqlite.ts), past
  * Kysely's driver and so past any Kysely plugin (the databases have none).
  *
- * Its shape is fixed on the first run: every field of `values` is a bound parameter, so none may
- * be `undefined` (Kysely would leave such a column out; here it is an error: give `null`), and a
- * list (`in`) must be of constants, since its length is part of the SQL.
+ * Its shape is fixed on the first run: every field of `values` is a bound parameter (one the
+ * SQL does not bind is an error), so none may be `undefined` (Kysely would leave such a column
+ * out; here it is an error: give `null`) or missing from the first run's values (it would never be
+ * bound), and a list (`in`) must be of constants, since
+ * its length is part of the SQL. A select names its columns: PostgreSQL fixes a prepared
+ * statement's columns when it prepares it, and a `select *` fails there once a column is added.
  */
 export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>, values: V) => Compilable<R>): PreparedQuery<V, R> {
   // Per database (its adapter): the dialects compile differently, and each opened database once.
@@ -83,9 +86,10 @@ function compile<V extends object, R>(
   const slots: Record<string, Slot> = {};
   for (const name of Object.keys(values)) slots[name] = new Slot(name);
   const query = build(db, slots as V).compile();
+  const names = query.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined));
+  // A field the SQL does not bind was tested or computed with in `build`, and fixed for every run.
+  const unbound = Object.keys(slots).filter((name) => !names.includes(name));
+  if (unbound.length > 0) throw new Error(`a prepared query does not bind ${unbound.join(', ')}: pass each field to the query as it is`);
   if (!statementNames.has(query.sql)) statementNames.set(query.sql, `xs2a_prepared_${statementNames.size + 1}`);
-  return {
-    query,
-    names: query.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined)),
-  };
+  return { query, names };
 }

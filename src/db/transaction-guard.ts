@@ -22,6 +22,11 @@ export async function insideTransaction<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether the caller runs inside a transaction's work (see {@link insideTransaction}). */
+export function inOpenTransaction(): boolean {
+  return transactions.getStore()?.open === true;
+}
+
 /**
  * A dialect whose driver refuses, at once, a connection asked for by code that runs inside a
  * transaction: the transaction's own queries use the connection it holds, so a request for

@@ -143,6 +143,26 @@ describe.each(DIALECTS)('prepared queries on %s', (dialect) => {
     expect((await actionsOf.run(database.db, { resourceId: 'p-7' })).rows).toEqual([{ action: 'outside', request_id: null }]);
   });
 
+  it('refuses a query that does not bind one of its fields (one tested while building is fixed)', async () => {
+    const tested = preparedQuery((db, v: { resourceId: string; created: boolean }) =>
+      db
+        .selectFrom('audit_event')
+        .select('action')
+        .where('resource_id', '=', v.resourceId)
+        .where('action', '=', v.created ? 'created' : 'approved'),
+    );
+    await expect(tested.run(database.db, { resourceId: 'p-1', created: false })).rejects.toThrow(/does not bind created/);
+  });
+
+  it('on the database inside a transaction of another database, is refused as any query of an outer handle is', async () => {
+    await expect(
+      withTransaction(database.db, async () => {
+        await insert.run(other.db, event('p-9b', 'inside another transaction'));
+      }),
+    ).rejects.toThrow(/outer database handle was used inside a transaction/);
+    expect((await actionsOf.run(other.db, { resourceId: 'p-9b' })).rows).toEqual([]);
+  });
+
   it('refuses a run on a transaction whose work has ended, and writes nothing', async () => {
     let late!: Parameters<Parameters<typeof withTransaction>[1]>[0];
     await withTransaction(database.db, async (trx) => {
@@ -155,10 +175,15 @@ describe.each(DIALECTS)('prepared queries on %s', (dialect) => {
 
 describe.runIf(DIALECTS.includes('postgres'))('prepared queries on PostgreSQL', () => {
   let database: TestDatabase;
+  let oneConnection: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase('postgres');
+    oneConnection = await openTestDatabase('postgres', { poolSize: 1 });
   });
-  afterAll(() => database?.dispose());
+  afterAll(async () => {
+    await database?.dispose();
+    await oneConnection?.dispose();
+  });
 
   const countOf = preparedQuery((db, v: { resourceId: string }) =>
     db
@@ -180,5 +205,13 @@ describe.runIf(DIALECTS.includes('postgres'))('prepared queries on PostgreSQL', 
     expect(named[0]!.name).toMatch(/^xs2a_prepared_[0-9]+$/);
     expect(named[0]!.statement).toContain('count(*)');
     expect((await countOf.run(database.db, { resourceId: 'p-1' })).rows).toEqual([{ events: '0' }]);
+  });
+
+  it('prepares a statement again when the server forgot it: the run that finds out fails, the next one works', async () => {
+    expect((await countOf.run(oneConnection.db, { resourceId: 'p-1' })).rows).toEqual([{ events: '0' }]);
+    await sql`deallocate all`.execute(oneConnection.db);
+    await expect(countOf.run(oneConnection.db, { resourceId: 'p-1' })).rejects.toThrow(/does not exist/);
+    expect((await countOf.run(oneConnection.db, { resourceId: 'p-1' })).rows).toEqual([{ events: '0' }]);
+    expect((await countOf.run(oneConnection.db, { resourceId: 'p-2' })).rows).toEqual([{ events: '0' }]);
   });
 });

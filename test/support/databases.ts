@@ -22,7 +22,10 @@ export interface TestDatabase extends DatabaseHandle {
  * so test files run in parallel without seeing each other's rows. `upTo` stops after that
  * migration: a database as an older server left it (the test migrates the rest itself).
  */
-export async function openTestDatabase(dialect: 'sqlite' | 'postgres', options: { upTo?: string } = {}): Promise<TestDatabase> {
+export async function openTestDatabase(
+  dialect: 'sqlite' | 'postgres',
+  options: { upTo?: string; /** PostgreSQL: the pool's size (5). */ poolSize?: number } = {},
+): Promise<TestDatabase> {
   const migrate = (handle: DatabaseHandle) =>
     options.upTo === undefined ? migrateToLatest(handle.db) : migrateTo(handle.db, options.upTo);
   if (dialect === 'sqlite') {
@@ -46,7 +49,7 @@ export async function openTestDatabase(dialect: 'sqlite' | 'postgres', options: 
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = createDatabase({ dialect: 'postgres', url }, { poolSize: 5, searchPath: schema });
+  const handle = createDatabase({ dialect: 'postgres', url }, { poolSize: options.poolSize ?? 5, searchPath: schema });
   await migrate(handle);
   return {
     ...handle,

@@ -32,9 +32,33 @@ function toConsent(row: ConsentTable): Consent {
   };
 }
 
+/**
+ * Every column, named: a prepared query's columns are fixed when PostgreSQL prepares it, and a
+ * `select *` would fail there once a migration adds a column (prepared-query.ts).
+ */
+const CONSENT_COLUMNS = [
+  'id',
+  'tpp_id',
+  'status',
+  'kind',
+  'access',
+  'recurring',
+  'valid_until',
+  'frequency_per_day',
+  'psu_id',
+  'psu_corporate_id',
+  'granted',
+  'approved_at',
+  'last_action_date',
+  'request_id',
+  'request_context',
+  'created_at',
+  'status_changed_at',
+] as const satisfies readonly (keyof ConsentTable)[];
+
 /** A TPP's consent by id: every account read looks it up, so prepared once. */
 const FIND = preparedQuery((db, v: { tppId: string; id: string }) =>
-  db.selectFrom('consent').selectAll().where('id', '=', v.id).where('tpp_id', '=', v.tppId),
+  db.selectFrom('consent').select(CONSENT_COLUMNS).where('id', '=', v.id).where('tpp_id', '=', v.tppId),
 );
 
 /** The only place that queries the consent table. */
