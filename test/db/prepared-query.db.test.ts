@@ -7,18 +7,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/create-db.js';
 import { preparedQuery } from '../../src/db/prepared-query.js';
+import type { AuditEventTable } from '../../src/modules/audit/audit.table.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
-interface Event {
-  occurred_at: string;
-  actor_type: string;
-  actor_id: string;
-  request_id: string | null;
-  action: string;
-  resource_type: string;
-  resource_id: string;
-  details: string;
-}
+/** An audit event's row: the table the tests write to. */
+type Event = Omit<AuditEventTable, 'id'>;
 
 function event(resourceId: string, action: string, requestId: string | null = null): Event {
   return {
