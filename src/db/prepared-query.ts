@@ -32,10 +32,10 @@ export interface PreparedQuery<V, R> {
  *
  * Its shape is fixed on the first run: every field of `values` is a bound parameter (one the
  * SQL does not bind is an error), so none may be `undefined` (Kysely would leave such a column
- * out; here it is an error: give `null`) or missing from the first run's values (it would never be
- * bound), and a list (`in`) must be of constants, since
- * its length is part of the SQL. A select names its columns: PostgreSQL fixes a prepared
- * statement's columns when it prepares it, and a `select *` fails there once a column is added.
+ * out; here it is an error: give `null`) or missing from the first run's values (it would never
+ * be bound), and a list (`in`) must be of constants, since its length is part of the SQL. A
+ * select names its columns: PostgreSQL fixes a prepared statement's columns when it prepares it,
+ * and a `select *` fails there once a column is added.
  */
 export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>, values: V) => Compilable<R>): PreparedQuery<V, R> {
   // Per database (its adapter): the dialects compile differently, and each opened database once.
