@@ -1,5 +1,6 @@
 import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
+import { schemaIntrospector, withIntrospector } from './schema-introspector.js';
 import * as foundation from './migrations/2026_11_20_0001_foundation.js';
 import * as ledger from './migrations/2026_11_20_0002_ledger.js';
 import * as sandboxBank from './migrations/2026_11_21_0003_sandbox_bank.js';
@@ -79,13 +80,14 @@ export async function migrateTo(db: Db, name: string): Promise<MigrationResultSe
 
 async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
   // On PostgreSQL the bookkeeping tables live in the connection's own schema: without saying so,
-  // Kysely finds another schema's tables in the same database and skips creating its own.
+  // Kysely finds another schema's tables in the same database and skips creating its own. Its
+  // look at the catalogue is kept to that schema too (schema-introspector.ts).
   const schema =
     db.getExecutor().adapter instanceof PostgresAdapter
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   const migrator = new Migrator({
-    db,
+    db: schema ? withIntrospector(db, schemaIntrospector(db, schema)) : db,
     provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });

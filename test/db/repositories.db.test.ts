@@ -46,16 +46,24 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
 
   describe('migrations', () => {
     it('create the tables of the foundation migration', async () => {
-      const tables = await database.db.introspection.getTables();
-      // On PostgreSQL other test files' schemas are visible too: look at ours (the search path).
-      const current =
+      // On PostgreSQL other test files' schemas are in the same database, and may be dropped
+      // while this runs: read the columns of ours (the search path) from the catalogue alone.
+      const rows =
         dialect === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
-          : undefined;
-      const ours = tables.filter((table) => table.schema === current).map((table) => table.name);
+          ? (
+              await sql<{ table: string; column: string }>`
+                select c.relname as table, a.attname as column
+                from pg_catalog.pg_attribute a
+                join pg_catalog.pg_class c on c.oid = a.attrelid
+                join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+                where n.nspname = current_schema() and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped`.execute(database.db)
+            ).rows
+          : (await database.db.introspection.getTables()).flatMap((table) =>
+              table.columns.map((column) => ({ table: table.name, column: column.name })),
+            );
+      const ours = [...new Set(rows.map((row) => row.table))];
       expect(ours).toEqual(expect.arrayContaining(['tpp', 'tpp_contact', 'idempotency_record', 'audit_event']));
-      const columns = (name: string) =>
-        tables.find((table) => table.name === name && table.schema === current)?.columns.map((column) => column.name);
+      const columns = (name: string) => rows.filter((row) => row.table === name).map((row) => row.column);
       expect(columns('tpp')).toEqual(
         expect.arrayContaining(['id', 'name', 'nca_id', 'roles', 'certificate_fingerprint', 'first_seen_at', 'last_certificate_at']),
       );
