@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -17,9 +18,12 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
-    // vitest's default: cores - 1 files at a time (one on a 2-core machine). Two at a time were
-    // tried and are faster, but on PostgreSQL one file's schema dropped while another migrates
-    // breaks Kysely's introspection of the catalogue ("schema … does not exist").
+    // vitest's default, cores - 1 files at a time, but at least two: one on a 2-core machine left
+    // a core idle while a file waits on its servers and child processes. On PostgreSQL each file
+    // works in a schema of its own, which the migrations and their look at the catalogue keep to
+    // (src/db/schema-introspector.ts), so a file dropping its schema disturbs no other.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    minWorkers: 1,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     allowOnly: false,
