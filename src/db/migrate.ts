@@ -25,6 +25,7 @@ import * as psuOverviewSessions from './migrations/2026_12_02_0021_psu_overview_
 import * as psuPageLinks from './migrations/2026_12_03_0022_psu_page_links.js';
 import * as statementOrder from './migrations/2026_12_03_0023_statement_order.js';
 import * as statementCounts from './migrations/2026_12_04_0024_statement_counts.js';
+import * as postingDetails from './migrations/2026_12_05_0025_posting_details.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_03_0022_psu_page_links': psuPageLinks,
   '2026_12_03_0023_statement_order': statementOrder,
   '2026_12_04_0024_statement_counts': statementCounts,
+  '2026_12_05_0025_posting_details': postingDetails,
 };
 
 /** The versions, oldest first. */

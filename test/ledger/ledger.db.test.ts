@@ -6,7 +6,8 @@
  * stay exact; forgetting accounts (a sandbox deletion) removes their own postings whole, never half
  * of one, and moves their legs of postings with other accounts to a successor, changing no other
  * account's entries; many postings at once (a payment file) record and sum as posting each in
- * turn, and one unbalanced posting refuses the whole file.
+ * turn, and one unbalanced posting refuses the whole file; a statement line has the details
+ * (counterparty, remittance) its posting carried.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,39 @@ describe.each(DIALECTS)('sandbox ledger (%s)', (dialect) => {
     // The first key was recorded before, between a and b: c has no leg of it.
     expect(lines).toHaveLength(postings.filter((_, i) => i > 0 && i % 3 === 0).length);
     expect(await ledger.recordedAmong(database.db, [`${dialect}-many-5`, `${dialect}-many-none`])).toEqual(new Set([`${dialect}-many-5`]));
+  });
+
+  it('gives each statement line the details its posting carried, from one posting or many, and none where none were given', async () => {
+    const [a, b] = ['a', 'b'].map((name) => `${dialect}-details-${name}`);
+    const withKid: LedgerPosting = {
+      ...transfer(`${dialect}-details-kid`, a!, b!, 250n),
+      details: { counterpartyName: 'Fjordkraft AS', counterpartyAccount: { bban: '15030154426' }, remittanceReference: '1234567890128' },
+    };
+    const withText: LedgerPosting = {
+      ...transfer(`${dialect}-details-text`, b!, a!, 75n),
+      details: { counterpartyName: 'Kari Nordmann', counterpartyAccount: { iban: 'NO9386011117947' }, remittanceUnstructured: 'Middag' },
+    };
+    const plain = transfer(`${dialect}-details-plain`, a!, b!, 10n);
+    await withTransaction(database.db, (trx) => ledger.post(trx, withKid));
+    await withTransaction(database.db, (trx) => ledger.postMany(trx, [withText, plain]));
+    const lines = await ledger.statement(database.db, a!, 'NOK', {});
+    const byKey = new Map(lines.map((line) => [line.idempotencyKey, line.details]));
+    expect(byKey.get(withKid.idempotencyKey)).toEqual({
+      counterpartyName: 'Fjordkraft AS',
+      counterpartyAccount: { bban: '15030154426' },
+      remittanceUnstructured: undefined,
+      remittanceReference: '1234567890128',
+    });
+    expect(byKey.get(withText.idempotencyKey)).toEqual({
+      counterpartyName: 'Kari Nordmann',
+      counterpartyAccount: { iban: 'NO9386011117947' },
+      remittanceUnstructured: 'Middag',
+      remittanceReference: undefined,
+    });
+    expect(Object.values(byKey.get(plain.idempotencyKey)!).every((value) => value === undefined)).toBe(true);
+    // The same details on the other account's line of the same posting.
+    const [other] = await ledger.statement(database.db, b!, 'NOK', { key: withKid.idempotencyKey });
+    expect(other!.details).toEqual(byKey.get(withKid.idempotencyKey));
   });
 
   it('refuses a file of postings with one unbalanced, and writes none of them', async () => {

@@ -10,6 +10,16 @@ export interface LedgerLeg {
 
 export type PostingStatus = 'booked' | 'pending';
 
+/** What a statement line shows beside its amount: the other party and the payment's message. */
+export interface PostingDetails {
+  readonly counterpartyName?: string | undefined;
+  /** The other party's account, by IBAN or by Norwegian BBAN. */
+  readonly counterpartyAccount?: { readonly iban: string } | { readonly bban: string } | undefined;
+  readonly remittanceUnstructured?: string | undefined;
+  /** A structured reference, such as a KID. */
+  readonly remittanceReference?: string | undefined;
+}
+
 export interface LedgerPosting {
   /** Applying the same key twice records the posting once (e.g. `payment:<id>:debit`). */
   readonly idempotencyKey: string;
@@ -19,6 +29,8 @@ export interface LedgerPosting {
   /** YYYY-MM-DD */
   readonly valueDate: string;
   readonly description: string;
+  /** What the statement shows of it beyond amount and description; none when absent. */
+  readonly details?: PostingDetails | undefined;
   readonly legs: readonly LedgerLeg[];
   /**
    * False for a posting that sets a balance (an opening balance, an adjustment) rather than moves

@@ -1,4 +1,4 @@
-import type { PostingStatus } from './ledger-posting.js';
+import type { PostingDetails, PostingStatus } from './ledger-posting.js';
 
 export interface RecordedPosting {
   readonly transactionId: number;
@@ -46,6 +46,7 @@ export interface StatementLine {
   readonly bookingDate: string;
   readonly valueDate: string;
   readonly description: string;
+  readonly details: PostingDetails;
   /** The account's leg: positive credits it. */
   readonly amountMinor: bigint;
 }

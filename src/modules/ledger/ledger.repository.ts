@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingStatus } from './ledger-posting.js';
+import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingDetails, type PostingStatus } from './ledger-posting.js';
 import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
 
 export interface AccountSums {
@@ -12,7 +12,7 @@ export interface AccountSums {
 }
 
 const REMOVE_SLICE = 500;
-/** Postings per insert or lookup statement (6 bound parameters per row inserted). */
+/** Postings per insert or lookup statement (11 bound parameters per row inserted). */
 const POSTING_SLICE = 500;
 /** Legs per insert statement (4 bound parameters each). */
 const ENTRY_SLICE = 1000;
@@ -158,6 +158,46 @@ function flag(value: boolean): number {
   return value ? 1 : 0;
 }
 
+/** A posting's row in ledger_transaction, its details in their columns. */
+function transactionRow(posting: LedgerPosting, at: string) {
+  const details = posting.details;
+  const account = details?.counterpartyAccount;
+  return {
+    idempotency_key: posting.idempotencyKey,
+    status: posting.status,
+    booking_date: posting.bookingDate,
+    value_date: posting.valueDate,
+    description: posting.description,
+    counterparty_name: details?.counterpartyName ?? null,
+    counterparty_iban: account && 'iban' in account ? account.iban : null,
+    counterparty_bban: account && 'bban' in account ? account.bban : null,
+    remittance_unstructured: details?.remittanceUnstructured ?? null,
+    remittance_reference: details?.remittanceReference ?? null,
+    created_at: at,
+    on_statement: flag(posting.onStatement !== false),
+  };
+}
+
+/** The details a statement line reads back: only the fields that were given. */
+function detailsOf(row: {
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  counterparty_bban: string | null;
+  remittance_unstructured: string | null;
+  remittance_reference: string | null;
+}): PostingDetails {
+  return {
+    counterpartyName: row.counterparty_name ?? undefined,
+    counterpartyAccount: row.counterparty_iban
+      ? { iban: row.counterparty_iban }
+      : row.counterparty_bban
+        ? { bban: row.counterparty_bban }
+        : undefined,
+    remittanceUnstructured: row.remittance_unstructured ?? undefined,
+    remittanceReference: row.remittance_reference ?? undefined,
+  };
+}
+
 /** The postings of one account's statement that `filter` selects (its `limit` aside). */
 function statementLines(db: DbOrTx, accountId: string, currency: string, filter: Omit<StatementFilter, 'limit'>) {
   let query = db
@@ -201,15 +241,7 @@ export const ledgerRepository = {
   async record(trx: DbOrTx, posting: LedgerPosting, at: string): Promise<RecordedPosting> {
     const inserted = await trx
       .insertInto('ledger_transaction')
-      .values({
-        idempotency_key: posting.idempotencyKey,
-        status: posting.status,
-        booking_date: posting.bookingDate,
-        value_date: posting.valueDate,
-        description: posting.description,
-        created_at: at,
-        on_statement: flag(posting.onStatement !== false),
-      })
+      .values(transactionRow(posting, at))
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -259,17 +291,7 @@ export const ledgerRepository = {
     for (let start = 0; start < unique.length; start += POSTING_SLICE) {
       const rows = await trx
         .insertInto('ledger_transaction')
-        .values(
-          unique.slice(start, start + POSTING_SLICE).map((posting) => ({
-            idempotency_key: posting.idempotencyKey,
-            status: posting.status,
-            booking_date: posting.bookingDate,
-            value_date: posting.valueDate,
-            description: posting.description,
-            created_at: at,
-            on_statement: flag(posting.onStatement !== false),
-          })),
-        )
+        .values(unique.slice(start, start + POSTING_SLICE).map((posting) => transactionRow(posting, at)))
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
         .returning(['id', 'idempotency_key'])
         .execute();
@@ -524,6 +546,11 @@ export const ledgerRepository = {
       't.booking_date',
       't.value_date',
       't.description',
+      't.counterparty_name',
+      't.counterparty_iban',
+      't.counterparty_bban',
+      't.remittance_unstructured',
+      't.remittance_reference',
       sql<string>`cast(e.amount_minor as text)`.as('amount'),
     ]);
     const rows = await query
@@ -539,6 +566,7 @@ export const ledgerRepository = {
       bookingDate: row.booking_date,
       valueDate: row.value_date,
       description: row.description,
+      details: detailsOf(row),
       amountMinor: BigInt(row.amount),
     }));
   },

@@ -12,6 +12,12 @@ export interface LedgerTransactionTable {
   booking_date: string;
   value_date: string;
   description: string;
+  /** What the statement shows beside amount and description (migration 0025); null when not given. */
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  counterparty_bban: string | null;
+  remittance_unstructured: string | null;
+  remittance_reference: string | null;
   created_at: string;
   /** False for a posting that sets a balance rather than moves money: no statement line. 1 or 0 on SQLite. */
   on_statement: Generated<boolean | number>;

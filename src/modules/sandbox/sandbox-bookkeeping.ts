@@ -9,9 +9,10 @@ import { transactionRepository } from './transaction.repository.js';
 
 /**
  * How mock data moves money: every mock transaction is a row that describes it plus one ledger
- * posting against the TPP's clearing account, written in the caller's transaction; balance
- * updates and opening balances are single postings against the TPP's adjustment account. Balances
- * are the ledger's: kept with the entries, in the same transaction.
+ * posting against the TPP's clearing account, which carries what its statement line shows (so a
+ * statement reads the ledger alone), written in the caller's transaction; balance updates and
+ * opening balances are single postings against the TPP's adjustment account. Balances are the
+ * ledger's: kept with the entries, in the same transaction.
  */
 export function sandboxBookkeeping(ledger: Ledger) {
   return {
@@ -25,6 +26,12 @@ export function sandboxBookkeeping(ledger: Ledger) {
           bookingDate: item.bookingDate,
           valueDate: item.valueDate,
           description: [item.counterpartyName, item.remittanceUnstructured ?? item.remittanceReference].filter(Boolean).join(': '),
+          details: {
+            counterpartyName: item.counterpartyName,
+            counterpartyAccount: item.counterpartyAccount,
+            remittanceUnstructured: item.remittanceUnstructured,
+            remittanceReference: item.remittanceReference,
+          },
           legs: transferLegs(clearing, item.accountId, item.amount.currency, item.amount.minor),
         });
       }

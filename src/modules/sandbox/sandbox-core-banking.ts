@@ -29,15 +29,8 @@ import { customerRepository } from './customer.repository.js';
 import { instantPaymentFeeOf } from './instant-payment-fee.js';
 import { instantPaymentFeeRepository } from './instant-payment-fee.repository.js';
 import { sandboxBankRepository } from './sandbox-bank.repository.js';
-import {
-  sandboxSystemAccount,
-  type SandboxAccount,
-  type SandboxCardAccount,
-  type SandboxCardTransaction,
-  type SandboxTransaction,
-} from './sandbox-bank.model.js';
+import { sandboxSystemAccount, type SandboxAccount, type SandboxCardAccount, type SandboxCardTransaction } from './sandbox-bank.model.js';
 import { sandboxBookkeeping } from './sandbox-bookkeeping.js';
-import { transactionRepository } from './transaction.repository.js';
 
 /**
  * One outgoing payment (or one payment of a bulk) to execute in the server's own transaction: the
@@ -192,21 +185,23 @@ function postingIdOf(asOf: string | undefined): number | undefined {
   return asOf !== undefined && /^(0|[1-9][0-9]{0,14})$/.test(asOf) ? Number(asOf) : undefined;
 }
 
-function toBankTransaction(line: StatementLine, currency: string, mock: SandboxTransaction | undefined): BankTransaction {
+/** A statement line as the bank port gives it: the posting's own details (a mock transaction's, for one). */
+function toBankTransaction(line: StatementLine, currency: string): BankTransaction {
+  const details = line.details;
   // One literal, no spread of the codes into it: V8 builds a spread followed by other properties
   // on a slow path, and a page builds 200 of these.
   return {
     bankTransactionCode: bankTransactionCode(line.amountMinor),
-    proprietaryBankTransactionCode: proprietaryBankTransactionCode(line.amountMinor, mock?.remittanceReference),
+    proprietaryBankTransactionCode: proprietaryBankTransactionCode(line.amountMinor, details.remittanceReference),
     id: transactionIdOf(line.idempotencyKey),
     status: line.status,
     bookingDate: line.bookingDate,
     valueDate: line.valueDate,
     amount: { minor: line.amountMinor, currency },
-    counterpartyName: mock?.counterpartyName,
-    counterpartyAccount: mock?.counterpartyAccount,
-    remittanceUnstructured: mock?.remittanceUnstructured,
-    remittanceReference: mock?.remittanceReference,
+    counterpartyName: details.counterpartyName,
+    counterpartyAccount: details.counterpartyAccount,
+    remittanceUnstructured: details.remittanceUnstructured,
+    remittanceReference: details.remittanceReference,
     paymentId: line.idempotencyKey.startsWith(PAYMENT) ? paymentOfKey(line.idempotencyKey).paymentId : undefined,
     description: line.description,
   };
@@ -227,7 +222,7 @@ export function sandboxClearingAccount(tpp: RequestingTpp): string {
  * engagements name, with their roles and limits. Another TPP's data is never found.
  *
  * An account's transactions are its ledger postings (mock transactions, executed payments; not
- * the postings that set balances), described by the mock transaction where there is one.
+ * the postings that set balances), with the details each posting carries.
  * Payments execute synchronously: {@link CoreBanking.submitPayment} answers every outcome at
  * once, and also reports each execution and rejection once in the outcome feed
  * (`sandbox_payment_outcome`), numbered in commit order.
@@ -262,14 +257,6 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
   async function failIfFaulty(tpp: RequestingTpp, accountId: string): Promise<void> {
     const fault = await coreSystemFaultRepository.faultOf(db, tpp.tppId, accountId);
     if (fault) throw faultError(fault, accountId);
-  }
-
-  async function describe(tpp: RequestingTpp, lines: readonly StatementLine[], currency: string): Promise<BankTransaction[]> {
-    const mockIds = lines
-      .filter((line) => line.idempotencyKey.startsWith(MOCK_TRANSACTION))
-      .map((line) => transactionIdOf(line.idempotencyKey));
-    const mocks = new Map((await transactionRepository.findMany(db, tpp.tppId, mockIds)).map((mock) => [mock.id, mock]));
-    return lines.map((line) => toBankTransaction(line, currency, mocks.get(transactionIdOf(line.idempotencyKey))));
   }
 
   /** {@link SandboxLedgerExecution.transfer}, its caller holding the TPP's sandbox lock. */
@@ -465,7 +452,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       const page = lines.slice(0, limit);
       const last = page.at(-1);
       return {
-        transactions: await describe(tpp, page, account.currency),
+        transactions: page.map((line) => toBankTransaction(line, account.currency)),
         next: lines.length > limit && last ? encodeCursor({ date: last.bookingDate, id: String(last.id) }) : undefined,
         asOf: String(recordedUpTo),
       };
@@ -488,7 +475,7 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       await failIfFaulty(tpp, account.id);
       for (const key of keysOf(transactionId)) {
         const [line] = await ledger.statement(db, account.id, account.currency, { key, limit: 1 });
-        if (line) return (await describe(tpp, [line], account.currency))[0];
+        if (line) return toBankTransaction(line, account.currency);
       }
       return undefined;
     },

@@ -79,18 +79,6 @@ export const transactionRepository = {
     return row && toTransaction(row);
   },
 
-  /** The transactions of these ids (in any order); ids of other TPPs or unknown ones are left out. */
-  async findMany(db: DbOrTx, tppId: string, ids: readonly string[]): Promise<SandboxTransaction[]> {
-    const found: SandboxTransaction[] = [];
-    for (let start = 0; start < ids.length; start += INSERT_SLICE) {
-      const rows = await transactions(db, tppId)
-        .where('id', 'in', ids.slice(start, start + INSERT_SLICE))
-        .execute();
-      found.push(...rows.map(toTransaction));
-    }
-    return found;
-  },
-
   /** Newest first, like a bank statement read from the top. */
   async listForAccount(db: DbOrTx, tppId: string, accountId: string): Promise<SandboxTransaction[]> {
     const rows = await transactions(db, tppId)
