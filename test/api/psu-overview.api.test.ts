@@ -6,6 +6,7 @@
  * starts only from a link the TPP obtained with a signed request (`POST /v1/sandbox/psu-page-links`),
  * on that TPP's sandbox bank: the seeded PSU-IDs and the code are every TPP's, the link is not.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, consentStatusOf, detailedAccess, pageText } from '../support/consents.js';
@@ -144,6 +145,14 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
     const rows = await server.database.db.selectFrom('psu_page_link').selectAll().execute();
     expect(rows.some((row) => row.tpp_id === DEFAULT_TPP)).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(token);
+    // The audit log has it, by the token's hash, with the request that asked for it.
+    const issued = await server.database.db
+      .selectFrom('audit_event')
+      .select(['actor_id', 'request_id'])
+      .where('action', '=', 'psu-page-link.issued')
+      .where('resource_id', '=', createHash('sha256').update(token).digest('hex'))
+      .executeTakeFirstOrThrow();
+    expect(issued).toEqual({ actor_id: DEFAULT_TPP, request_id: response.headers['x-request-id'] });
     // Each call is a new link.
     expect((await pageLink(server.client)).href).not.toBe(response.body.href);
 

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
-import type { Db } from '../../db/create-db.js';
+import { withTransaction, type Db } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { checkNorwegianIdentityNumber } from '../../domain/norwegian-identity-number.js';
 import {
@@ -10,6 +10,7 @@ import {
   codeLockedMessage,
   MAX_WRONG_CODES,
 } from '../authorisations/authorisation.service.js';
+import { auditService } from '../audit/audit.service.js';
 import { createPsuCodeLock, type CodeLockSettings } from '../authorisations/psu-code-lock.js';
 import type { Consent } from '../consents/consent.model.js';
 import type { ConsentsService, PsuOfBank, Revocation } from '../consents/consent.service.js';
@@ -106,8 +107,13 @@ export interface PsuOverviewService {
    * for a token that is unknown or expired, and outside the sandbox.
    */
   openLink(secret: string | undefined, token: string): Promise<Visit | undefined>;
-  /** Sandbox: a new link to the page on `tppId`'s sandbox bank, for the TPP to hand its test PSUs. */
-  issuePageLink(tppId: string): Promise<PageLink>;
+  /**
+   * Sandbox: a new link to the page on the caller's sandbox bank, for the TPP to hand its test
+   * PSUs; the audit log records it (never the link's secret).
+   */
+  issuePageLink(caller: { readonly tppId: string; readonly requestId?: string | undefined }): Promise<PageLink>;
+  /** Deletes the visits that ended and the links that expired (a background job; starting either also does). */
+  purgeEnded(): Promise<void>;
   /** The browser's live visit, or undefined (the IdP's return: a GET, which carries no token). */
   find(secret: string | undefined): Promise<Visit | undefined>;
   /** A form post: the browser's live visit if the form's CSRF token is that visit's; else undefined and nothing changes. */
@@ -260,15 +266,36 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
       return start(tppId);
     },
 
-    async issuePageLink(tppId) {
+    async issuePageLink(caller) {
       if (!settings.sandbox) throw new Error('links to the page are a sandbox feature');
-      const at = now();
+      const at = now().toISOString();
       const token = randomBytes(32).toString('base64url');
-      const expiresAt = new Date(at.getTime() + PAGE_LINK_HOURS * 3_600_000).toISOString();
-      // Expired links go when a new one is made: the table holds the links that still work.
-      await psuPageLinkRepository.purge(db, at.toISOString());
-      await psuPageLinkRepository.insert(db, { tokenHash: sha256(token), tppId, createdAt: at.toISOString(), expiresAt });
+      const tokenHash = sha256(token);
+      const expiresAt = new Date(Date.parse(at) + PAGE_LINK_HOURS * 3_600_000).toISOString();
+      await withTransaction(db, async (trx) => {
+        // Expired links go when a new one is made: the table holds the links that still work.
+        await psuPageLinkRepository.purge(trx, at);
+        await psuPageLinkRepository.insert(trx, { tokenHash, tppId: caller.tppId, createdAt: at, expiresAt });
+        // The link opens the sandbox bank's page to whoever has it: who made it, and when, is kept.
+        await auditService.append(
+          trx,
+          {
+            actor: { type: 'tpp', id: caller.tppId },
+            requestId: caller.requestId,
+            action: 'psu-page-link.issued',
+            resource: { type: 'psu-page-link', id: tokenHash },
+            details: { expiresAt },
+          },
+          at,
+        );
+      });
       return { href: `${settings.publicUrl}/psu/consents?access=${token}`, expiresAt };
+    },
+
+    async purgeEnded() {
+      const at = now().toISOString();
+      await psuOverviewSessionRepository.purge(db, at);
+      await psuPageLinkRepository.purge(db, at);
     },
 
     async find(secret) {

@@ -33,6 +33,6 @@ export const psuPageLinkRoutes: FastifyPluginAsyncTypebox<{ psuPageLinks: PsuPag
         response: { 201: PsuPageLink, ...signedErrorResponses() },
       },
     },
-    async (request, reply) => reply.code(201).send(await psuPageLinks.issuePageLink(callerOf(request).tppId)),
+    async (request, reply) => reply.code(201).send(await psuPageLinks.issuePageLink(callerOf(request))),
   );
 };

@@ -1,0 +1,91 @@
+/**
+ * A module's repeating job (src/repeating-job.ts): it runs while the server is ready, one run at
+ * a time, goes on after a failed run (which it logs), and on close starts no new run and waits
+ * for the one under way.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installRepeatingJob } from '../../src/repeating-job.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a repeating job', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('runs again and again once the server is ready, never before', async () => {
+    app = Fastify();
+    let runs = 0;
+    installRepeatingJob(app, { name: 'counting', intervalMs: 5, run: async () => void runs++ });
+    await sleep(30);
+    expect(runs).toBe(0);
+    await app.ready();
+    await sleep(60);
+    expect(runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it('runs one at a time: a run still going when the next is due skips that turn', async () => {
+    app = Fastify();
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    installRepeatingJob(app, {
+      name: 'slow',
+      intervalMs: 2,
+      run: async () => {
+        running++;
+        most = Math.max(most, running);
+        await sleep(15);
+        running--;
+        runs++;
+      },
+    });
+    await app.ready();
+    await sleep(80);
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(most).toBe(1);
+  });
+
+  it('logs a failed run by its name and runs again', async () => {
+    const logged: string[] = [];
+    app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => void logged.push(line) } } });
+    let runs = 0;
+    installRepeatingJob(app, {
+      name: 'failing sweep',
+      intervalMs: 5,
+      run: async () => {
+        runs++;
+        throw new Error('database gone');
+      },
+    });
+    await app.ready();
+    await sleep(40);
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(logged.some((line) => line.includes('failing sweep failed') && line.includes('database gone'))).toBe(true);
+  });
+
+  it('on close starts no new run, and waits for the one under way', async () => {
+    app = Fastify();
+    let started = 0;
+    let finished = 0;
+    installRepeatingJob(app, {
+      name: 'closing',
+      intervalMs: 5,
+      run: async () => {
+        started++;
+        await sleep(40);
+        finished++;
+      },
+    });
+    await app.ready();
+    while (started === 0) await sleep(2);
+    await app.close();
+    app = undefined;
+    expect(finished).toBe(started);
+    await sleep(30);
+    expect(started).toBe(finished);
+  });
+});
