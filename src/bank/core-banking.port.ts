@@ -190,6 +190,12 @@ export interface PaymentInstruction {
   readonly executionDate: string;
   /** The statement text: to whom, and the KID or message. */
   readonly description: string;
+  /**
+   * What the bank charges the debtor for this payment, as it answered {@link CoreBanking.instantPaymentFee}
+   * when the payment was made (a Straks payment's fee); absent when nothing is charged. Executing the
+   * payment debits it too, once, and only together with the payment.
+   */
+  readonly fee?: Money | undefined;
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   freshTpp,
   fundedPsu,
   inBankAccount,
+  feeOfPayment,
   ledgerOfPayment,
   NO_COUNTS,
   nok,
@@ -280,9 +281,11 @@ describe.each(DIALECTS)('deleting sandbox data never touches anyone else’s mon
         .where('resource_id', '=', aId)
         .where('action', '=', 'sandbox.customer.deleted')
         .executeTakeFirstOrThrow();
-      // Its opening balance, the mock transaction, the four filled ones and the two card purchases
-      // went; the two payments stayed.
-      expect(JSON.parse(audit.details)).toMatchObject({ accounts: 1, cardAccounts: 1, postingsRemoved: 8, postingsMovedToClearing: 2 });
+      // Its opening balance, the fee of its instant payment (A's and the fee account's legs only),
+      // the mock transaction, the four filled ones and the two card purchases went; the two
+      // payments stayed.
+      expect(JSON.parse(audit.details)).toMatchObject({ accounts: 1, cardAccounts: 1, postingsRemoved: 9, postingsMovedToClearing: 2 });
+      expect(await feeOfPayment(server, toB.paymentId)).toBeUndefined();
 
       expect(await accountState(server, client, b.accountId)).toEqual(before);
       expect((await client.get<any>(`/v1/sandbox/accounts/${b.accountId}/transactions`)).body).toEqual(bTransactions);
@@ -316,7 +319,8 @@ describe.each(DIALECTS)('deleting sandbox data never touches anyone else’s mon
       expect(left).toEqual([]);
       // B goes on as before: it can still pay, and is then deleted cleanly too.
       await approvedPayment(client, 'payments', INDCTS, ndctBody(b.account, nok('80.33')), { ...b.headers, ...URIS });
-      expect(await balanceOf(client, b.accountId)).toMatchObject({ closingBooked: '500.00' });
+      // 580.33 less 80.33 and its 5.00 fee.
+      expect(await balanceOf(client, b.accountId)).toMatchObject({ closingBooked: '495.00' });
       expect((await deleteCustomer(client, await customerIdOf(client, b))).status).toBe(204);
       await expectLedgerWhole(server, [a.accountId, b.accountId, card.body.resourceId]);
       const postings = await server.database.db
@@ -413,14 +417,15 @@ describe.each(DIALECTS)('deleting sandbox data never touches anyone else’s mon
         )
           .map((row) => `${row.account_id} ${row.currency} ${row.booked}`)
           .sort();
-      // Only the opening balance touched a system account (the adjustment account), never the payment.
-      expect(await systemAccounts()).toEqual([`sandbox-system:${orgId}:adjustment NOK -100000`]);
+      // Only the opening balance (the adjustment account) and the instant payment's fee (the fee
+      // account) touched a system account, never the payment.
+      expect(await systemAccounts()).toEqual([`sandbox-system:${orgId}:adjustment NOK -100000`, `sandbox-system:${orgId}:fees NOK 500`]);
 
       expect((await deleteCustomer(client, await customerIdOf(client, a))).status).toBe(204);
 
       expect(await ledgerOfPayment(server, payment.paymentId)).toEqual([]);
-      // The opening balance went with its adjustment leg; the clearing account has no row at all.
-      expect(await systemAccounts()).toEqual([`sandbox-system:${orgId}:adjustment NOK 0`]);
+      // The opening balance and the fee went with their system legs; the clearing account has no row at all.
+      expect(await systemAccounts()).toEqual([`sandbox-system:${orgId}:adjustment NOK 0`, `sandbox-system:${orgId}:fees NOK 0`]);
       await expectLedgerWhole(server, [a.accountId, savings.resourceId]);
     });
 

@@ -11,7 +11,7 @@ import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { approvedPayment, freshTpp, runBatch, tppOnBankDay, useTestServer } from '../support/execution.js';
-import { bulkBody, expectError, NDCT, ndctBody, pathOf, periodicBody } from '../support/payments.js';
+import { bulkBody, expectError, INDCTS, NDCT, ndctBody, pathOf, periodicBody } from '../support/payments.js';
 import { createAccount, createCustomer, osloDay } from '../support/sandbox.js';
 import { startAuthorisation, walk } from '../support/sca.js';
 
@@ -309,6 +309,45 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
         bankTransactionCode: 'PMNT-RCDT-DMCT',
       }),
     ]);
+  });
+
+  it('a Straks payment is booked at approval with its fee as a line of its own: PMNT-ICDT-CHRG, Gebyr, the payment named', async () => {
+    const { client, day, psu } = await tppOnBankDay(server, '10:00', '1000.00');
+    const payment = await approvedPayment(
+      client,
+      'payments',
+      INDCTS,
+      ndctBody(psu.account, { creditorName: 'Kari Nordmann', remittanceInformationUnstructured: 'Middag' }),
+      psu.headers,
+    );
+    const consentId = await consentFor(client, psu.customerNumber, psu.account);
+    const read = reader(client, consentId);
+    const transactions = `/v1/accounts/${await resourceIdOf(client, consentId, psu.account.bban)}/transactions`;
+    const list = await read(`${transactions}?bookingStatus=booked`);
+    expect(list.status, list.text).toBe(200);
+    expectBerlinGroupSchema('transactionsResponse-200_json', list.body);
+    const booked = list.body.transactions.booked as any[];
+    expect(booked.find((entry) => entry.transactionId === payment.paymentId)).toMatchObject({
+      transactionAmount: { currency: 'NOK', amount: '-100.33' },
+      creditorName: 'Kari Nordmann',
+      bankTransactionCode: 'PMNT-ICDT-DMCT',
+    });
+    const fee = booked.find((entry) => entry.transactionId === `${payment.paymentId}-fee`);
+    expect(fee).toMatchObject({
+      bookingDate: day,
+      transactionAmount: { currency: 'NOK', amount: '-5.00' },
+      bankTransactionCode: 'PMNT-ICDT-CHRG',
+      proprietaryBankTransactionCode: 'Gebyr',
+      remittanceInformationUnstructured: expect.stringMatching(/^Gebyr: Kari Nordmann/),
+    });
+    const details = await read(`${transactions}/${payment.paymentId}-fee`);
+    expect(details.status, details.text).toBe(200);
+    // The operation's 200 is {transactionsDetails}, a Berlin Group `transactions` object.
+    expectBerlinGroupSchema('transactions', details.body.transactionsDetails);
+    expect(details.body.transactionsDetails).toMatchObject({
+      transactionId: `${payment.paymentId}-fee`,
+      bankTransactionCode: 'PMNT-ICDT-CHRG',
+    });
   });
 
   it('a bulk payment is one pending line per payment, each booked under the same id after the batch run', async () => {

@@ -382,6 +382,27 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         expect((await bank.balances(tpp, ola.id)).closingBooked).toEqual(nok(40_000n));
       });
 
+      it("charges a payment's fee with it, once, as a statement line of its own; without funds for both, nothing moves", async () => {
+        const { tpp, seed } = await world();
+        const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });
+        const payment = { ...instruction(debtor, nok(30_000n)), fee: nok(500n) };
+        expect(await bank.submitPayment(tpp, payment)).toEqual({ kind: 'executed' });
+        expect(await bank.submitPayment(tpp, payment)).toEqual({ kind: 'executed' });
+        expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(69_500n));
+        const lines = (await bank.transactions(tpp, debtor.id, { bookingStatus: 'booked', limit: 10 })).transactions;
+        const ofPayment = lines.filter((line) => line.paymentId === payment.paymentId);
+        const others = lines.filter((line) => line.paymentId !== payment.paymentId);
+        expect(ofPayment.map((line) => line.amount)).toEqual([nok(-30_000n)]);
+        expect(others.map((line) => line.amount)).toEqual([nok(-500n)]);
+        expect(others[0]!.id).not.toBe(ofPayment[0]!.id);
+        expect(await bank.transaction(tpp, debtor.id, others[0]!.id)).toEqual(others[0]);
+
+        const short = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(30_200n) });
+        const unfunded = { ...instruction(short, nok(30_000n)), fee: nok(500n) };
+        expect(await bank.submitPayment(tpp, unfunded)).toEqual({ kind: 'pending-funds' });
+        expect(await bank.balances(tpp, short.id)).toMatchObject({ closingBooked: nok(30_200n), expected: nok(30_200n) });
+      });
+
       it('debits the debtor and credits a creditor account of the bank; the payment is a booked transaction on both', async () => {
         const { tpp, seed } = await world();
         const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });

@@ -199,7 +199,8 @@ describe.skipIf(chromiumMissing() !== undefined)('payments approved in headless 
 
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
       expect(await scaStatusOf(client, payment.links['scaStatus']!.href)).toEqual({ scaStatus: 'finalised' });
-      expect(await balanceOf(client, psu.accountId)).toEqual({ closingBooked: '899.67', expected: '899.67', interimAvailable: '899.67' });
+      // 100.33 and the Straks fee of 5.00 the payment's 201 answered.
+      expect(await balanceOf(client, psu.accountId)).toEqual({ closingBooked: '894.67', expected: '894.67', interimAvailable: '894.67' });
       expect(await balanceOf(client, creditor.accountId)).toMatchObject({ closingBooked: '100.33', interimAvailable: '100.33' });
       // Nothing was left for a run.
       expect((await runBatch(client)).counts).toEqual(NO_COUNTS);

@@ -3,9 +3,11 @@
  * - within interimAvailable: ACSC with fundsAvailable true the moment the PSU approves (RCVD→ACSC),
  *   the debtor debited in one posting booked on the TPP's today, an in-bank creditor credited; a
  *   later run finds nothing to do;
- * - above it: RJCT with fundsAvailable false and a psuMessage naming insufficient funds; the
- *   authorisation is still finalised (the PSU did approve), the PSU's pages end normally (no
- *   5xx) and nothing is debited;
+ * - the fee the payment's 201 answered (the sandbox's price list: 5.00 NOK) is charged with it, once,
+ *   as a statement line of its own (PMNT-ICDT-CHRG, "Gebyr"), to the TPP's sandbox fee account;
+ * - above it, the fee counted: RJCT with fundsAvailable false and a psuMessage naming insufficient
+ *   funds; the authorisation is still finalised (the PSU did approve), the PSU's pages end normally
+ *   (no 5xx) and nothing is debited, not the fee either;
  * - approved in a signing basket: each instant payment settles in turn while the funds last, the
  *   rest are rejected the same way;
  * - with two approvers: the first approval leaves PATC and moves no money; the second settles it.
@@ -16,6 +18,7 @@ import { basketStatusOf, createBasket, explicitPayment } from '../support/basket
 import { DIALECTS } from '../support/databases.js';
 import {
   balanceOf,
+  feeOfPayment,
   freshTpp,
   fundedPsu,
   inBankAccount,
@@ -51,19 +54,29 @@ describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) =>
     expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
     expect(await scaStatusOf(client, payment.links['scaStatus']!.href)).toEqual({ scaStatus: 'finalised' });
     expect(await paymentMoves(server, payment.paymentId)).toEqual(['RCVD>ACSC']);
-    expect(await balanceOf(client, psu.accountId)).toEqual({ closingBooked: '899.67', expected: '899.67', interimAvailable: '899.67' });
+    // 100.33 and the 5.00 fee the 201 answered.
+    expect(payment.body['transactionFees']).toEqual({ currency: 'NOK', amount: '5.00' });
+    expect(await balanceOf(client, psu.accountId)).toEqual({ closingBooked: '894.67', expected: '894.67', interimAvailable: '894.67' });
     const postings = await ledgerOfPayment(server, payment.paymentId);
     expect(postings).toHaveLength(1);
     expect(postings[0]).toMatchObject({ idempotencyKey: `payment:${payment.paymentId}`, status: 'booked', bookingDate: day });
+    expect(await feeOfPayment(server, payment.paymentId)).toMatchObject({
+      status: 'booked',
+      bookingDate: day,
+      legs: [
+        { accountId: psu.accountId, currency: 'NOK', amountMinor: '-500' },
+        { accountId: expect.stringMatching(/^sandbox-system:.+:fees$/), currency: 'NOK', amountMinor: '500' },
+      ],
+    });
     // Nothing left for a batch run.
     expect((await runBatch(client)).counts).toEqual(NO_COUNTS);
     expect(await ledgerOfPayment(server, payment.paymentId)).toHaveLength(1);
-    expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '899.67' });
+    expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '894.67' });
   });
 
-  it('exactly the balance: settles, leaving 0.00', async () => {
+  it('exactly the balance, the fee counted: settles, leaving 0.00', async () => {
     const { client } = await freshTpp(server);
-    const psu = await fundedPsu(client, '100.33');
+    const psu = await fundedPsu(client, '105.33');
     const payment = await instant(client, ndctBody(psu.account), psu.headers);
     expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
     expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '0.00', interimAvailable: '0.00' });
@@ -80,6 +93,18 @@ describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) =>
       expected: '100.33',
       interimAvailable: '100.33',
     });
+  });
+
+  it('enough for the amount but not for its fee: RJCT on insufficient funds, nothing debited', async () => {
+    const { client } = await freshTpp(server);
+    const psu = await fundedPsu(client, '105.32');
+    const payment = await instant(client, ndctBody(psu.account), psu.headers);
+    const status = await statusOf(client, payment.path);
+    expect(status).toMatchObject({ transactionStatus: 'RJCT', fundsAvailable: false });
+    expect(status.psuMessage).toMatch(INSUFFICIENT);
+    expect(await ledgerOfPayment(server, payment.paymentId)).toEqual([]);
+    expect(await feeOfPayment(server, payment.paymentId)).toBeUndefined();
+    expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '105.32', interimAvailable: '105.32' });
   });
 
   it('above the balance: RJCT with fundsAvailable false and a psuMessage on insufficient funds; SCA finalised; nothing debited', async () => {
@@ -130,7 +155,8 @@ describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) =>
       expect(rejected).toHaveLength(1);
       expect(rejected[0]).toMatchObject({ fundsAvailable: false });
       expect(rejected[0]!.psuMessage).toMatch(INSUFFICIENT);
-      expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '400.00', interimAvailable: '400.00' });
+      // 1 000.00 less 600.00 and its 5.00 fee: not enough for the other 605.00.
+      expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '395.00', interimAvailable: '395.00' });
       // The basket shows the worst case of its payments.
       expect(await basketStatusOf(client, basket.path)).toBe('RJCT');
     });
@@ -142,7 +168,7 @@ describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) =>
       const basket = await createBasket(client, [payment.paymentId], { ...psu.headers, ...URIS });
       await walk(basket.links['scaRedirect']!.href);
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
-      expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '899.67' });
+      expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '894.67' });
       expect(await basketStatusOf(client, basket.path)).toBe('ACTC');
     });
   });
@@ -172,7 +198,7 @@ describe.each(DIALECTS)('instant payments settle at approval (%s)', (dialect) =>
       const { client, payment, accountId } = await corporateInstant('1000.00', '100.33');
       expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
       expect(await paymentMoves(server, payment.paymentId)).toEqual(['RCVD>PATC', 'PATC>ACSC']);
-      expect(await balanceOf(client, accountId)).toMatchObject({ closingBooked: '899.67' });
+      expect(await balanceOf(client, accountId)).toMatchObject({ closingBooked: '894.67' });
     });
 
     it('above the balance at the second approval: RJCT with fundsAvailable false', async () => {

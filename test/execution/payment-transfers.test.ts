@@ -1,13 +1,16 @@
 /**
- * The transfers that execute a stored payment, pure:
- * - a single payment is one transfer under the key `payment:<id>`; a bulk is one transfer per
- *   payment, in order, under `payment:<id>:<n>` (1-based), so a retried run moves no money twice;
- * - each carries the debtor account, the booking date given, the instructed amount in exact minor
- *   units of its currency, and the creditor account as the payment names it (IBAN first, else BBAN);
- * - the statement text is the creditor's name and the KID or message: "Name: message".
+ * What the bank is handed to execute a stored payment (the port's instructions), pure:
+ * - a single payment is one instruction without an item; a bulk is one instruction per payment, in
+ *   order, items 1, 2, … so the bank executes each once however often it is submitted;
+ * - each carries the payment's id, the debtor account, the execution date given, the instructed
+ *   amount in exact minor units of its currency, the creditor's name and account as the payment
+ *   names it (IBAN first, else BBAN);
+ * - the statement text is the creditor's name and the KID or message: "Name: message";
+ * - a single payment's quoted fee (a Straks payment's) goes with it; none with a fee of 0, none
+ *   with a bulk's payments.
  */
 import { describe, expect, it } from 'vitest';
-import { transfersOf } from '../../src/modules/execution/payment-transfers.js';
+import { instructionsOf } from '../../src/modules/execution/payment-transfers.js';
 import { DEBTOR, storedPayment } from '../support/stored-payment.js';
 
 const DATE = '2026-11-23';
@@ -27,23 +30,32 @@ function single(body: Record<string, unknown>) {
   });
 }
 
-describe('transfersOf a single payment', () => {
-  it('is one transfer under payment:<id>, with the debtor, amount, creditor, booking date and statement text', () => {
+describe('instructionsOf a single payment', () => {
+  it('is one instruction without an item, with the debtor, amount, creditor, execution date and statement text', () => {
     const payment = single({ remittanceInformationUnstructured: 'Kredittrente' });
-    expect(transfersOf(payment, DATE)).toEqual([
+    expect(instructionsOf(payment, DATE)).toEqual([
       {
-        idempotencyKey: `payment:${payment.id}`,
+        paymentId: payment.id,
+        item: undefined,
         debtorAccountId: payment.debtorAccountId,
         amount: { minor: 10033n, currency: 'NOK' },
         creditorAccount: { bban: CREDITOR_BBAN },
-        bookingDate: DATE,
+        creditorName: 'Company 123',
+        executionDate: DATE,
         description: 'Company 123: Kredittrente',
+        fee: undefined,
       },
     ]);
   });
 
-  it('books on the date it is given', () => {
-    expect(transfersOf(single({}), '2027-01-04')[0]!.bookingDate).toBe('2027-01-04');
+  it('executes on the date it is given', () => {
+    expect(instructionsOf(single({}), '2027-01-04')[0]!.executionDate).toBe('2027-01-04');
+  });
+
+  it("carries a single payment's quoted fee (a Straks payment's), and none for a fee of 0", () => {
+    const fee = { minor: 500n, currency: 'NOK' };
+    expect(instructionsOf({ ...single({}), transactionFee: fee }, DATE)[0]!.fee).toEqual(fee);
+    expect(instructionsOf({ ...single({}), transactionFee: { minor: 0n, currency: 'NOK' } }, DATE)[0]!.fee).toBeUndefined();
   });
 
   it.each([
@@ -53,37 +65,37 @@ describe('transfersOf a single payment', () => {
     ['100', 'JPY', 100n],
     ['1.005', 'KWD', 1005n],
   ])('the amount %s %s is %s minor units of that currency', (amount, currency, minor) => {
-    const [transfer] = transfersOf(single({ instructedAmount: { currency, amount } }), DATE);
+    const [transfer] = instructionsOf(single({ instructedAmount: { currency, amount } }), DATE);
     expect(transfer!.amount).toEqual({ minor, currency });
   });
 
   it('names the creditor by IBAN when the payment gives one (SEPA, cross-border)', () => {
-    const [transfer] = transfersOf(single({ creditorAccount: { iban: 'DE89370400440532013000' } }), DATE);
+    const [transfer] = instructionsOf(single({ creditorAccount: { iban: 'DE89370400440532013000' } }), DATE);
     expect(transfer!.creditorAccount).toEqual({ iban: 'DE89370400440532013000' });
   });
 
   it('prefers the IBAN when both are given', () => {
-    const [transfer] = transfersOf(single({ creditorAccount: { iban: CREDITOR_IBAN, bban: CREDITOR_BBAN } }), DATE);
+    const [transfer] = instructionsOf(single({ creditorAccount: { iban: CREDITOR_IBAN, bban: CREDITOR_BBAN } }), DATE);
     expect(transfer!.creditorAccount).toEqual({ iban: CREDITOR_IBAN });
   });
 
   it('has no creditor account when the payment names neither', () => {
-    const [transfer] = transfersOf(single({ creditorAccount: {} }), DATE);
+    const [transfer] = instructionsOf(single({ creditorAccount: {} }), DATE);
     expect(transfer!.creditorAccount).toBeUndefined();
   });
 
   it('the statement text: the creditor name and the KID of a structured remittance', () => {
-    const [transfer] = transfersOf(single({ remittanceInformationStructured: { reference: KID, referenceType: 'SCOR' } }), DATE);
+    const [transfer] = instructionsOf(single({ remittanceInformationStructuredArray: [{ reference: KID, referenceType: 'SCOR' }] }), DATE);
     expect(transfer!.description).toBe(`Company 123: ${KID}`);
   });
 
   it('the statement text without remittance information: the creditor name alone', () => {
-    expect(transfersOf(single({}), DATE)[0]!.description).toBe('Company 123');
+    expect(instructionsOf(single({}), DATE)[0]!.description).toBe('Company 123');
   });
 
   it('the statement text keeps the KIDs of remittanceInformationStructuredArray (a payment carries either KIDs or a message)', () => {
     const second = '0000000000018';
-    const [transfer] = transfersOf(
+    const [transfer] = instructionsOf(
       single({
         remittanceInformationStructuredArray: [
           { reference: KID, referenceType: 'SCOR' },
@@ -98,11 +110,11 @@ describe('transfersOf a single payment', () => {
   });
 
   it('refuses (throws on) a stored amount that does not parse', () => {
-    expect(() => transfersOf(single({ instructedAmount: { currency: 'NOK', amount: '1.234' } }), DATE)).toThrow(/does not parse/);
+    expect(() => instructionsOf(single({ instructedAmount: { currency: 'NOK', amount: '1.234' } }), DATE)).toThrow(/does not parse/);
   });
 });
 
-describe('transfersOf a bulk payment', () => {
+describe('instructionsOf a bulk payment', () => {
   const bulk = storedPayment({
     service: 'bulk-payments',
     amountMinor: 37533n,
@@ -121,7 +133,7 @@ describe('transfersOf a bulk payment', () => {
           instructedAmount: { currency: 'NOK', amount: '12.50' },
           creditorAccount: { iban: CREDITOR_IBAN },
           creditorName: 'Strøm AS',
-          remittanceInformationStructured: { reference: KID },
+          remittanceInformationStructuredArray: [{ reference: KID, referenceType: 'SCOR' }],
         },
         {
           instructedAmount: { currency: 'NOK', amount: '112.83' },
@@ -132,46 +144,46 @@ describe('transfersOf a bulk payment', () => {
     },
   });
 
-  it('is one transfer per payment, in order, each under payment:<id>:<n> (1-based)', () => {
-    const transfers = transfersOf(bulk, DATE);
-    expect(transfers.map((transfer) => transfer.idempotencyKey)).toEqual([
-      `payment:${bulk.id}:1`,
-      `payment:${bulk.id}:2`,
-      `payment:${bulk.id}:3`,
+  it('is one instruction per payment, in order, items 1, 2, 3', () => {
+    expect(instructionsOf(bulk, DATE).map((instruction) => [instruction.paymentId, instruction.item])).toEqual([
+      [bulk.id, 1],
+      [bulk.id, 2],
+      [bulk.id, 3],
     ]);
   });
 
-  it("each with its own amount, creditor and statement text, and the bulk's debtor and booking date", () => {
-    expect(transfersOf(bulk, DATE)).toEqual([
+  it("each with its own amount, creditor and statement text, the bulk's debtor and execution date, and no fee", () => {
+    const common = { paymentId: bulk.id, debtorAccountId: bulk.debtorAccountId, executionDate: DATE, fee: undefined };
+    expect(instructionsOf({ ...bulk, transactionFee: { minor: 500n, currency: 'NOK' } }, DATE)).toEqual([
       {
-        idempotencyKey: `payment:${bulk.id}:1`,
-        debtorAccountId: bulk.debtorAccountId,
+        ...common,
+        item: 1,
         amount: { minor: 25000n, currency: 'NOK' },
         creditorAccount: { bban: CREDITOR_BBAN },
-        bookingDate: DATE,
+        creditorName: 'Leverandør AS',
         description: 'Leverandør AS: Faktura 1',
       },
       {
-        idempotencyKey: `payment:${bulk.id}:2`,
-        debtorAccountId: bulk.debtorAccountId,
+        ...common,
+        item: 2,
         amount: { minor: 1250n, currency: 'NOK' },
         creditorAccount: { iban: CREDITOR_IBAN },
-        bookingDate: DATE,
+        creditorName: 'Strøm AS',
         description: `Strøm AS: ${KID}`,
       },
       {
-        idempotencyKey: `payment:${bulk.id}:3`,
-        debtorAccountId: bulk.debtorAccountId,
+        ...common,
+        item: 3,
         amount: { minor: 11283n, currency: 'NOK' },
         creditorAccount: { bban: '12345678903' },
-        bookingDate: DATE,
+        creditorName: 'Utleier',
         description: 'Utleier',
       },
     ]);
   });
 
-  it('a bulk of one payment is still keyed payment:<id>:1, not as a single payment', () => {
+  it('a bulk of one payment is still item 1, not a single payment', () => {
     const one = storedPayment({ service: 'bulk-payments', body: { ...bulk.body, payments: [(bulk.body.payments as unknown[])[0]] } });
-    expect(transfersOf(one, DATE).map((transfer) => transfer.idempotencyKey)).toEqual([`payment:${one.id}:1`]);
+    expect(instructionsOf(one, DATE).map((instruction) => instruction.item)).toEqual([1]);
   });
 });

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../src/db/database.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { BANK_TIME_ZONE, isBankDay, nextBankDayAfter } from '../../src/domain/bank-calendar.js';
@@ -226,12 +227,27 @@ export interface LedgerTransaction {
   readonly legs: readonly { readonly accountId: string; readonly currency: string; readonly amountMinor: string }[];
 }
 
-/** The ledger transactions of a payment (keys `payment:<id>` and `payment:<id>:<n>`), by key. */
+/** The ledger transactions of a payment (keys `payment:<id>` and `payment:<id>:<n>`), by key; its fee is {@link feeOfPayment}. */
 export async function ledgerOfPayment(server: TestServer, paymentId: string): Promise<LedgerTransaction[]> {
+  return ledgerTransactions(server, (eb) =>
+    eb.or([eb('idempotency_key', '=', `payment:${paymentId}`), eb('idempotency_key', 'like', `payment:${paymentId}:%`)]),
+  );
+}
+
+/** The ledger transaction that charged a payment's fee (key `payment-fee:<id>`), if any. */
+export async function feeOfPayment(server: TestServer, paymentId: string): Promise<LedgerTransaction | undefined> {
+  const [fee] = await ledgerTransactions(server, (eb) => eb('idempotency_key', '=', `payment-fee:${paymentId}`));
+  return fee;
+}
+
+async function ledgerTransactions(
+  server: TestServer,
+  which: (eb: ExpressionBuilder<Database, 'ledger_transaction'>) => Expression<SqlBool>,
+): Promise<LedgerTransaction[]> {
   const transactions = await server.database.db
     .selectFrom('ledger_transaction')
     .selectAll()
-    .where((eb) => eb.or([eb('idempotency_key', '=', `payment:${paymentId}`), eb('idempotency_key', 'like', `payment:${paymentId}:%`)]))
+    .where(which)
     .orderBy('idempotency_key')
     .execute();
   const result: LedgerTransaction[] = [];

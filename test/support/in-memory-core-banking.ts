@@ -245,7 +245,13 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
       if (instruction.amount.currency !== debtor.currency) {
         return { kind: 'rejected', reason: `This bank does not exchange ${instruction.amount.currency}` };
       }
-      if (balancesOf(tpp, debtor.id, debtor.currency).interimAvailable.minor < instruction.amount.minor) return { kind: 'pending-funds' };
+      if (instruction.fee && instruction.fee.currency !== debtor.currency) {
+        return { kind: 'rejected', reason: `This bank does not exchange ${instruction.fee.currency}` };
+      }
+      const feeMinor = instruction.fee?.minor ?? 0n;
+      if (balancesOf(tpp, debtor.id, debtor.currency).interimAvailable.minor < instruction.amount.minor + feeMinor) {
+        return { kind: 'pending-funds' };
+      }
       const id = instruction.item === undefined ? instruction.paymentId : `${instruction.paymentId}-${instruction.item}`;
       const leg = (minor: bigint): BankTransaction => ({
         id,
@@ -258,6 +264,16 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
         description: instruction.description,
       });
       record(tpp, debtor.id, leg(-instruction.amount.minor));
+      if (feeMinor > 0n) {
+        record(tpp, debtor.id, {
+          id: `${id}-fee`,
+          status: 'booked',
+          bookingDate: instruction.executionDate,
+          valueDate: instruction.executionDate,
+          amount: { minor: -feeMinor, currency: debtor.currency },
+          description: `Fee: ${instruction.description}`,
+        });
+      }
       const creditor = instruction.creditorAccount && byReference(tpp, instruction.creditorAccount);
       if (creditor && creditor.currency === debtor.currency) record(tpp, creditor.id, leg(instruction.amount.minor));
       executed.add(key);

@@ -1,28 +1,14 @@
 import type { AccountReference, PaymentInstruction } from '../../bank/core-banking.port.js';
-import { parseAmount, type Money } from '../../domain/money.js';
+import { parseAmount } from '../../domain/money.js';
 import type { Payment } from '../payments/payment.model.js';
 import type { BulkItem } from '../payments/payment.schemas.js';
 
 /** The parts of a stored body a transfer is made of: shared by single payments and bulk items. */
+/** (A KID sent in the deprecated single `remittanceInformationStructured` is stored in the array: payment-document.ts.) */
 type TransferFields = Pick<
   BulkItem,
-  | 'instructedAmount'
-  | 'creditorAccount'
-  | 'creditorName'
-  | 'remittanceInformationUnstructured'
-  | 'remittanceInformationStructured'
-  | 'remittanceInformationStructuredArray'
+  'instructedAmount' | 'creditorAccount' | 'creditorName' | 'remittanceInformationUnstructured' | 'remittanceInformationStructuredArray'
 >;
-
-/** One transfer of a payment, under the key its execution is known by (`payment:<id>`, `payment:<id>:<n>`). */
-export interface PaymentTransfer {
-  readonly idempotencyKey: string;
-  readonly debtorAccountId: string;
-  readonly amount: Money;
-  readonly creditorAccount?: AccountReference | undefined;
-  readonly bookingDate: string;
-  readonly description: string;
-}
 
 function itemsOf(payment: Payment): readonly TransferFields[] {
   return payment.service === 'bulk-payments' ? payment.body.payments : [payment.body];
@@ -43,22 +29,11 @@ export function instructionsOf(payment: Payment, executionDate: string): Payment
     creditorName: item.creditorName,
     executionDate,
     description: descriptionOf(item),
-  }));
-}
-
-/**
- * The transfers that execute a payment: one for a single payment, one per payment of a bulk, each
- * under its own idempotency key so a retried run moves no money twice. Pure; the stored body was
- * validated when the payment was created.
- */
-export function transfersOf(payment: Payment, bookingDate: string): PaymentTransfer[] {
-  return itemsOf(payment).map((item, index) => ({
-    idempotencyKey: payment.service === 'bulk-payments' ? `payment:${payment.id}:${index + 1}` : `payment:${payment.id}`,
-    debtorAccountId: payment.debtorAccountId,
-    amount: amountOf(item),
-    creditorAccount: referenceOf(item.creditorAccount),
-    bookingDate,
-    description: descriptionOf(item),
+    // The fee quoted at initiation (a Straks payment's: a single payment) is charged as quoted.
+    fee:
+      payment.service !== 'bulk-payments' && payment.transactionFee && payment.transactionFee.minor > 0n
+        ? payment.transactionFee
+        : undefined,
   }));
 }
 
@@ -76,10 +51,7 @@ function referenceOf(account: TransferFields['creditorAccount']): AccountReferen
 
 /** What the account statement says: to whom, and the KID or message. */
 function descriptionOf(item: TransferFields): string {
-  const references = [
-    ...(item.remittanceInformationStructured ? [item.remittanceInformationStructured] : []),
-    ...(item.remittanceInformationStructuredArray ?? []),
-  ].map((structured) => structured.reference);
+  const references = (item.remittanceInformationStructuredArray ?? []).map((structured) => structured.reference);
   const remittance = item.remittanceInformationUnstructured ?? (references.length > 0 ? references.join(', ') : undefined);
   return remittance === undefined ? item.creditorName : `${item.creditorName}: ${remittance}`;
 }

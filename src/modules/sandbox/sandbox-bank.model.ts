@@ -116,8 +116,8 @@ export interface SandboxCardTransaction {
 /**
  * Ledger account ids of the sandbox's own side of every posting, per TPP: the clearing account
  * takes the counterparty leg of mock transactions and payments, the adjustment account the other
- * leg of opening balances and balance updates.
+ * leg of opening balances and balance updates, the fee account the fees charged with payments.
  */
-export function sandboxSystemAccount(tppId: string, kind: 'clearing' | 'adjustment'): string {
+export function sandboxSystemAccount(tppId: string, kind: 'clearing' | 'adjustment' | 'fees'): string {
   return `sandbox-system:${tppId}:${kind}`;
 }

@@ -101,7 +101,11 @@ export function sandboxBookkeeping(ledger: Ledger) {
     async forget(trx: DbOrTx, tppId: string, ledgerAccountIds: readonly string[]): Promise<ForgetResult> {
       return ledger.forget(trx, ledgerAccountIds, {
         successor: sandboxSystemAccount(tppId, 'clearing'),
-        disposable: [sandboxSystemAccount(tppId, 'clearing'), sandboxSystemAccount(tppId, 'adjustment')],
+        disposable: [
+          sandboxSystemAccount(tppId, 'clearing'),
+          sandboxSystemAccount(tppId, 'adjustment'),
+          sandboxSystemAccount(tppId, 'fees'),
+        ],
       });
     },
   };

@@ -47,6 +47,8 @@ export interface OutgoingTransfer {
   /** The bank date it is booked and valued on. */
   readonly bookingDate: string;
   readonly description: string;
+  /** What the bank charges the debtor beside the amount, posted under a key of its own; absent: nothing. */
+  readonly fee?: { readonly idempotencyKey: string; readonly amount: Money } | undefined;
 }
 
 /**
@@ -61,17 +63,10 @@ export type TransferResult =
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
- * The sandbox ledger's own execution, inside a caller's transaction: what the sandbox adapter's
- * {@link CoreBanking.submitPayment} does in a transaction of its own (and what the sandbox's
- * tests post with). The server never uses it: it executes payments through the port only.
+ * The sandbox ledger's own postings, inside a caller's transaction (what the sandbox's tests post
+ * with). The server never uses it: it executes payments through the port only.
  */
 export interface SandboxLedgerExecution {
-  /**
-   * Executes a transfer exactly once under its idempotency key, in the caller's transaction: the
-   * funds check and the posting happen under the sandbox's lock on the TPP's data, so two
-   * transfers from one account (in two processes) cannot both spend the same money.
-   */
-  transfer(trx: DbOrTx, tpp: RequestingTpp, transfer: OutgoingTransfer): Promise<TransferResult>;
   /**
    * Posts a debit or credit exactly once under its idempotency key, in the caller's transaction,
    * on the TPP's own accounts only.
@@ -89,6 +84,11 @@ const OWNER_PERMISSION: AccountPermission = { canView: true, canRegister: true }
 
 const MOCK_TRANSACTION = 'sandbox:transaction:';
 const PAYMENT = 'payment:';
+const PAYMENT_FEE = 'payment-fee:';
+
+/** ISO 20022 for the charges of an issued credit transfer, and the text code a Norwegian statement gives a fee. */
+const FEE_CODE = 'PMNT-ICDT-CHRG';
+const FEE_TEXT = 'Gebyr';
 
 function toBankAccount(account: SandboxAccount): BankAccount {
   return {
@@ -151,6 +151,7 @@ function paymentOfKey(key: string): { paymentId: string; item?: number } {
  */
 function transactionIdOf(key: string): string {
   if (key.startsWith(MOCK_TRANSACTION)) return key.slice(MOCK_TRANSACTION.length);
+  if (key.startsWith(PAYMENT_FEE)) return `${key.slice(PAYMENT_FEE.length)}-fee`;
   if (key.startsWith(PAYMENT)) {
     const { paymentId, item } = paymentOfKey(key);
     return item === undefined ? paymentId : `${paymentId}-${item}`;
@@ -161,10 +162,12 @@ function transactionIdOf(key: string): string {
 /** The ledger keys a transaction id may stand for (the inverse of {@link transactionIdOf}). */
 function keysOf(transactionId: string): string[] {
   const bulk = /^(.+)-([1-9][0-9]*)$/.exec(transactionId);
+  const fee = /^(.+)-fee$/.exec(transactionId);
   return [
     `${MOCK_TRANSACTION}${transactionId}`,
     paymentKey(transactionId),
     ...(bulk ? [paymentKey(bulk[1]!, Number(bulk[2]))] : []),
+    ...(fee ? [`${PAYMENT_FEE}${fee[1]!}`] : []),
     Buffer.from(transactionId, 'base64url').toString(),
   ];
 }
@@ -190,9 +193,10 @@ function toBankTransaction(line: StatementLine, currency: string): BankTransacti
   const details = line.details;
   // One literal, no spread of the codes into it: V8 builds a spread followed by other properties
   // on a slow path, and a page builds 200 of these.
+  const fee = line.idempotencyKey.startsWith(PAYMENT_FEE);
   return {
-    bankTransactionCode: bankTransactionCode(line.amountMinor),
-    proprietaryBankTransactionCode: proprietaryBankTransactionCode(line.amountMinor, details.remittanceReference),
+    bankTransactionCode: fee ? FEE_CODE : bankTransactionCode(line.amountMinor),
+    proprietaryBankTransactionCode: fee ? FEE_TEXT : proprietaryBankTransactionCode(line.amountMinor, details.remittanceReference),
     id: transactionIdOf(line.idempotencyKey),
     status: line.status,
     bookingDate: line.bookingDate,
@@ -259,32 +263,13 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     if (fault) throw faultError(fault, accountId);
   }
 
-  /** {@link SandboxLedgerExecution.transfer}, its caller holding the TPP's sandbox lock. */
-  async function transferLocked(trx: DbOrTx, tpp: RequestingTpp, transfer: OutgoingTransfer): Promise<TransferResult> {
-    if (await ledger.isRecorded(trx, transfer.idempotencyKey)) return { kind: 'already-booked' };
-    const debtor = await accountRepository.ledgerKeyOf(trx, tpp.tppId, { id: transfer.debtorAccountId });
-    if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
-    const debitMinor = convertMinor(transfer.amount, debtor.currency, rates);
-    if (debitMinor === undefined) {
-      return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
-    }
-    const creditLine = { minor: debtor.creditLimitMinor, currency: debtor.currency };
-    const available = (await bookkeeping.balances(trx, debtor.id, debtor.currency, creditLine)).interimAvailable;
-    if (available.minor < debitMinor) return { kind: 'insufficient-funds' };
-    const found = transfer.creditorAccount && (await accountRepository.ledgerKeyOf(trx, tpp.tppId, transfer.creditorAccount));
-    // Credited here only in the instructed currency; anything else leaves the bank.
-    const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
-    const legs = transferLegsOf(debtor, creditor, sandboxClearingAccount(tpp), debitMinor, transfer.amount.minor);
-    const recorded = await ledger.post(trx, postingOf(transfer, legs));
-    if (!recorded.applied) return { kind: 'already-booked' };
-    return { kind: 'booked', creditedInBank: creditor !== undefined };
-  }
-
   /**
-   * {@link transferLocked} of many transfers, in the order given, in a few statements whatever
-   * their number: the keys already recorded, the accounts and their balances read at once, each
-   * funds check made in memory on what the transfers before it left (debits and credits alike),
-   * and the postings written together. The answers are those of transferring each in turn.
+   * Executes transfers exactly once each under its idempotency key (and its fee under the fee's),
+   * its caller holding the TPP's sandbox lock, so two transfers from one account in two processes
+   * cannot both spend the same money. In the order given, in a few statements whatever their
+   * number: the keys already recorded, the accounts and their balances read at once, each funds
+   * check (amount and fee) made in memory on what the transfers before it left (debits and credits
+   * alike), and the postings written together. The answers are those of transferring each in turn.
    */
   async function transferAllLocked(trx: DbOrTx, tpp: RequestingTpp, transfers: readonly OutgoingTransfer[]): Promise<TransferResult[]> {
     const recorded = await ledger.recordedAmong(
@@ -312,18 +297,23 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       if (debitMinor === undefined) {
         return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.amount.currency} to ${debtor.currency}` };
       }
+      const feeMinor = transfer.fee ? convertMinor(transfer.fee.amount, debtor.currency, rates) : 0n;
+      if (feeMinor === undefined) {
+        return { kind: 'refused', reason: `The bank has no exchange rate from ${transfer.fee!.amount.currency} to ${debtor.currency}` };
+      }
       const available = expected.get(balanceKey(debtor.id, debtor.currency))! + debtor.creditLimitMinor;
-      if (available < debitMinor) return { kind: 'insufficient-funds' };
+      if (available < debitMinor + feeMinor) return { kind: 'insufficient-funds' };
       const found = transfer.creditorAccount && ledgerKeyOf(transfer.creditorAccount);
       const creditor = found && found.currency === transfer.amount.currency ? found : undefined;
       const legs = transferLegsOf(debtor, creditor, clearing, debitMinor, transfer.amount.minor);
-      for (const leg of legs) {
+      const fee = feePostingOf(tpp, transfer, debtor, feeMinor);
+      for (const leg of [...legs, ...(fee?.legs ?? [])]) {
         const key = balanceKey(leg.accountId, leg.currency);
         const before = expected.get(key);
         if (before !== undefined) expected.set(key, before + leg.amountMinor);
       }
       booked.add(transfer.idempotencyKey);
-      postings.push(postingOf(transfer, legs));
+      postings.push(postingOf(transfer, legs), ...(fee ? [fee] : []));
       return { kind: 'booked', creditedInBank: creditor !== undefined };
     });
     const written = await ledger.postMany(trx, postings);
@@ -360,11 +350,6 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
   }
 
   const execution: SandboxLedgerExecution = {
-    async transfer(trx, tpp, transfer) {
-      await sandboxBankRepository.lockTenant(trx, tpp.tppId, now().toISOString());
-      return transferLocked(trx, tpp, transfer);
-    },
-
     async post(trx, tpp, posting) {
       // The sandbox's lock, as every mock-data write takes it: an initialize cannot wipe the
       // accounts between the check below and the posting.
@@ -660,6 +645,26 @@ function transferOf(instruction: PaymentInstruction): OutgoingTransfer {
     creditorAccount: instruction.creditorAccount,
     bookingDate: instruction.executionDate,
     description: instruction.description,
+    fee: instruction.fee && { idempotencyKey: `${PAYMENT_FEE}${instruction.paymentId}`, amount: instruction.fee },
+  };
+}
+
+/**
+ * The posting that charges a transfer's fee, a statement line of its own beside the payment's:
+ * from the debtor's account to the TPP's sandbox fee account, on the payment's day, its text
+ * naming the payment it is for. Undefined when nothing is charged.
+ */
+function feePostingOf(tpp: RequestingTpp, transfer: OutgoingTransfer, debtor: LedgerKey, feeMinor: bigint): LedgerPosting | undefined {
+  if (!transfer.fee || feeMinor === 0n) return undefined;
+  const text = `${FEE_TEXT}: ${transfer.description}`;
+  return {
+    idempotencyKey: transfer.fee.idempotencyKey,
+    status: 'booked',
+    bookingDate: transfer.bookingDate,
+    valueDate: transfer.bookingDate,
+    description: text,
+    details: { remittanceUnstructured: text },
+    legs: transferLegs(debtor.id, sandboxSystemAccount(tpp.tppId, 'fees'), debtor.currency, feeMinor),
   };
 }
 
