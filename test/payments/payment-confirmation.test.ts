@@ -54,8 +54,9 @@ describe('a single payment', () => {
   });
 
   it('shows the KID of structured remittance, and every KID of a structured array', () => {
+    // A KID sent in the deprecated single field is stored in the array (payment-document.ts).
     const single = paymentConfirmation(
-      payment({ body: ndct({ remittanceInformationStructured: { reference: '1234567890128', referenceType: 'SCOR' } }) }),
+      payment({ body: ndct({ remittanceInformationStructuredArray: [{ reference: '1234567890128', referenceType: 'SCOR' }] }) }),
       false,
     ).lines;
     expect(valueOf(single, 'KID')).toEqual(localized('1234567890128', '1234567890128'));
@@ -265,7 +266,7 @@ describe('a bulk payment', () => {
           instructedAmount: { currency: 'NOK', amount: '100.50' },
           creditorAccount: { bban: CREDITOR },
           creditorName: 'Kari Nordmann',
-          remittanceInformationStructured: { reference: '1234567890128' },
+          remittanceInformationStructuredArray: [{ reference: '1234567890128', referenceType: 'SCOR' }],
         },
         {
           instructedAmount: { currency: 'NOK', amount: '200.00' },

@@ -38,7 +38,7 @@ interface TransferFields {
   readonly creditorAccount: PaymentAccountReference;
   readonly endToEndIdentification?: string | undefined;
   readonly remittanceInformationUnstructured?: string | undefined;
-  readonly remittanceInformationStructured?: StructuredRemittance | undefined;
+  /** (A KID sent in the deprecated single `remittanceInformationStructured` is stored here: payment-document.ts.) */
   readonly remittanceInformationStructuredArray?: readonly StructuredRemittance[] | undefined;
 }
 
@@ -50,10 +50,7 @@ function referenceOf(reference: PaymentAccountReference): AccountReference | und
 function transferOf(id: string, fields: TransferFields): Transfer | undefined {
   const amount = parseAmount(fields.instructedAmount.amount, fields.instructedAmount.currency);
   if (!amount.ok) return undefined;
-  const structured = [
-    ...(fields.remittanceInformationStructured ? [fields.remittanceInformationStructured] : []),
-    ...(fields.remittanceInformationStructuredArray ?? []),
-  ];
+  const structured = fields.remittanceInformationStructuredArray ?? [];
   return {
     id,
     amount: amount.value,

@@ -68,11 +68,11 @@ function line(en: string, nb: string, value: Localized | string | undefined): Co
 /** The creditor, amount and remittance of one transfer (a single payment or one item of a bulk). */
 function transferLines(body: Body): ConfirmationLine[] {
   const amount = amountOf(body);
-  const structured = objectAt(body, 'remittanceInformationStructured');
-  const structuredArray = Array.isArray(body['remittanceInformationStructuredArray'])
+  // A KID sent in the deprecated single `remittanceInformationStructured` is stored in the array (payment-document.ts).
+  const structured = Array.isArray(body['remittanceInformationStructuredArray'])
     ? (body['remittanceInformationStructuredArray'] as Body[])
     : [];
-  const kids = [structured, ...structuredArray].map((item) => stringAt(item, 'reference')).filter((kid) => kid !== undefined);
+  const kids = structured.map((item) => stringAt(item, 'reference')).filter((kid) => kid !== undefined);
   const code = stringAt(body, 'regulatoryReportingCode');
   const codeName = REGULATORY_REPORTING_CODES.find((entry) => entry.code === code)?.name;
   const information = stringAt(body, 'regulatoryReportingInformation');
