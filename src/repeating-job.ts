@@ -4,6 +4,8 @@ export interface RepeatingJob {
   /** What the log calls it when a run fails. */
   readonly name: string;
   readonly intervalMs: number;
+  /** Runs once as the server gets ready, before the first run; a failure stops the start. */
+  readonly start?: () => Promise<void>;
   readonly run: () => Promise<unknown>;
 }
 
@@ -17,6 +19,7 @@ export function installRepeatingJob(app: FastifyInstance, job: RepeatingJob): vo
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   app.addHook('onReady', async () => {
+    await job.start?.();
     timer = setInterval(() => {
       if (running) return;
       running = job

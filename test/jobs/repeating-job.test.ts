@@ -1,6 +1,7 @@
 /**
- * A module's repeating job (src/repeating-job.ts): it runs while the server is ready, one run at
- * a time, goes on after a failed run (which it logs), and on close starts no new run and waits
+ * A module's repeating job (src/repeating-job.ts): its start runs as the server gets ready, before
+ * any run, and a failed start stops the server's start; it runs while the server is ready, one run
+ * at a time, goes on after a failed run (which it logs), and on close starts no new run and waits
  * for the one under way.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -25,6 +26,35 @@ describe('a repeating job', () => {
     await app.ready();
     await sleep(60);
     expect(runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it('starts before its first run, as the server gets ready; a start that fails stops the server from starting', async () => {
+    app = Fastify();
+    const order: string[] = [];
+    installRepeatingJob(app, {
+      name: 'prepared',
+      intervalMs: 5,
+      start: async () => {
+        await sleep(20);
+        order.push('start');
+      },
+      run: async () => void order.push('run'),
+    });
+    await app.ready();
+    await sleep(30);
+    expect(order[0]).toBe('start');
+    expect(order.filter((step) => step === 'start')).toHaveLength(1);
+    expect(order.length).toBeGreaterThan(1);
+
+    const failing = Fastify();
+    installRepeatingJob(failing, {
+      name: 'unprepared',
+      intervalMs: 5,
+      start: () => Promise.reject(new Error('no key')),
+      run: async () => {},
+    });
+    await expect(failing.ready()).rejects.toThrow('no key');
+    await failing.close();
   });
 
   it('runs one at a time: a run still going when the next is due skips that turn', async () => {

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
+import { accountReferenceColumns, accountReferenceOf } from '../../db/account-reference-columns.js';
 import { preparedQuery } from '../../db/prepared-query.js';
 import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingDetails, type PostingStatus } from './ledger-posting.js';
 import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
@@ -161,7 +162,7 @@ function flag(value: boolean): number {
 /** A posting's row in ledger_transaction, its details in their columns. */
 function transactionRow(posting: LedgerPosting, at: string) {
   const details = posting.details;
-  const account = details?.counterpartyAccount;
+  const account = accountReferenceColumns(details?.counterpartyAccount);
   return {
     idempotency_key: posting.idempotencyKey,
     status: posting.status,
@@ -169,8 +170,8 @@ function transactionRow(posting: LedgerPosting, at: string) {
     value_date: posting.valueDate,
     description: posting.description,
     counterparty_name: details?.counterpartyName ?? null,
-    counterparty_iban: account && 'iban' in account ? account.iban : null,
-    counterparty_bban: account && 'bban' in account ? account.bban : null,
+    counterparty_iban: account.iban,
+    counterparty_bban: account.bban,
     remittance_unstructured: details?.remittanceUnstructured ?? null,
     remittance_reference: details?.remittanceReference ?? null,
     created_at: at,
@@ -188,11 +189,7 @@ function detailsOf(row: {
 }): PostingDetails {
   return {
     counterpartyName: row.counterparty_name ?? undefined,
-    counterpartyAccount: row.counterparty_iban
-      ? { iban: row.counterparty_iban }
-      : row.counterparty_bban
-        ? { bban: row.counterparty_bban }
-        : undefined,
+    counterpartyAccount: accountReferenceOf(row.counterparty_iban, row.counterparty_bban),
     remittanceUnstructured: row.remittance_unstructured ?? undefined,
     remittanceReference: row.remittance_reference ?? undefined,
   };

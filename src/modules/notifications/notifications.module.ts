@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppModule } from '../../app-module.js';
 import type { Db } from '../../db/create-db.js';
+import { installRepeatingJob } from '../../repeating-job.js';
 import { openBankSeal, type BankSeal, type BankSealSource } from './bank-seal.js';
 import { notificationSealRoutes } from './notification-seal.routes.js';
 import { createNotificationDelivery, type DeliverySettings, type NotificationDelivery } from './notification-delivery.js';
@@ -32,26 +33,15 @@ export function notificationsModule(options: NotificationsModuleOptions): AppMod
 }
 
 function installNotificationDelivery(app: FastifyInstance, options: NotificationsModuleOptions, openSeal: () => Promise<BankSeal>): void {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
   let delivery: NotificationDelivery | undefined;
-  app.addHook('onReady', async () => {
-    const seal = await openSeal();
-    delivery = createNotificationDelivery(options.db, options.now, () => seal, options.delivery, app.log);
-    timer = setInterval(() => {
-      if (running || !delivery) return;
-      running = delivery
-        .deliverDue()
-        .catch((error: unknown) => app.log.error({ err: error }, 'status notification delivery failed'))
-        .finally(() => {
-          running = undefined;
-        });
-    }, options.pollMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    // A pass under way finishes first: its rows' outcomes are written before the database closes.
-    await running;
+  installRepeatingJob(app, {
+    name: 'status notification delivery',
+    intervalMs: options.pollMs,
+    start: async () => {
+      const seal = await openSeal();
+      delivery = createNotificationDelivery(options.db, options.now, () => seal, options.delivery, app.log);
+    },
+    // A pass under way when the server closes finishes first: its rows' outcomes are written before the database closes.
+    run: () => delivery!.deliverDue(),
   });
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { accountReferenceColumns, accountReferenceOf } from '../../db/account-reference-columns.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { BookingStatus, SandboxTransaction } from './sandbox-bank.model.js';
 
@@ -35,11 +36,7 @@ function toTransaction(row: TransactionRow): SandboxTransaction {
     valueDate: row.value_date,
     amount: { minor: BigInt(row.amount_minor), currency: row.currency },
     counterpartyName: row.counterparty_name ?? undefined,
-    counterpartyAccount: row.counterparty_iban
-      ? { iban: row.counterparty_iban }
-      : row.counterparty_bban
-        ? { bban: row.counterparty_bban }
-        : undefined,
+    counterpartyAccount: accountReferenceOf(row.counterparty_iban, row.counterparty_bban),
     remittanceUnstructured: row.remittance_unstructured ?? undefined,
     remittanceReference: row.remittance_reference ?? undefined,
   };
@@ -63,8 +60,8 @@ export const transactionRepository = {
             amount_minor: item.amount.minor,
             currency: item.amount.currency,
             counterparty_name: item.counterpartyName ?? null,
-            counterparty_iban: item.counterpartyAccount && 'iban' in item.counterpartyAccount ? item.counterpartyAccount.iban : null,
-            counterparty_bban: item.counterpartyAccount && 'bban' in item.counterpartyAccount ? item.counterpartyAccount.bban : null,
+            counterparty_iban: accountReferenceColumns(item.counterpartyAccount).iban,
+            counterparty_bban: accountReferenceColumns(item.counterpartyAccount).bban,
             remittance_unstructured: item.remittanceUnstructured ?? null,
             remittance_reference: item.remittanceReference ?? null,
             created_at: at,
