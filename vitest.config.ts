@@ -33,8 +33,9 @@ export default defineConfig({
       { extends: true, test: { name: 'api', include: [API] } },
       // Without Chromium (and outside CI) the browser tests are skipped; the set-up says what to install.
       { extends: true, test: { name: 'browser', include: [BROWSER], globalSetup: ['./test/support/browser-tier.setup.ts'] } },
-      { extends: true, test: { name: 'process', include: PROCESS } },
-      { extends: true, test: { name: 'docs', include: [DOCS] } },
+      // These two start the built CLI: dist/ is built (when older than src/) before their files run.
+      { extends: true, test: { name: 'process', include: PROCESS, globalSetup: ['./test/support/build.setup.ts'] } },
+      { extends: true, test: { name: 'docs', include: [DOCS], globalSetup: ['./test/support/build.setup.ts'] } },
     ],
   },
 });

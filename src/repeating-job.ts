@@ -22,8 +22,9 @@ export function installRepeatingJob(app: FastifyInstance, job: RepeatingJob): vo
     await job.start?.();
     timer = setInterval(() => {
       if (running) return;
-      running = job
-        .run()
+      // Through a promise, so a run that throws at once is logged like one that fails later.
+      running = Promise.resolve()
+        .then(job.run)
         .catch((error: unknown) => app.log.error({ err: error }, `${job.name} failed`))
         .finally(() => {
           running = undefined;

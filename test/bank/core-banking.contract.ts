@@ -400,7 +400,25 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         const short = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(30_200n) });
         const unfunded = { ...instruction(short, nok(30_000n)), fee: nok(500n) };
         expect(await bank.submitPayment(tpp, unfunded)).toEqual({ kind: 'pending-funds' });
+        // Refused: no fee either.
+        expect(await bank.submitPayment(tpp, { ...instruction(short, { minor: 100n, currency: 'HUF' }), fee: nok(500n) })).toMatchObject({
+          kind: 'rejected',
+        });
         expect(await bank.balances(tpp, short.id)).toMatchObject({ closingBooked: nok(30_200n), expected: nok(30_200n) });
+      });
+
+      it("charges each bulk payment's fee under its item, once each", async () => {
+        const { tpp, seed } = await world();
+        const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });
+        const first = { ...instruction(debtor, nok(10_000n), { item: 1 }), fee: nok(300n) };
+        const second = { ...first, item: 2 };
+        for (const item of [first, second, first, second]) expect(await bank.submitPayment(tpp, item)).toEqual({ kind: 'executed' });
+        expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(79_400n));
+        const lines = (await bank.transactions(tpp, debtor.id, { bookingStatus: 'booked', limit: 10 })).transactions;
+        const fees = lines.filter((line) => line.amount.minor === -300n);
+        expect(fees).toHaveLength(2);
+        expect(new Set(lines.map((line) => line.id)).size).toBe(lines.length);
+        for (const fee of fees) expect(await bank.transaction(tpp, debtor.id, fee.id)).toEqual(fee);
       });
 
       it('debits the debtor and credits a creditor account of the bank; the payment is a booked transaction on both', async () => {

@@ -7,7 +7,7 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -29,9 +29,14 @@ function newestChange(dir: string): number {
   return newest;
 }
 
-/** Builds dist/ (as `npm run build` does) when the CLI is missing or older than its sources. */
+/**
+ * Builds dist/ as `npm run build` does (emptied first, so no module of a removed source stays) when
+ * the CLI is missing or older than its sources. The process and docs tiers call it once before
+ * their files run (build.setup.ts); a file calling it again finds dist/ current.
+ */
 export function ensureBuilt(): void {
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestChange(join(ROOT, 'src'))) return;
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });

@@ -3,8 +3,11 @@ import { parseAmount } from '../../domain/money.js';
 import type { Payment } from '../payments/payment.model.js';
 import type { BulkItem } from '../payments/payment.schemas.js';
 
-/** The parts of a stored body a transfer is made of: shared by single payments and bulk items. */
-/** (A KID sent in the deprecated single `remittanceInformationStructured` is stored in the array: payment-document.ts.) */
+/**
+ * The parts of a stored body a transfer is made of: shared by single payments and bulk items. (A
+ * KID sent in the deprecated single `remittanceInformationStructured` is stored in the array:
+ * payment-document.ts.)
+ */
 type TransferFields = Pick<
   BulkItem,
   'instructedAmount' | 'creditorAccount' | 'creditorName' | 'remittanceInformationUnstructured' | 'remittanceInformationStructuredArray'

@@ -13,7 +13,7 @@ export interface AccountSums {
 }
 
 const REMOVE_SLICE = 500;
-/** Postings per insert or lookup statement (11 bound parameters per row inserted). */
+/** Postings per insert or lookup statement (12 bound parameters per row inserted). */
 const POSTING_SLICE = 500;
 /** Legs per insert statement (4 bound parameters each). */
 const ENTRY_SLICE = 1000;

@@ -139,6 +139,11 @@ export function paymentKey(paymentId: string, item?: number): string {
   return item === undefined ? `${PAYMENT}${paymentId}` : `${PAYMENT}${paymentId}:${item}`;
 }
 
+/** The key of the fee charged with a payment (or with a bulk's `item`-th payment). */
+function paymentFeeKey(paymentId: string, item?: number): string {
+  return item === undefined ? `${PAYMENT_FEE}${paymentId}` : `${PAYMENT_FEE}${paymentId}:${item}`;
+}
+
 /** The payment and bulk item a `payment:` key names. */
 function paymentOfKey(key: string): { paymentId: string; item?: number } {
   const [paymentId, item] = key.slice(PAYMENT.length).split(':');
@@ -147,11 +152,15 @@ function paymentOfKey(key: string): { paymentId: string; item?: number } {
 
 /**
  * A statement line's transaction id: a mock transaction's own id, a payment's id (with `-<n>` for
- * a bulk's n-th payment). Both stay when the posting is booked, and neither is ever reused.
+ * a bulk's n-th payment), and that id with `-fee` for the fee charged with it. Each stays when the
+ * posting is booked, and none is ever reused.
  */
 function transactionIdOf(key: string): string {
   if (key.startsWith(MOCK_TRANSACTION)) return key.slice(MOCK_TRANSACTION.length);
-  if (key.startsWith(PAYMENT_FEE)) return `${key.slice(PAYMENT_FEE.length)}-fee`;
+  if (key.startsWith(PAYMENT_FEE)) {
+    const [paymentId, item] = key.slice(PAYMENT_FEE.length).split(':');
+    return item === undefined ? `${paymentId}-fee` : `${paymentId}-${item}-fee`;
+  }
   if (key.startsWith(PAYMENT)) {
     const { paymentId, item } = paymentOfKey(key);
     return item === undefined ? paymentId : `${paymentId}-${item}`;
@@ -163,11 +172,13 @@ function transactionIdOf(key: string): string {
 function keysOf(transactionId: string): string[] {
   const bulk = /^(.+)-([1-9][0-9]*)$/.exec(transactionId);
   const fee = /^(.+)-fee$/.exec(transactionId);
+  const bulkFee = /^(.+)-([1-9][0-9]*)-fee$/.exec(transactionId);
   return [
     `${MOCK_TRANSACTION}${transactionId}`,
     paymentKey(transactionId),
     ...(bulk ? [paymentKey(bulk[1]!, Number(bulk[2]))] : []),
-    ...(fee ? [`${PAYMENT_FEE}${fee[1]!}`] : []),
+    ...(fee ? [paymentFeeKey(fee[1]!)] : []),
+    ...(bulkFee ? [paymentFeeKey(bulkFee[1]!, Number(bulkFee[2]))] : []),
     Buffer.from(transactionId, 'base64url').toString(),
   ];
 }
@@ -645,7 +656,7 @@ function transferOf(instruction: PaymentInstruction): OutgoingTransfer {
     creditorAccount: instruction.creditorAccount,
     bookingDate: instruction.executionDate,
     description: instruction.description,
-    fee: instruction.fee && { idempotencyKey: `${PAYMENT_FEE}${instruction.paymentId}`, amount: instruction.fee },
+    fee: instruction.fee && { idempotencyKey: paymentFeeKey(instruction.paymentId, instruction.item), amount: instruction.fee },
   };
 }
 
