@@ -379,12 +379,6 @@ export const ledgerRepository = {
     return sums;
   },
 
-  /** Whether a posting under this idempotency key has been recorded. */
-  async isRecorded(db: DbOrTx, idempotencyKey: string): Promise<boolean> {
-    const row = await db.selectFrom('ledger_transaction').select('id').where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
-    return row !== undefined;
-  },
-
   /** An account's sums: one row of ledger_balance, kept with the entries (no row: nothing posted). */
   async sums(db: DbOrTx, accountId: string, currency: string): Promise<AccountSums> {
     const row = (await SUMS.run(db, { accountId, currency })).rows[0];

@@ -27,8 +27,6 @@ export interface Ledger {
   balances(db: DbOrTx, accountId: string, currency: string): Promise<LedgerBalances>;
   /** {@link balances} of many accounts in one go, keyed by {@link balanceKey}. */
   balancesOf(db: DbOrTx, accounts: readonly { accountId: string; currency: string }[]): Promise<Map<string, LedgerBalances>>;
-  /** Whether a posting under this idempotency key has been recorded. */
-  isRecorded(db: DbOrTx, idempotencyKey: string): Promise<boolean>;
   /** Which of these idempotency keys have been recorded. */
   recordedAmong(db: DbOrTx, idempotencyKeys: readonly string[]): Promise<Set<string>>;
   /**
@@ -90,10 +88,6 @@ export function createLedger(now: () => Date): Ledger {
           return [key, balancesOfSums(sums.get(key) ?? { booked: 0n, expected: 0n })];
         }),
       );
-    },
-
-    async isRecorded(db, idempotencyKey) {
-      return ledgerRepository.isRecorded(db, idempotencyKey);
     },
 
     async recordedAmong(db, idempotencyKeys) {

@@ -121,25 +121,6 @@ export const accountRepository = {
   },
 
   /**
-   * An account's id and currency alone, by id or by BBAN/IBAN: what moving money needs, without
-   * the owner and agreement joins (a batch run asks twice per payment).
-   */
-  async ledgerKeyOf(db: DbOrTx, tppId: string, reference: { id: string } | AccountReference): Promise<LedgerKey | undefined> {
-    const query = db
-      .selectFrom('sandbox_account')
-      .select(['id', 'currency', sql<string>`cast(credit_limit_minor as text)`.as('credit_limit_minor')])
-      .where('tpp_id', '=', tppId);
-    const row = await (
-      'id' in reference
-        ? query.where('id', '=', reference.id)
-        : 'bban' in reference
-          ? query.where('bban', '=', reference.bban)
-          : query.where('iban', '=', reference.iban)
-    ).executeTakeFirst();
-    return row && { id: row.id, currency: row.currency, creditLimitMinor: BigInt(row.credit_limit_minor) };
-  },
-
-  /**
    * {@link ledgerKeyOf} of many references in a few statements (a payment file's debtors and
    * creditors): a lookup answering what ledgerKeyOf would for each.
    */

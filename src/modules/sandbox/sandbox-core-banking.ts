@@ -202,9 +202,9 @@ function postingIdOf(asOf: string | undefined): number | undefined {
 /** A statement line as the bank port gives it: the posting's own details (a mock transaction's, for one). */
 function toBankTransaction(line: StatementLine, currency: string): BankTransaction {
   const details = line.details;
+  const fee = line.idempotencyKey.startsWith(PAYMENT_FEE);
   // One literal, no spread of the codes into it: V8 builds a spread followed by other properties
   // on a slow path, and a page builds 200 of these.
-  const fee = line.idempotencyKey.startsWith(PAYMENT_FEE);
   return {
     bankTransactionCode: fee ? FEE_CODE : bankTransactionCode(line.amountMinor),
     proprietaryBankTransactionCode: fee ? FEE_TEXT : proprietaryBankTransactionCode(line.amountMinor, details.remittanceReference),
