@@ -15,6 +15,7 @@ import {
 } from './idempotency.repository.js';
 import { AppError } from '../../errors/app-error.js';
 import { recordLifetimes, type RecordLifetimes } from './record-lifetimes.js';
+import { installRepeatingJob } from '../../repeating-job.js';
 
 /** Response headers a replay repeats; the rest (Date, X-Request-ID) belong to the new exchange. */
 const REPLAYED_HEADERS = ['location', 'aspsp-sca-approach', 'aspsp-notification-support', 'aspsp-notification-content', 'content-type'];
@@ -305,7 +306,7 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, options:
     return payload;
   });
 
-  let timer: NodeJS.Timeout | undefined;
+  // A failed purge is a warning, not a failed start: the next one catches up.
   const purge = async (): Promise<void> => {
     try {
       await idempotencyRepository.purgeExpired(db, options.now().toISOString());
@@ -313,14 +314,7 @@ export function installIdempotencyCapture(app: FastifyInstance, db: Db, options:
       app.log.warn({ err: error }, 'purging expired X-Request-ID records failed; will try again');
     }
   };
-  app.addHook('onReady', async () => {
-    await purge();
-    timer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
+  installRepeatingJob(app, { name: 'X-Request-ID purge', intervalMs: PURGE_INTERVAL_MS, start: purge, run: purge });
 }
 
 /** The answer as a replay repeats it: status, the headers that belong to it, the serialised body. */
