@@ -136,7 +136,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * are reused by SQL text (safe: better-sqlite3 is synchronous and Kysely serialises use of the
  * connection), and the cache is bounded so generated SQL cannot grow it without limit.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase & { prepare(text: string): SQLite.Statement } {
+function withStatementCache(sqlite: SQLite.Database): Omit<SqliteDatabase, 'prepare'> & { prepare(text: string): SQLite.Statement } {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),

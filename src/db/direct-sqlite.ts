@@ -13,12 +13,16 @@ export interface DirectSqlite {
   isFree(): boolean;
   /** Runs one statement now, answering as Kysely's SQLite driver does. */
   execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R>;
+  /** Runs one select now, answering each row as an array of its columns, in the select list's order. */
+  selectArrays(sql: string, parameters: readonly unknown[]): unknown[][];
 }
 
 /** A statement as better-sqlite3 prepares it (the part used here). */
 interface Statement {
   readonly reader: boolean;
   all(parameters: readonly unknown[]): unknown[];
+  /** Rows as arrays (true) or as objects (false) from now on. */
+  raw(toggle: boolean): unknown;
   run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
 }
 
@@ -47,6 +51,17 @@ export function directSqliteDialect(inner: Dialect, prepare: (sql: string) => St
       if (statement.reader) return { rows: statement.all(parameters) as R[] };
       const { changes, lastInsertRowid } = statement.run(parameters);
       return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    },
+    selectArrays(sql: string, parameters: readonly unknown[]): unknown[][] {
+      // The statement is shared by SQL text with Kysely's driver, which wants objects: arrays for
+      // this run only (synchronous, so no other run comes between).
+      const statement = prepare(sql);
+      statement.raw(true);
+      try {
+        return statement.all(parameters) as unknown[][];
+      } finally {
+        statement.raw(false);
+      }
     },
   };
   const countingDriver = (driver: Driver): Driver => ({

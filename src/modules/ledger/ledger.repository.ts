@@ -2,7 +2,8 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../../db/create-db.js';
 import { accountReferenceColumns, accountReferenceOf } from '../../db/account-reference-columns.js';
 import { preparedQuery } from '../../db/prepared-query.js';
-import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingDetails, type PostingStatus } from './ledger-posting.js';
+import { selectArrays } from '../../db/select-arrays.js';
+import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingStatus } from './ledger-posting.js';
 import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
 
 export interface AccountSums {
@@ -180,18 +181,54 @@ function transactionRow(posting: LedgerPosting, at: string) {
 }
 
 /** The details a statement line reads back: only the fields that were given. */
-function detailsOf(row: {
-  counterparty_name: string | null;
-  counterparty_iban: string | null;
-  counterparty_bban: string | null;
-  remittance_unstructured: string | null;
-  remittance_reference: string | null;
-}): PostingDetails {
+/** A statement line's columns, in the order of {@link StatementLineRow}. */
+const STATEMENT_LINE_COLUMNS = [
+  't.id',
+  't.idempotency_key',
+  't.status',
+  't.booking_date',
+  't.value_date',
+  't.description',
+  't.counterparty_name',
+  't.counterparty_iban',
+  't.counterparty_bban',
+  't.remittance_unstructured',
+  't.remittance_reference',
+  sql<string>`cast(e.amount_minor as text)`.as('amount'),
+] as const;
+
+/** A row of {@link STATEMENT_LINE_COLUMNS}, read as an array (select-arrays.ts). */
+type StatementLineRow = [
+  id: number | string | bigint,
+  idempotencyKey: string,
+  status: string,
+  bookingDate: string,
+  valueDate: string,
+  description: string,
+  counterpartyName: string | null,
+  counterpartyIban: string | null,
+  counterpartyBban: string | null,
+  remittanceUnstructured: string | null,
+  remittanceReference: string | null,
+  amount: string,
+];
+
+function statementLineOf(row: StatementLineRow): StatementLine {
+  const [id, idempotencyKey, status, bookingDate, valueDate, description, name, iban, bban, unstructured, reference, amount] = row;
   return {
-    counterpartyName: row.counterparty_name ?? undefined,
-    counterpartyAccount: accountReferenceOf(row.counterparty_iban, row.counterparty_bban),
-    remittanceUnstructured: row.remittance_unstructured ?? undefined,
-    remittanceReference: row.remittance_reference ?? undefined,
+    id: Number(id),
+    idempotencyKey,
+    status: status as PostingStatus,
+    bookingDate,
+    valueDate,
+    description,
+    details: {
+      counterpartyName: name ?? undefined,
+      counterpartyAccount: accountReferenceOf(iban, bban),
+      remittanceUnstructured: unstructured ?? undefined,
+      remittanceReference: reference ?? undefined,
+    },
+    amountMinor: BigInt(amount),
   };
 }
 
@@ -530,36 +567,16 @@ export const ledgerRepository = {
    * marked off the statement (`onStatement: false`) are left out.
    */
   async statement(db: DbOrTx, accountId: string, currency: string, filter: StatementFilter): Promise<StatementLine[]> {
-    const query = statementLines(db, accountId, currency, filter).select([
-      't.id',
-      't.idempotency_key',
-      't.status',
-      't.booking_date',
-      't.value_date',
-      't.description',
-      't.counterparty_name',
-      't.counterparty_iban',
-      't.counterparty_bban',
-      't.remittance_unstructured',
-      't.remittance_reference',
-      sql<string>`cast(e.amount_minor as text)`.as('amount'),
-    ]);
-    const rows = await query
-      // The order of ledger_entry_statement_idx, read backwards: no sort of the account's history.
-      .orderBy('e.booking_date', 'desc')
-      .orderBy('e.transaction_id', 'desc')
-      .$if(filter.limit !== undefined, (qb) => qb.limit(filter.limit!))
-      .execute();
-    return rows.map((row) => ({
-      id: Number(row.id),
-      idempotencyKey: row.idempotency_key,
-      status: row.status as PostingStatus,
-      bookingDate: row.booking_date,
-      valueDate: row.value_date,
-      description: row.description,
-      details: detailsOf(row),
-      amountMinor: BigInt(row.amount),
-    }));
+    const rows = await selectArrays(
+      db,
+      statementLines(db, accountId, currency, filter)
+        .select(STATEMENT_LINE_COLUMNS)
+        // The order of ledger_entry_statement_idx, read backwards: no sort of the account's history.
+        .orderBy('e.booking_date', 'desc')
+        .orderBy('e.transaction_id', 'desc')
+        .$if(filter.limit !== undefined, (qb) => qb.limit(filter.limit!)),
+    );
+    return rows.map((row) => statementLineOf(row as StatementLineRow));
   },
 
   /**
