@@ -8,7 +8,8 @@ import type { Database } from './database.js';
 import { beforeCommit, committed } from './transaction-scope.js';
 import { BACKSTOP_CHECKPOINT_PAGES, startWalCheckpointer, type CheckpointEvents } from './wal-checkpointer.js';
 import { guardedDialect, insideTransaction } from './transaction-guard.js';
-import { statementNameOf } from './prepared-query.js';
+import { nameComposedStatement, statementNameOf } from './prepared-query.js';
+import { deferringDialect } from './deferred-writes.js';
 import { directSqliteDialect, holdingConnection, servedDirectly } from './direct-sqlite.js';
 
 export type Db = Kysely<Database>;
@@ -97,7 +98,7 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
     pool.on('connect', runsPreparedQueriesNamed);
     return pool;
   };
-  const db = new Kysely<Database>({ dialect: guardedDialect(new PostgresDialect({ pool })) });
+  const db = new Kysely<Database>({ dialect: guardedDialect(deferringDialect(new PostgresDialect({ pool }), nameComposedStatement)) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

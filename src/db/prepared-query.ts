@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.js';
+import { deferrable } from './deferred-writes.js';
 import { directAccessNow } from './direct-sqlite.js';
 
 /** Where a value named `name` goes: what the builder sees in place of each value while compiling. */
@@ -36,8 +37,15 @@ export interface PreparedQuery<V, R> {
  * be bound), and a list (`in`) must be of constants, since its length is part of the SQL. A
  * select names its columns: PostgreSQL fixes a prepared statement's columns when it prepares it,
  * and a `select *` fails there once a column is added.
+ *
+ * `deferrable`: a write whose callers read nothing from its result (no RETURNING, no count). On
+ * PostgreSQL, inside a transaction, it then travels with the transaction's next statement
+ * (deferred-writes.ts): its `run` answers no rows at once.
  */
-export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>, values: V) => Compilable<R>): PreparedQuery<V, R> {
+export function preparedQuery<V extends object, R>(
+  build: (db: Kysely<Database>, values: V) => Compilable<R>,
+  options: { readonly deferrable?: boolean } = {},
+): PreparedQuery<V, R> {
   // Per database (its adapter): the dialects compile differently, and each opened database once.
   const compiled = new WeakMap<DialectAdapter, Compiled<R>>();
   return {
@@ -62,7 +70,8 @@ export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>,
       }
       const direct = directAccessNow(db);
       if (direct !== undefined) return direct.execute<R>(query.sql, parameters);
-      return db.executeQuery<R>({ query: query.query, queryId: query.queryId, sql: query.sql, parameters });
+      const compiledQuery = { query: query.query, queryId: query.queryId, sql: query.sql, parameters };
+      return db.executeQuery<R>(options.deferrable ? deferrable(compiledQuery) : compiledQuery);
     },
   };
 }
@@ -72,6 +81,22 @@ export function preparedQuery<V extends object, R>(build: (db: Kysely<Database>,
  * statements (create-db.ts), parsed and planned once per connection instead of on every run.
  */
 const statementNames = new Map<string, string>();
+
+/** Statements made of prepared queries' SQL that are named, at most {@link COMPOSED_NAMES}. */
+let composedNames = 0;
+/** The distinct compositions are few (an initiation's writes with the statement that carries them). */
+const COMPOSED_NAMES = 200;
+
+/**
+ * Names a statement made of prepared queries' SQL (deferred-writes.ts: held-back writes with the
+ * statement that carries them), so that it too is prepared once per connection; a bounded number
+ * of them, since compositions of other SQL could be many.
+ */
+export function nameComposedStatement(sql: string, parts: readonly string[]): void {
+  if (statementNames.has(sql) || composedNames >= COMPOSED_NAMES) return;
+  if (!parts.every((part) => statementNames.has(part))) return;
+  statementNames.set(sql, `xs2a_composed_${++composedNames}`);
+}
 
 /** The name a prepared query's SQL runs under as a named statement; undefined for any other SQL. */
 export function statementNameOf(sql: string): string | undefined {

@@ -28,7 +28,7 @@ async function insertEvents(db: DbOrTx, events: readonly AuditEvent[], at: strin
 }
 
 /** One event: what nearly every request appends, so prepared once. */
-const INSERT_ONE = preparedQuery((db, row: ReturnType<typeof rowOf>) => db.insertInto('audit_event').values(row));
+const INSERT_ONE = preparedQuery((db, row: ReturnType<typeof rowOf>) => db.insertInto('audit_event').values(row), { deferrable: true });
 
 /**
  * The audit log: append-only. Callers write an event in the same transaction as the change it

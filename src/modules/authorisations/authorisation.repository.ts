@@ -36,7 +36,7 @@ function toAuthorisation(row: Row): Authorisation {
 }
 
 /** A new authorisation: every SCA-requiring initiation inserts one, so prepared once. */
-const INSERT = preparedQuery((db, row: AuthorisationTable) => db.insertInto('authorisation').values(row));
+const INSERT = preparedQuery((db, row: AuthorisationTable) => db.insertInto('authorisation').values(row), { deferrable: true });
 
 /** The only place that queries the authorisation table. */
 export const authorisationRepository = {

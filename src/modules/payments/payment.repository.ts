@@ -77,7 +77,9 @@ const SLICE = 500;
 const EXECUTED_SERVICES: readonly PaymentService[] = ['payments', 'bulk-payments'];
 
 /** A new payment: every initiation inserts one or more, so prepared once. */
-const INSERT = preparedQuery((db, row: Omit<PaymentTable, 'basket_id' | 'awaiting_funds_since'>) => db.insertInto('payment').values(row));
+const INSERT = preparedQuery((db, row: Omit<PaymentTable, 'basket_id' | 'awaiting_funds_since'>) => db.insertInto('payment').values(row), {
+  deferrable: true,
+});
 
 /**
  * A live payment of a TPP with a logical fingerprint: every initiation checks for one. Without a

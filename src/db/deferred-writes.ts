@@ -1,0 +1,233 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * PostgreSQL: writes that travel with their transaction's next statement. Each statement is a
+ * round trip to the server, and under load the round trips, not the statements' work, are what
+ * an initiation's CPU goes on (bench/README.md). A write whose caller needs no answer from it (an
+ * insert without RETURNING, whose count no one reads) is marked deferrable ({@link deferrable});
+ * inside a transaction it is held back, and sent as a data-modifying `WITH` part of the next
+ * statement, or on its own just before the commit:
+ *
+ *   with "deferred_1" as (insert into payment …), "deferred_2" as (insert into audit_event …)
+ *   update idempotency_record set … where …
+ *
+ * The parts of one statement see the same snapshot, so a held-back write is carried only by a
+ * statement that does not touch its tables (it could not see the write); any other statement, a
+ * statement that cannot be read (raw SQL), a savepoint and the commit first send what is held on
+ * its own. A rollback drops it, as does a rollback to a savepoint (what is held was written after
+ * the savepoint: the savepoint sent what was held before it). An error of a held-back write (a constraint) is raised by the
+ * statement that carries it, in the same transaction, which then rolls back as it would have.
+ * Outside a transaction, and on SQLite (its statements are calls, not round trips), a deferrable
+ * write runs at once.
+ */
+
+/** The compiled writes that may be held back (prepared-query.ts marks them). */
+const deferrableQueries = new WeakSet<CompiledQuery>();
+
+/** Marks a compiled write as one whose caller reads nothing from its result. */
+export function deferrable<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  deferrableQueries.add(query);
+  return query;
+}
+
+/** What a held-back write answers its caller: nothing to read. */
+const HELD_BACK: QueryResult<never> = { rows: [] };
+
+/** The `$n` placeholders of PostgreSQL's compiled SQL. */
+const PLACEHOLDER = /\$(\d+)/g;
+
+interface Held {
+  readonly query: CompiledQuery;
+  readonly tables: ReadonlySet<string>;
+}
+
+/** A dialect whose driver holds back deferrable writes inside transactions (PostgreSQL). */
+export function deferringDialect(inner: Dialect, nameOf: (sql: string, parts: readonly string[]) => void): Dialect {
+  return {
+    createAdapter: () => inner.createAdapter(),
+    createDriver: () => deferringDriver(inner.createDriver(), nameOf),
+    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+  };
+}
+
+/** A connection that holds back deferrable writes while its transaction is open. */
+class DeferringConnection implements DatabaseConnection {
+  inTransaction = false;
+  held: Held[] = [];
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly nameOf: (sql: string, parts: readonly string[]) => void,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction && deferrableQueries.has(query)) {
+      const tables = tablesOf(query);
+      if (tables !== undefined && placeholdersCounted(query)) {
+        this.held.push({ query, tables });
+        return HELD_BACK;
+      }
+    }
+    if (this.held.length === 0) return this.inner.executeQuery<R>(query);
+    const held = this.held;
+    this.held = [];
+    const tables = tablesOf(query);
+    if (
+      tables !== undefined &&
+      placeholdersCounted(query) &&
+      !/^with recursive /i.test(query.sql) &&
+      held.every((write) => disjoint(write.tables, tables))
+    ) {
+      return this.inner.executeQuery<R>(this.carried(held, query));
+    }
+    await this.sendHeld(held);
+    return this.inner.executeQuery<R>(query);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    if (this.held.length > 0) throw new Error('a streamed query in a transaction with writes held back: send them first');
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+
+  /** Sends what is held back, alone (before a commit, a savepoint, or a statement that cannot carry it). */
+  async flush(): Promise<void> {
+    const held = this.held;
+    this.held = [];
+    await this.sendHeld(held);
+  }
+
+  private async sendHeld(held: readonly Held[]): Promise<void> {
+    if (held.length === 0) return;
+    await this.inner.executeQuery(this.carried(held.slice(0, -1), held[held.length - 1]!.query));
+  }
+
+  /** `carrier` with the held-back writes as `WITH` parts before it, their placeholders renumbered. */
+  private carried(held: readonly Held[], carrier: CompiledQuery): CompiledQuery {
+    if (held.length === 0) return carrier;
+    const parts: string[] = [];
+    const parameters: unknown[] = [];
+    for (const write of held) {
+      parts.push(`"deferred_${parts.length + 1}" as (${renumbered(write.query.sql, parameters.length)})`);
+      parameters.push(...write.query.parameters);
+    }
+    const main = renumbered(carrier.sql, parameters.length);
+    parameters.push(...carrier.parameters);
+    // A carrier with its own WITH list continues it.
+    const sql = /^with /i.test(main) ? `with ${parts.join(', ')}, ${main.slice(5)}` : `with ${parts.join(', ')} ${main}`;
+    this.nameOf(sql, [...held.map((write) => write.query.sql), carrier.sql]);
+    return CompiledQuery.raw(sql, parameters);
+  }
+}
+
+function renumbered(sql: string, offset: number): string {
+  return offset === 0 ? sql : sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
+}
+
+/**
+ * Whether the SQL's placeholders are exactly $1…$n for its n parameters: renumbering is safe
+ * (no `$` in a literal or a dollar-quoted string is mistaken for one).
+ */
+function placeholdersCounted(query: CompiledQuery): boolean {
+  const seen = new Set<number>();
+  for (const match of query.sql.matchAll(PLACEHOLDER)) seen.add(Number(match[1]));
+  if (seen.size !== query.parameters.length) return false;
+  for (let n = 1; n <= query.parameters.length; n++) if (!seen.has(n)) return false;
+  return !query.sql.includes('$$');
+}
+
+/** What {@link tablesOf} found per query node: a prepared query runs the same node every time. */
+const tablesByNode = new WeakMap<object, ReadonlySet<string> | null>();
+
+/** The tables a built query names; undefined for raw SQL, whose tables cannot be read. */
+function tablesOf(query: CompiledQuery): ReadonlySet<string> | undefined {
+  const root = query.query as object | undefined;
+  if (!root) return undefined;
+  let tables = tablesByNode.get(root);
+  if (tables === undefined) {
+    tables = tablesNamedIn(root);
+    tablesByNode.set(root, tables);
+  }
+  return tables ?? undefined;
+}
+
+function tablesNamedIn(root: object): ReadonlySet<string> | null {
+  const tables = new Set<string>();
+  let readable = true;
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    const kind = (node as { kind?: string }).kind;
+    if (kind === 'RawNode') readable = false;
+    if (kind === 'TableNode') {
+      tables.add((node as { table: { identifier: { name: string } } }).table.identifier.name);
+      return;
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(root);
+  return readable ? tables : null;
+}
+
+function disjoint(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const table of a) if (b.has(table)) return false;
+  return true;
+}
+
+function deferringDriver(inner: Driver, nameOf: (sql: string, parts: readonly string[]) => void): Driver {
+  const innerOf = (connection: DatabaseConnection) => (connection as DeferringConnection).inner;
+  const driver: Driver = {
+    init: () => inner.init(),
+    acquireConnection: async () => new DeferringConnection(await inner.acquireConnection(), nameOf),
+    beginTransaction: async (connection: DatabaseConnection, settings: TransactionSettings) => {
+      await inner.beginTransaction(innerOf(connection), settings);
+      (connection as DeferringConnection).inTransaction = true;
+    },
+    commitTransaction: async (connection: DatabaseConnection) => {
+      const deferring = connection as DeferringConnection;
+      await deferring.flush();
+      deferring.inTransaction = false;
+      await inner.commitTransaction(deferring.inner);
+    },
+    rollbackTransaction: async (connection: DatabaseConnection) => {
+      const deferring = connection as DeferringConnection;
+      deferring.held = [];
+      deferring.inTransaction = false;
+      await inner.rollbackTransaction(deferring.inner);
+    },
+    releaseConnection: (connection: DatabaseConnection) => inner.releaseConnection(innerOf(connection)),
+    destroy: () => inner.destroy(),
+  };
+  if (inner.savepoint) {
+    const savepoint = inner.savepoint.bind(inner);
+    driver.savepoint = async (connection, name, compile) => {
+      await (connection as DeferringConnection).flush();
+      await savepoint(innerOf(connection), name, compile);
+    };
+  }
+  if (inner.rollbackToSavepoint) {
+    const rollbackTo = inner.rollbackToSavepoint.bind(inner);
+    driver.rollbackToSavepoint = async (connection, name, compile) => {
+      // Held back since the savepoint (what was held before it was sent then): rolled back too.
+      (connection as DeferringConnection).held = [];
+      await rollbackTo(innerOf(connection), name, compile);
+    };
+  }
+  // A release ends no transaction: what is held back goes on waiting for the next statement.
+  if (inner.releaseSavepoint) {
+    const release = inner.releaseSavepoint.bind(inner);
+    driver.releaseSavepoint = (connection, name, compile) => release(innerOf(connection), name, compile);
+  }
+  return driver;
+}
