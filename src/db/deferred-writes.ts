@@ -21,25 +21,44 @@ import {
  *
  * The parts of one statement see the same snapshot, so a held-back write is carried only by a
  * statement that does not touch its tables (it could not see the write); any other statement, a
- * statement that cannot be read (raw SQL), a savepoint and the commit first send what is held on
- * its own. A rollback drops it, as does a rollback to a savepoint (what is held was written after
- * the savepoint: the savepoint sent what was held before it). An error of a held-back write (a constraint) is raised by the
- * statement that carries it, in the same transaction, which then rolls back as it would have.
+ * statement that cannot be read (raw SQL), a savepoint, its release and the commit first send what
+ * is held on its own. PostgreSQL runs the parts of a statement in no set order, so at most one
+ * write per table is held (a second one first sends the first): a table's rows are written in the
+ * order of the calls, as its identity column shows. A rollback drops what is held, as does a
+ * rollback to a savepoint (what is held was written after the savepoint: the savepoint sent what
+ * was held before it). An error of a held-back write (a constraint) is raised by the statement
+ * that carries it, in the same transaction and savepoint, which then rolls back as it would have.
  * Outside a transaction, and on SQLite (its statements are calls, not round trips), a deferrable
  * write runs at once.
+ *
+ * Tables are read from Kysely's operation node: the schema has no triggers, views or functions
+ * through which a statement could touch a table it does not name. A migration that adds one must
+ * keep the tables it touches out of deferrable writes.
  */
 
 /** The compiled writes that may be held back (prepared-query.ts marks them). */
 const deferrableQueries = new WeakSet<CompiledQuery>();
 
-/** Marks a compiled write as one whose caller reads nothing from its result. */
+/** Marks a compiled write as one whose caller reads nothing from its result ({@link assertDeferrable}). */
 export function deferrable<R>(query: CompiledQuery<R>): CompiledQuery<R> {
   deferrableQueries.add(query);
   return query;
 }
 
-/** What a held-back write answers its caller: nothing to read. */
-const HELD_BACK: QueryResult<never> = { rows: [] };
+/** A deferrable write is an insert, update or delete without RETURNING: nothing in its result to wait for. */
+export function assertDeferrable(query: CompiledQuery): void {
+  const root = query.query as { kind?: string; returning?: unknown };
+  if (!WRITES.has(root.kind ?? '') || root.returning !== undefined) {
+    throw new Error('only an insert, update or delete without RETURNING can be deferrable');
+  }
+}
+
+const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
+
+/** PostgreSQL takes at most this many parameters in one statement. */
+const MAX_PARAMETERS = 65_535;
+/** What held-back writes may bind together, leaving room for the statement that carries them. */
+const HELD_PARAMETERS = 30_000;
 
 /** The `$n` placeholders of PostgreSQL's compiled SQL. */
 const PLACEHOLDER = /\$(\d+)/g;
@@ -73,8 +92,12 @@ class DeferringConnection implements DatabaseConnection {
     if (this.inTransaction && deferrableQueries.has(query)) {
       const tables = tablesOf(query);
       if (tables !== undefined && placeholdersCounted(query)) {
+        // One held write per table, and a bound on the parameters: else what is held goes first.
+        const parameters = this.held.reduce((sum, write) => sum + write.query.parameters.length, query.parameters.length);
+        if (parameters > HELD_PARAMETERS || !this.held.every((write) => disjoint(write.tables, tables))) await this.flush();
         this.held.push({ query, tables });
-        return HELD_BACK;
+        // A result of its own each time: nothing to read, and nothing shared to change.
+        return { rows: [] };
       }
     }
     if (this.held.length === 0) return this.inner.executeQuery<R>(query);
@@ -85,7 +108,8 @@ class DeferringConnection implements DatabaseConnection {
       tables !== undefined &&
       placeholdersCounted(query) &&
       !/^with recursive /i.test(query.sql) &&
-      held.every((write) => disjoint(write.tables, tables))
+      held.every((write) => disjoint(write.tables, tables)) &&
+      held.reduce((sum, write) => sum + write.query.parameters.length, query.parameters.length) <= MAX_PARAMETERS
     ) {
       return this.inner.executeQuery<R>(this.carried(held, query));
     }
@@ -93,9 +117,9 @@ class DeferringConnection implements DatabaseConnection {
     return this.inner.executeQuery<R>(query);
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (this.held.length > 0) throw new Error('a streamed query in a transaction with writes held back: send them first');
-    return this.inner.streamQuery<R>(query, chunkSize);
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    await this.flush();
+    yield* this.inner.streamQuery<R>(query, chunkSize);
   }
 
   /** Sends what is held back, alone (before a commit, a savepoint, or a statement that cannot carry it). */
@@ -133,8 +157,9 @@ function renumbered(sql: string, offset: number): string {
 }
 
 /**
- * Whether the SQL's placeholders are exactly $1…$n for its n parameters: renumbering is safe
- * (no `$` in a literal or a dollar-quoted string is mistaken for one).
+ * Whether the SQL's placeholders are exactly $1…$n for its n parameters, and it has no
+ * dollar-quoted string: a guard for renumbering, which counts on Kysely binding every value as a
+ * parameter (a `$k` inside a literal would still pass it; the statements held back have none).
  */
 function placeholdersCounted(query: CompiledQuery): boolean {
   const seen = new Set<number>();
@@ -169,6 +194,8 @@ function tablesNamedIn(root: object): ReadonlySet<string> | null {
       return;
     }
     const kind = (node as { kind?: string }).kind;
+    // Values are data, never tables (and may be long arrays).
+    if (kind === 'ValueNode' || kind === 'ValueListNode' || kind === 'PrimitiveValueListNode') return;
     if (kind === 'RawNode') readable = false;
     if (kind === 'TableNode') {
       tables.add((node as { table: { identifier: { name: string } } }).table.identifier.name);
@@ -224,10 +251,13 @@ function deferringDriver(inner: Driver, nameOf: (sql: string, parts: readonly st
       await rollbackTo(innerOf(connection), name, compile);
     };
   }
-  // A release ends no transaction: what is held back goes on waiting for the next statement.
   if (inner.releaseSavepoint) {
     const release = inner.releaseSavepoint.bind(inner);
-    driver.releaseSavepoint = (connection, name, compile) => release(innerOf(connection), name, compile);
+    driver.releaseSavepoint = async (connection, name, compile) => {
+      // A held write that fails must fail inside its savepoint, where the caller handles it.
+      await (connection as DeferringConnection).flush();
+      await release(innerOf(connection), name, compile);
+    };
   }
   return driver;
 }

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.js';
-import { deferrable } from './deferred-writes.js';
+import { assertDeferrable, deferrable } from './deferred-writes.js';
 import { directAccessNow } from './direct-sqlite.js';
 
 /** Where a value named `name` goes: what the builder sees in place of each value while compiling. */
@@ -40,7 +40,8 @@ export interface PreparedQuery<V, R> {
  *
  * `deferrable`: a write whose callers read nothing from its result (no RETURNING, no count). On
  * PostgreSQL, inside a transaction, it then travels with the transaction's next statement
- * (deferred-writes.ts): its `run` answers no rows at once.
+ * (deferred-writes.ts): its `run` answers no rows at once, and an error of the write (a
+ * constraint) is raised by the statement that carries it, not by `run`.
  */
 export function preparedQuery<V extends object, R>(
   build: (db: Kysely<Database>, values: V) => Compilable<R>,
@@ -54,6 +55,7 @@ export function preparedQuery<V extends object, R>(
       let prepared = compiled.get(adapter);
       if (prepared === undefined) {
         prepared = compile(db, build, values);
+        if (options.deferrable) assertDeferrable(prepared.query);
         compiled.set(adapter, prepared);
       }
       const { query, names } = prepared;

@@ -35,6 +35,19 @@ const setClock = preparedQuery((db, v: { tppId: string; offset: number; at: stri
   db.insertInto('sandbox_clock').values({ tpp_id: v.tppId, offset_ms: v.offset, changed_at: v.at }),
 );
 
+/** The same write, deferrable: two held-back writes on two tables. */
+const setClockLater = preparedQuery(
+  (db, v: { tppId: string; offset: number; at: string }) =>
+    db.insertInto('sandbox_clock').values({ tpp_id: v.tppId, offset_ms: v.offset, changed_at: v.at }),
+  { deferrable: true },
+);
+
+/** The resource ids of the audit events whose resource id starts with `prefix`, in the order of their ids. */
+async function eventOrder(db: DbOrTx, prefix: string): Promise<string[]> {
+  const rows = await db.selectFrom('audit_event').select('resource_id').where('resource_id', 'like', `${prefix}%`).orderBy('id').execute();
+  return rows.map((row) => row.resource_id);
+}
+
 async function eventsOf(db: DbOrTx, resourceId: string): Promise<number> {
   const row = await db
     .selectFrom('audit_event')
@@ -97,24 +110,48 @@ describe.each(DIALECTS)('writes held back until the next statement (%s)', (diale
     expect(await clocksOf(database.db, 'tpp-carried')).toBe(1);
   });
 
-  it('carries several held-back writes in one statement, also one with a WITH list of its own', async () => {
+  it('carries held-back writes on several tables in one statement, also one with a WITH list of its own', async () => {
     const statements = await textsOf(() =>
       withTransaction(database.db, async (trx) => {
         await appendEvent.run(trx, event('several'));
-        await appendEvent.run(trx, event('several'));
-        const clocks = await trx
-          .with('clocks', (db) => db.selectFrom('sandbox_clock').select('tpp_id'))
-          .selectFrom('clocks')
-          .select('tpp_id')
-          .where('tpp_id', '=', 'tpp-carried')
+        await setClockLater.run(trx, { tppId: 'tpp-several', offset: 1, at: '2026-11-26T08:00:00.000Z' });
+        const tpps = await trx
+          .with('tpps', (db) => db.selectFrom('tpp').select('id'))
+          .selectFrom('tpps')
+          .select('id')
+          .where('id', '=', 'no-such-tpp')
           .execute();
-        expect(clocks).toEqual([{ tpp_id: 'tpp-carried' }]);
+        expect(tpps).toEqual([]);
       }),
     );
     if (dialect === 'postgres') {
-      expect(statements).toEqual(['begin', expect.stringMatching(/^with "deferred_1" as \(insert .*"deferred_2" as/), 'commit']);
+      expect(statements).toEqual([
+        'begin',
+        expect.stringMatching(/^with "deferred_1" as \(insert .*"deferred_2" as \(insert .*"tpps" as/),
+        'commit',
+      ]);
     }
-    expect(await eventsOf(database.db, 'several')).toBe(2);
+    expect(await eventsOf(database.db, 'several')).toBe(1);
+    expect(await clocksOf(database.db, 'tpp-several')).toBe(1);
+  });
+
+  it("writes a table's rows in the order of the calls: a second write on a held table sends the first", async () => {
+    const statements = await textsOf(() =>
+      withTransaction(database.db, async (trx) => {
+        for (const resourceId of ['ordered-1', 'ordered-2', 'ordered-3']) await appendEvent.run(trx, event(resourceId));
+        await setClock.run(trx, { tppId: 'tpp-ordered', offset: 1, at: '2026-11-26T08:00:00.000Z' });
+      }),
+    );
+    if (dialect === 'postgres') {
+      expect(statements).toEqual([
+        'begin',
+        expect.stringMatching(/^insert into "audit_event"/),
+        expect.stringMatching(/^insert into "audit_event"/),
+        expect.stringMatching(/^with "deferred_1" as \(insert into "audit_event"/),
+        'commit',
+      ]);
+    }
+    expect(await eventOrder(database.db, 'ordered-')).toEqual(['ordered-1', 'ordered-2', 'ordered-3']);
   });
 
   it('sends it first when the next statement reads its table: the transaction sees its own write', async () => {
@@ -188,6 +225,33 @@ describe.each(DIALECTS)('writes held back until the next statement (%s)', (diale
     expect(await eventsOf(database.db, 'before-savepoint')).toBe(1);
     expect(await eventsOf(database.db, 'after-savepoint')).toBe(0);
     expect(await eventsOf(database.db, 'after-rollback')).toBe(1);
+  });
+
+  it('raises the error of a write held inside a savepoint before the savepoint is released', async () => {
+    const trx = await database.db.startTransaction().execute();
+    const savepoint = await trx.savepoint('item').execute();
+    const failed = await appendEvent
+      .run(savepoint, event('failing-item', null))
+      .then(() => savepoint.releaseSavepoint('item').execute())
+      .then(
+        () => false,
+        () => true,
+      );
+    expect(failed).toBe(true);
+    // As a caller handles a failed item: back to the savepoint, and on with the transaction.
+    await savepoint.rollbackToSavepoint('item').execute();
+    await appendEvent.run(trx, event('after-failing-item'));
+    await trx.commit().execute();
+    expect(await eventsOf(database.db, 'failing-item')).toBe(0);
+    expect(await eventsOf(database.db, 'after-failing-item')).toBe(1);
+  });
+
+  it('refuses a deferrable query that answers rows, on every dialect', async () => {
+    const returning = preparedQuery((db, row: ReturnType<typeof event>) => db.insertInto('audit_event').values(row).returning('id'), {
+      deferrable: true,
+    });
+    await expect(returning.run(database.db, event('returning'))).rejects.toThrow('without RETURNING');
+    expect(await eventsOf(database.db, 'returning')).toBe(0);
   });
 
   it('sends it at once outside a transaction', async () => {
