@@ -180,7 +180,6 @@ function transactionRow(posting: LedgerPosting, at: string) {
   };
 }
 
-/** The details a statement line reads back: only the fields that were given. */
 /** A statement line's columns, in the order of {@link StatementLineRow}. */
 const STATEMENT_LINE_COLUMNS = [
   't.id',
@@ -213,6 +212,7 @@ type StatementLineRow = [
   amount: string,
 ];
 
+/** A statement line from its row; its details hold only the fields that were given. */
 function statementLineOf(row: StatementLineRow): StatementLine {
   const [id, idempotencyKey, status, bookingDate, valueDate, description, name, iban, bban, unstructured, reference, amount] = row;
   return {
