@@ -194,8 +194,9 @@ function tablesNamedIn(root: object): ReadonlySet<string> | null {
       return;
     }
     const kind = (node as { kind?: string }).kind;
-    // Values are data, never tables (and may be long arrays).
-    if (kind === 'ValueNode' || kind === 'ValueListNode' || kind === 'PrimitiveValueListNode') return;
+    // A bound value is data, never a table (and may be a long array). A list of values is walked:
+    // an item may be a subquery.
+    if (kind === 'ValueNode' || kind === 'PrimitiveValueListNode') return;
     if (kind === 'RawNode') readable = false;
     if (kind === 'TableNode') {
       tables.add((node as { table: { identifier: { name: string } } }).table.identifier.name);

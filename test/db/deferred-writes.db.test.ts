@@ -171,6 +171,29 @@ describe.each(DIALECTS)('writes held back until the next statement (%s)', (diale
     }
   });
 
+  it('sends it first when the next statement reads its table in a subquery among the values it inserts', async () => {
+    await withTransaction(database.db, async (trx) => {
+      await appendEvent.run(trx, event('counted'));
+      await trx
+        .insertInto('sandbox_clock')
+        .values({
+          tpp_id: 'tpp-counted',
+          offset_ms: trx
+            .selectFrom('audit_event')
+            .select((eb) => eb.fn.countAll<number>().as('events'))
+            .where('resource_id', '=', 'counted'),
+          changed_at: '2026-11-26T08:00:00.000Z',
+        })
+        .execute();
+    });
+    const row = await database.db
+      .selectFrom('sandbox_clock')
+      .select(sql<string>`cast(offset_ms as text)`.as('offset'))
+      .where('tpp_id', '=', 'tpp-counted')
+      .executeTakeFirst();
+    expect(row?.offset).toBe('1');
+  });
+
   it('sends it first when the next statement is raw SQL, whose tables cannot be read', async () => {
     await withTransaction(database.db, async (trx) => {
       await appendEvent.run(trx, event('before-raw'));
