@@ -45,6 +45,12 @@ export interface BankAccount {
   readonly organisationNumber?: string | undefined;
 }
 
+/** An account found by its number, and what a PSU may do with it ({@link CoreBanking.findAccountWithPermission}). */
+export interface AccountWithPermission {
+  readonly account: BankAccount;
+  readonly permission: AccountPermission;
+}
+
 /** What a PSU may do with an account (engagement roles REGISTER / VIEW and their limits). */
 export interface AccountPermission {
   readonly canView: boolean;
@@ -238,6 +244,17 @@ export interface CoreBanking {
   /** The accounts a PSU may use: its own (private), or through the agreement of `organisationNumber`. */
   accountsOf(tpp: RequestingTpp, psuId: string, organisationNumber?: string): Promise<readonly BankAccount[]>;
   permission(tpp: RequestingTpp, psuId: string, accountId: string, organisationNumber?: string): Promise<AccountPermission>;
+  /**
+   * Optional: {@link findAccount}, and {@link permission} of a PSU on the account found, in one
+   * call: a payment names its debtor account by number, and the server then asks what its PSU may
+   * do with it. Without it the server makes the two calls (account-and-permission.ts).
+   */
+  findAccountWithPermission?(
+    tpp: RequestingTpp,
+    reference: AccountReference,
+    psuId: string,
+    organisationNumber?: string,
+  ): Promise<AccountWithPermission | undefined>;
   /** An account's or card account's balances; BankError `unknown-account` when there is none. */
   balances(tpp: RequestingTpp, accountId: string): Promise<AccountBalances>;
   /** A page of an account's transactions; BankError `unknown-account` when there is none. */

@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  AccountReference,
   BankAccount,
   BankCardAccount,
   BankTransaction,
@@ -228,6 +229,38 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         expect((await bank.permission(tpp, OLA, drift.id, organisationNumber)).consentNeedsSecondApprover ?? false).toBe(false);
         const own = await seed.account({ owner: OLA, currency: 'NOK' });
         expect((await bank.permission(tpp, OLA, own.id)).consentNeedsSecondApprover ?? false).toBe(false);
+      });
+
+      it('finds an account with a PSU’s permission, when it offers to, as findAccount and permission answer them apart', async () => {
+        const findAccountWithPermission = bank.findAccountWithPermission?.bind(bank);
+        if (findAccountWithPermission === undefined) return;
+        const { tpp, seed } = await world();
+        const own = await seed.account({ owner: OLA, currency: 'NOK' });
+        const drift = await seed.account({ owner: FIRMA, currency: 'NOK' });
+        const { organisationNumber } = await seed.agreement({
+          owner: FIRMA,
+          engagements: [{ psu: KARI, accountId: drift.id, roles: ['REGISTER', 'VIEW'], registerLimit: nok(5_000n) }],
+        });
+        const cases: [AccountReference, string, string | undefined][] = [
+          [{ bban: own.bban }, OLA, undefined],
+          [{ iban: own.iban }, OLA, undefined],
+          [{ bban: own.bban }, KARI, undefined],
+          [{ bban: own.bban }, OLA, organisationNumber],
+          [{ bban: drift.bban }, KARI, organisationNumber],
+          [{ bban: drift.bban }, OLA, organisationNumber],
+          [{ bban: drift.bban }, KARI, undefined],
+        ];
+        for (const [reference, psuId, organisation] of cases) {
+          const account = await bank.findAccount(tpp, reference);
+          expect(
+            await findAccountWithPermission(tpp, reference, psuId, organisation),
+            JSON.stringify([reference, psuId, organisation]),
+          ).toEqual({
+            account,
+            permission: await bank.permission(tpp, psuId, account!.id, organisation),
+          });
+        }
+        expect(await findAccountWithPermission(tpp, { bban: '86011117947' }, OLA)).toBeUndefined();
       });
     });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js';
+import { findAccountAs } from '../../bank/account-and-permission.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { CreatedResource } from '../../domain/created-resource.js';
@@ -163,10 +164,14 @@ export function createPaymentsService(
     initiation: Pick<Initiation, 'tpp' | 'service' | 'product' | 'headers'>,
     order: Pick<PaymentOrder, 'debtorBban' | 'debtorCurrency' | 'amount'>,
   ): Promise<{ accountId: string; severalApprovers: boolean }> {
-    const account = await coreBanking.findAccount(scope, { bban: order.debtorBban });
-    if (!account) {
+    const corporateId = initiation.headers.psuCorporateId;
+    const psuId = initiation.headers.psuId?.number;
+    // With a PSU, what it may do with the account comes with the account (one call to a bank that offers it).
+    const found = await findAccountAs(coreBanking, scope, { bban: order.debtorBban }, { psuId, organisationNumber: corporateId });
+    if (!found) {
       throw new AppError('DEBTOR_ACCOUNT_UNKNOWN', { path: 'debtorAccount' });
     }
+    const { account, permission } = found;
     if (order.debtorCurrency !== undefined && order.debtorCurrency !== account.currency) {
       throw new AppError('FORMAT_ERROR', {
         path: 'debtorAccount.currency',
@@ -182,21 +187,18 @@ export function createPaymentsService(
         ),
       });
     }
-    const corporateId = initiation.headers.psuCorporateId;
     if (account.organisationNumber !== undefined && corporateId === undefined) {
       throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
     }
     if (corporateId !== undefined && corporateId !== account.organisationNumber) {
       throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
     }
-    const psuId = initiation.headers.psuId?.number;
     if (psuId === undefined && account.organisationNumber !== undefined) {
       // A corporate agreement decides who may register payments from its accounts: that needs the PSU.
       throw await sca.psuAccess.psuRequired(initiation.tpp, initiation.headers);
     }
     let severalApprovers = false;
-    if (psuId !== undefined) {
-      const permission = await coreBanking.permission(scope, psuId, account.id, corporateId);
+    if (permission !== undefined) {
       if (!permission.canRegister) {
         throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', { path: 'debtorAccount' });
       }

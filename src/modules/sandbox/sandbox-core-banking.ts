@@ -252,6 +252,31 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     return engagements.find((engagement) => engagement.account.id === accountId);
   }
 
+  /** What a PSU may do with a sandbox account: its private owner everything, a corporate PSU its engagement's roles. */
+  async function permissionOn(
+    tpp: RequestingTpp,
+    psuId: string,
+    account: SandboxAccount,
+    organisationNumber: string | undefined,
+  ): Promise<AccountPermission> {
+    if (organisationNumber === undefined) {
+      return account.owner.customerType === 'PRIVATE' && account.owner.customerNumber === psuId ? OWNER_PERMISSION : NO_PERMISSION;
+    }
+    if (account.organisationNumber !== organisationNumber) return NO_PERMISSION;
+    const engagement = await engagementOf(tpp, psuId, account.id, organisationNumber);
+    if (!engagement) return NO_PERMISSION;
+    // A register limit of 0 is the documented way to withhold the right to register.
+    const canRegister =
+      engagement.roles.includes('REGISTER') && (engagement.registerLimit === undefined || engagement.registerLimit.minor > 0n);
+    return {
+      canView: engagement.roles.includes('VIEW'),
+      canRegister,
+      registerLimit: canRegister ? engagement.registerLimit : undefined,
+      approvalLimit: canRegister ? engagement.approvalLimit : undefined,
+      ...(engagement.consentNeedsSecondApprover ? { consentNeedsSecondApprover: true } : {}),
+    };
+  }
+
   /** Legs may touch only this TPP's accounts, card accounts and system accounts, in their currency. */
   async function assertInScope(trx: DbOrTx, tpp: RequestingTpp, accountId: string, currency: string): Promise<void> {
     if (accountId.startsWith(`sandbox-system:${tpp.tppId}:`)) return;
@@ -402,23 +427,12 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
 
     async permission(tpp, psuId, accountId, organisationNumber) {
       const account = await accountRepository.findById(db, tpp.tppId, accountId);
-      if (!account) return NO_PERMISSION;
-      if (organisationNumber === undefined) {
-        return account.owner.customerType === 'PRIVATE' && account.owner.customerNumber === psuId ? OWNER_PERMISSION : NO_PERMISSION;
-      }
-      if (account.organisationNumber !== organisationNumber) return NO_PERMISSION;
-      const engagement = await engagementOf(tpp, psuId, accountId, organisationNumber);
-      if (!engagement) return NO_PERMISSION;
-      // A register limit of 0 is the documented way to withhold the right to register.
-      const canRegister =
-        engagement.roles.includes('REGISTER') && (engagement.registerLimit === undefined || engagement.registerLimit.minor > 0n);
-      return {
-        canView: engagement.roles.includes('VIEW'),
-        canRegister,
-        registerLimit: canRegister ? engagement.registerLimit : undefined,
-        approvalLimit: canRegister ? engagement.approvalLimit : undefined,
-        ...(engagement.consentNeedsSecondApprover ? { consentNeedsSecondApprover: true } : {}),
-      };
+      return account ? permissionOn(tpp, psuId, account, organisationNumber) : NO_PERMISSION;
+    },
+
+    async findAccountWithPermission(tpp, reference, psuId, organisationNumber) {
+      const account = await accountRepository.findByReference(db, tpp.tppId, reference);
+      return account && { account: toBankAccount(account), permission: await permissionOn(tpp, psuId, account, organisationNumber) };
     },
 
     async balances(tpp, accountId) {
