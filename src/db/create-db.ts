@@ -11,6 +11,7 @@ import { guardedDialect, insideTransaction } from './transaction-guard.js';
 import { nameComposedStatement, statementNameOf } from './prepared-query.js';
 import { deferringDialect } from './deferred-writes.js';
 import { directSqliteDialect, holdingConnection, servedDirectly } from './direct-sqlite.js';
+import { commitGroupDialect } from './sqlite-commit-groups.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -51,8 +52,8 @@ export interface DatabaseOptions {
 }
 
 /**
- * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL) or
- * PostgreSQL. This is the only file that knows which dialect is in use.
+ * Opens the database docs/design.md §7 names: SQLite (the embedded default: WAL, synchronous=NORMAL,
+ * commits in groups: sqlite-commit-groups.ts) or PostgreSQL. This is the only file that knows which dialect is in use.
  */
 export function createDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): DatabaseHandle {
   if (target.dialect === 'sqlite') {
@@ -77,7 +78,13 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
       });
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     const connection = withStatementCache(sqlite);
-    const direct = directSqliteDialect(new SqliteDialect({ database: connection }), (text) => connection.prepare(text));
+    const grouped = commitGroupDialect(new SqliteDialect({ database: connection }), {
+      get inTransaction() {
+        return sqlite.inTransaction;
+      },
+      prepare: (text) => connection.prepare(text),
+    });
+    const direct = directSqliteDialect(grouped.dialect, (text) => connection.prepare(text), grouped.groups);
     const db = new Kysely<Database>({ dialect: guardedDialect(direct.dialect) });
     servedDirectly(db, direct.sqlite);
     return {

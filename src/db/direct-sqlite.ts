@@ -1,5 +1,6 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
 import { inOpenTransaction } from './transaction-guard.js';
+import type { CommitGroups } from './sqlite-commit-groups.js';
 
 /**
  * SQLite's one connection, for statements run at once instead of through Kysely's driver. Kysely
@@ -11,10 +12,13 @@ import { inOpenTransaction } from './transaction-guard.js';
 export interface DirectSqlite {
   /** No transaction or statement holds the connection, and none waits for it. */
   isFree(): boolean;
-  /** Runs one statement now, answering as Kysely's SQLite driver does. */
-  execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R>;
+  /**
+   * Runs one statement now, answering as Kysely's SQLite driver does; once its commit group
+   * committed (sqlite-commit-groups.ts) when it ran in one.
+   */
+  execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> | Promise<QueryResult<R>>;
   /** Runs one select now, answering each row as an array of its columns, in the select list's order. */
-  selectArrays(sql: string, parameters: readonly unknown[]): unknown[][];
+  selectArrays(sql: string, parameters: readonly unknown[]): unknown[][] | Promise<unknown[][]>;
 }
 
 /** A statement as better-sqlite3 prepares it (the part used here). */
@@ -26,8 +30,16 @@ interface Statement {
   run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
 }
 
+/** The connection as served directly: to a transaction that holds it, and to a statement alone. */
+interface DirectAccess {
+  /** Inside the transaction holding the connection: its statements are part of it. */
+  readonly inTransaction: DirectSqlite;
+  /** A statement alone on the free connection: part of the open commit group, if any. */
+  readonly alone: DirectSqlite;
+}
+
 interface Access {
-  readonly sqlite: DirectSqlite;
+  readonly sqlite: DirectAccess;
   /** A transaction's handle while its work runs: it holds the connection. */
   readonly holdsConnection: boolean;
 }
@@ -35,33 +47,73 @@ interface Access {
 /** The database handles, and the transactions while their work runs, that SQLite can serve directly. */
 const handles = new WeakMap<object, Access>();
 
+function execute<R>(statement: Statement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+function selectArrays(statement: Statement, parameters: readonly unknown[]): unknown[][] {
+  // The statement is shared by SQL text with Kysely's driver, which wants objects: arrays for
+  // this run only (synchronous, so no other run comes between).
+  statement.raw(true);
+  try {
+    return statement.all(parameters) as unknown[][];
+  } finally {
+    statement.raw(false);
+  }
+}
+
+/**
+ * Runs a statement alone on the free connection: at once, or, inside an open commit group or as
+ * a write that opens one, answered (result or error) once the group committed.
+ */
+function alone<T>(groups: CommitGroups, statement: Statement, run: () => T): T | Promise<T> {
+  const committed = groups.statementAlone(!statement.reader);
+  if (committed === undefined) return run();
+  let result: T;
+  try {
+    result = run();
+  } catch (error) {
+    groups.afterError();
+    return committed.then(() => {
+      throw error;
+    });
+  }
+  return committed.then(() => result);
+}
+
 /**
  * Wraps a SQLite dialect so that its connection can also be used directly: returns the dialect
  * to give Kysely, and the direct access, which knows from the driver whether the connection is
- * held or awaited. `prepare` is the connection's own (cached) statement preparation.
+ * held or awaited. `prepare` is the connection's own (cached) statement preparation; `groups` the
+ * commit groups the dialect's driver commits in.
  */
-export function directSqliteDialect(inner: Dialect, prepare: (sql: string) => Statement): { dialect: Dialect; sqlite: DirectSqlite } {
+export function directSqliteDialect(
+  inner: Dialect,
+  prepare: (sql: string) => Statement,
+  groups: CommitGroups,
+): { dialect: Dialect; sqlite: DirectAccess } {
   // Connections asked for and not yet given, and connections given and not yet released.
   let waiting = 0;
   let held = 0;
-  const sqlite: DirectSqlite = {
-    isFree: () => waiting === 0 && held === 0,
-    execute<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
-      const statement = prepare(sql);
-      if (statement.reader) return { rows: statement.all(parameters) as R[] };
-      const { changes, lastInsertRowid } = statement.run(parameters);
-      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  const isFree = () => waiting === 0 && held === 0;
+  const sqlite: DirectAccess = {
+    inTransaction: {
+      isFree,
+      execute: (sql, parameters) => execute(prepare(sql), parameters),
+      selectArrays: (sql, parameters) => selectArrays(prepare(sql), parameters),
     },
-    selectArrays(sql: string, parameters: readonly unknown[]): unknown[][] {
-      // The statement is shared by SQL text with Kysely's driver, which wants objects: arrays for
-      // this run only (synchronous, so no other run comes between).
-      const statement = prepare(sql);
-      statement.raw(true);
-      try {
-        return statement.all(parameters) as unknown[][];
-      } finally {
-        statement.raw(false);
-      }
+    alone: {
+      isFree,
+      execute(sql, parameters) {
+        const statement = prepare(sql);
+        return alone(groups, statement, () => execute(statement, parameters));
+      },
+      selectArrays(sql, parameters) {
+        const statement = prepare(sql);
+        return alone(groups, statement, () => selectArrays(statement, parameters));
+      },
     },
   };
   const countingDriver = (driver: Driver): Driver => ({
@@ -100,7 +152,7 @@ export function directSqliteDialect(inner: Dialect, prepare: (sql: string) => St
 }
 
 /** Tells that this database handle is served by `sqlite` (create-db.ts, for SQLite). */
-export function servedDirectly(db: object, sqlite: DirectSqlite): void {
+export function servedDirectly(db: object, sqlite: DirectAccess): void {
   handles.set(db, { sqlite, holdsConnection: false });
 }
 
@@ -124,8 +176,8 @@ export function holdingConnection(db: object, trx: object): () => void {
 export function directAccessNow(db: object): DirectSqlite | undefined {
   const access = handles.get(db);
   if (access === undefined) return undefined;
-  if (access.holdsConnection) return access.sqlite;
+  if (access.holdsConnection) return access.sqlite.inTransaction;
   // The database handle inside a transaction's work goes through Kysely, whose guard refuses it
   // (transaction-guard.ts), even when the connection is free: another database's transaction.
-  return access.sqlite.isFree() && !inOpenTransaction() ? access.sqlite : undefined;
+  return access.sqlite.alone.isFree() && !inOpenTransaction() ? access.sqlite.alone : undefined;
 }

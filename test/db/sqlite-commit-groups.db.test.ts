@@ -1,0 +1,179 @@
+/**
+ * Group commit on SQLite (src/db/sqlite-commit-groups.ts): the transactions and writes of one turn
+ * of the event loop commit together, and none of them answers before that commit. Watched from a
+ * second connection on the same file, which sees only what was committed. PostgreSQL commits each
+ * transaction by itself; this is SQLite's alone.
+ */
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { withTransaction, type Db } from '../../src/db/create-db.js';
+import { preparedQuery } from '../../src/db/prepared-query.js';
+import { openTestDatabase, type TestDatabase } from '../support/databases.js';
+
+const insertEvent = preparedQuery((db, values: { resourceId: string }) =>
+  db.insertInto('audit_event').values({
+    occurred_at: '2026-11-27T08:00:00.000Z',
+    actor_type: 'tpp',
+    actor_id: 'tpp-1',
+    request_id: null,
+    action: 'created',
+    resource_type: 'group-commit-test',
+    resource_id: values.resourceId,
+    details: '{}',
+  }),
+);
+
+const selectEvent = preparedQuery((db, values: { resourceId: string }) =>
+  db.selectFrom('audit_event').select(['resource_id']).where('resource_id', '=', values.resourceId),
+);
+
+/** better-sqlite3's statements, to count the commits the server's connection runs. */
+const statementPrototype = (() => {
+  const probe = new SQLite(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('select 1')) as { run: (...args: unknown[]) => unknown };
+  probe.close();
+  return prototype;
+})();
+
+function countCommits(): { readonly count: () => number } {
+  const run = vi.spyOn(statementPrototype, 'run');
+  return {
+    count: () => run.mock.contexts.filter((statement) => (statement as { source: string }).source === 'commit').length,
+  };
+}
+
+async function fileOf(db: Db): Promise<string> {
+  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
+  return rows.find((row) => row.name === 'main')!.file;
+}
+
+describe('commit groups on SQLite', () => {
+  let database: TestDatabase;
+  /** A second connection: it sees committed rows only. */
+  let observer: SQLite.Database;
+  let n = 0;
+  const fresh = () => `event-${++n}`;
+  const committed = (resourceId: string) =>
+    observer.prepare('select count(*) as count from audit_event where resource_id = ?').get(resourceId) as { count: number };
+
+  beforeAll(async () => {
+    database = await openTestDatabase('sqlite');
+    observer = new SQLite(await fileOf(database.db), { readonly: true });
+  });
+  afterAll(async () => {
+    observer?.close();
+    await database?.dispose();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('answers a transaction only once it is committed, with the others begun in the same turn', async () => {
+    const ids = [fresh(), fresh(), fresh(), fresh(), fresh()];
+    const seenOnAnswer = await Promise.all(
+      ids.map((resourceId) =>
+        withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId })).then(() => committed(resourceId).count),
+      ),
+    );
+    expect(seenOnAnswer).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('commits the transactions and writes of one turn once', async () => {
+    const commits = countCommits();
+    await Promise.all([
+      ...[fresh(), fresh(), fresh()].map((resourceId) => withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId }))),
+      // Writes alone: on the free connection directly, or behind the transactions through Kysely.
+      ...[fresh(), fresh(), fresh()].map((resourceId) => insertEvent.run(database.db, { resourceId })),
+    ]);
+    expect(commits.count()).toBe(1);
+  });
+
+  it('answers a write alone, and a read in the same turn that saw it, once the write is committed', async () => {
+    const resourceId = fresh();
+    const write = insertEvent.run(database.db, { resourceId }).then(() => committed(resourceId).count);
+    // The same turn: the write opened a group, so this read runs inside it and sees the write.
+    const read = selectEvent
+      .run(database.db, { resourceId })
+      .then((result) => ({ rows: result.rows.length, committed: committed(resourceId).count }));
+    expect(await write).toBe(1);
+    expect(await read).toEqual({ rows: 1, committed: 1 });
+  });
+
+  it('answers a read with no group open at once, from committed rows', async () => {
+    const resourceId = fresh();
+    await insertEvent.run(database.db, { resourceId });
+    const commits = countCommits();
+    const result = await selectEvent.run(database.db, { resourceId });
+    expect(result.rows).toEqual([{ resource_id: resourceId }]);
+    expect(commits.count()).toBe(0);
+  });
+
+  it('undoes a failed transaction alone; the others of its group commit', async () => {
+    const failed = fresh();
+    const kept = fresh();
+    const failure = new Error('the work failed after its insert');
+    const [first, second] = await Promise.allSettled([
+      withTransaction(database.db, async (trx) => {
+        await insertEvent.run(trx, { resourceId: failed });
+        throw failure;
+      }),
+      withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId: kept })),
+    ]);
+    expect(first).toEqual({ status: 'rejected', reason: failure });
+    expect(second.status).toBe('fulfilled');
+    expect(committed(failed).count).toBe(0);
+    expect(committed(kept).count).toBe(1);
+  });
+
+  it('fails every member of a group whose commit fails, and keeps none of their work', async () => {
+    // A deferred foreign key is checked at the commit: the group's commit fails, not the member.
+    await sql`create table group_parent (id integer primary key)`.execute(database.db);
+    await sql`create table group_child (id integer primary key, parent integer references group_parent (id) deferrable initially deferred)`.execute(
+      database.db,
+    );
+    const innocent = fresh();
+    const results = await Promise.allSettled([
+      withTransaction(database.db, (trx) => sql`insert into group_child (id, parent) values (1, 42)`.execute(trx)),
+      withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId: innocent })),
+      insertEvent.run(database.db, { resourceId: innocent }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(committed(innocent).count).toBe(0);
+    expect((observer.prepare('select count(*) as count from group_child').get() as { count: number }).count).toBe(0);
+    // The connection serves the next group.
+    const after = fresh();
+    await withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId: after }));
+    expect(committed(after).count).toBe(1);
+  });
+
+  it('lets a transaction read what an earlier member of its group wrote', async () => {
+    const resourceId = fresh();
+    const [, seen] = await Promise.all([
+      withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId })),
+      withTransaction(database.db, async (trx) => (await selectEvent.run(trx, { resourceId })).rows.length),
+    ]);
+    expect(seen).toBe(1);
+  });
+});
+
+describe('closing a SQLite database with a group open', () => {
+  it('commits the group first', async () => {
+    const database = await openTestDatabase('sqlite');
+    const file = await fileOf(database.db);
+    try {
+      // Run on the free connection at once: the group is open, its commit due at the end of the turn.
+      const write = insertEvent.run(database.db, { resourceId: 'written-before-close' });
+      await database.close();
+      await write;
+      const reopened = new SQLite(file, { readonly: true });
+      expect(reopened.prepare('select resource_id from audit_event where resource_type = ?').all('group-commit-test')).toEqual([
+        { resource_id: 'written-before-close' },
+      ]);
+      reopened.close();
+    } finally {
+      await database.dispose();
+    }
+  });
+});
