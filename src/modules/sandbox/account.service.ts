@@ -27,14 +27,16 @@ export interface AccountWithBalances {
  * the TPP gives none; their balances are read from the ledger every time.
  */
 export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
-  async function find(caller: SandboxCaller, id: string): Promise<SandboxAccount> {
-    const account = await accountRepository.findById(db, caller.tppId, id);
+  // `from`: the transaction that wrote, so an answer shows what it wrote (a concurrent initialize
+  // may remove it right after the commit).
+  async function find(caller: SandboxCaller, id: string, from: DbOrTx = db): Promise<SandboxAccount> {
+    const account = await accountRepository.findById(from, caller.tppId, id);
     if (!account) unknown('mockAccountId', localized(`your sandbox has no account ${id}`, `sandkassen din har ingen konto ${id}`));
     return account;
   }
 
-  async function withBalances(account: SandboxAccount): Promise<AccountWithBalances> {
-    return { account, balances: await bookkeeping.balances(db, account.id, account.currency, account.creditLimit) };
+  async function withBalances(account: SandboxAccount, from: DbOrTx = db): Promise<AccountWithBalances> {
+    return { account, balances: await bookkeeping.balances(from, account.id, account.currency, account.creditLimit) };
   }
 
   return {
@@ -47,7 +49,7 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
       const name = input.name ?? input.product ?? 'Brukskonto';
       const at = now().toISOString();
       const id = randomUUID();
-      await inSandbox(db, caller, at, async (trx) => {
+      return inSandbox(db, caller, at, async (trx) => {
         const owner = await customerNamed(trx, caller.tppId, input.customerNumber, 'customerNumber');
         const row = (bban: string): NewAccountRow => ({
           id,
@@ -68,8 +70,8 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
           await insertGenerated(trx, caller.tppId, row, at);
         }
         await audit(trx, caller, 'sandbox.account.created', { type: 'sandbox-account', id }, at);
+        return withBalances(await find(caller, id, trx), trx);
       });
-      return withBalances(await find(caller, id));
     },
 
     async get(caller: SandboxCaller, id: string): Promise<AccountWithBalances> {
@@ -78,7 +80,7 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
 
     async list(caller: SandboxCaller): Promise<AccountWithBalances[]> {
       const accounts = await accountRepository.list(db, caller.tppId);
-      return Promise.all(accounts.map(withBalances));
+      return Promise.all(accounts.map((account) => withBalances(account)));
     },
 
     /** `PATCH`: sets the credit line. */
@@ -87,15 +89,15 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
       if (input.creditLimit === undefined) refuse('creditLimit', localized('is missing', 'mangler'));
       const creditLimit = creditLimitIn(input.creditLimit, account.currency);
       const at = now().toISOString();
-      await inSandbox(db, caller, at, async (trx) => {
+      return inSandbox(db, caller, at, async (trx) => {
         if (!(await accountRepository.setCreditLimit(trx, caller.tppId, id, creditLimit))) {
           unknown('mockAccountId', localized(`your sandbox has no account ${id}`, `sandkassen din har ingen konto ${id}`));
         }
         await audit(trx, caller, 'sandbox.account.updated', { type: 'sandbox-account', id }, at, {
           creditLimitMinor: creditLimit.minor.toString(),
         });
+        return withBalances(await find(caller, id, trx), trx);
       });
-      return withBalances(await find(caller, id));
     },
 
     /**

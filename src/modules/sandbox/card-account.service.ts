@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { DbOrTx } from '../../db/create-db.js';
 import { checkCurrencyCode } from '../../domain/currencies.js';
 import { localized } from '../../domain/localized.js';
 import { parseAmount } from '../../domain/money.js';
@@ -23,16 +24,18 @@ const SANDBOX_CARD_BIN = '525412';
  * ledger account; the balance available to spend adds the credit limit.
  */
 export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) {
-  async function find(caller: SandboxCaller, id: string): Promise<SandboxCardAccount> {
-    const card = await cardAccountRepository.findById(db, caller.tppId, id);
+  // `from`: the transaction that wrote, so an answer shows what it wrote (a concurrent initialize
+  // may remove it right after the commit).
+  async function find(caller: SandboxCaller, id: string, from: DbOrTx = db): Promise<SandboxCardAccount> {
+    const card = await cardAccountRepository.findById(from, caller.tppId, id);
     if (!card) {
       unknown('mockCardAccountId', localized(`your sandbox has no card account ${id}`, `sandkassen din har ingen kortkonto ${id}`));
     }
     return card;
   }
 
-  async function withBalances(cardAccount: SandboxCardAccount): Promise<CardAccountWithBalances> {
-    return { cardAccount, balances: await bookkeeping.balances(db, cardAccount.id, cardAccount.currency, cardAccount.creditLimit) };
+  async function withBalances(cardAccount: SandboxCardAccount, from: DbOrTx = db): Promise<CardAccountWithBalances> {
+    return { cardAccount, balances: await bookkeeping.balances(from, cardAccount.id, cardAccount.currency, cardAccount.creditLimit) };
   }
 
   return {
@@ -43,7 +46,7 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
         refuse('creditLimit.amount', localized('must not be negative', 'kan ikke være negativ'));
       }
       const at = now().toISOString();
-      const card = await inSandbox(db, caller, at, async (trx) => {
+      return inSandbox(db, caller, at, async (trx) => {
         const owner = await customerNamed(trx, caller.tppId, input.customerNumber, 'customerNumber');
         const name = input.name ?? input.product ?? 'Mastercard';
         const created: SandboxCardAccount = {
@@ -57,9 +60,8 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
         };
         await cardAccountRepository.insert(trx, caller.tppId, created, at);
         await audit(trx, caller, 'sandbox.card-account.created', { type: 'sandbox-card-account', id: created.id }, at);
-        return created;
+        return withBalances(created, trx);
       });
-      return withBalances(card);
     },
 
     /** `PATCH`: sets the credit limit. */
@@ -69,15 +71,15 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
       const creditLimit = amountIn(input.creditLimit, card.currency, 'creditLimit');
       if (creditLimit.minor < 0n) refuse('creditLimit.amount', localized('must not be negative', 'kan ikke være negativ'));
       const at = now().toISOString();
-      await inSandbox(db, caller, at, async (trx) => {
+      return inSandbox(db, caller, at, async (trx) => {
         if (!(await cardAccountRepository.setCreditLimit(trx, caller.tppId, id, creditLimit))) {
           unknown('mockCardAccountId', localized(`your sandbox has no card account ${id}`, `sandkassen din har ingen kortkonto ${id}`));
         }
         await audit(trx, caller, 'sandbox.card-account.updated', { type: 'sandbox-card-account', id }, at, {
           creditLimitMinor: creditLimit.minor.toString(),
         });
+        return withBalances(await find(caller, id, trx), trx);
       });
-      return withBalances(await find(caller, id));
     },
 
     async get(caller: SandboxCaller, id: string): Promise<CardAccountWithBalances> {
@@ -85,7 +87,7 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
     },
 
     async list(caller: SandboxCaller): Promise<CardAccountWithBalances[]> {
-      return Promise.all((await cardAccountRepository.list(db, caller.tppId)).map(withBalances));
+      return Promise.all((await cardAccountRepository.list(db, caller.tppId)).map((card) => withBalances(card)));
     },
 
     /** Dated today or earlier; booked when it has a booking date (not before the purchase), else pending. */
