@@ -62,6 +62,24 @@ describe.each(DIALECTS)('payment initiation (%s)', (dialect) => {
     expect(status.body).toEqual({ transactionStatus: 'RCVD' });
   });
 
+  it('gives payments and their authorisations ids in the order they were created (time-ordered UUIDs, version 7)', async () => {
+    const paymentIds: string[] = [];
+    const authorisationIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await initiate(server.client, 'payments', NDCT, singleBody(NDCT, psu.account), { headers: psu.headers });
+      expect(response.status, response.text).toBe(201);
+      paymentIds.push(response.body.paymentId);
+      authorisationIds.push(pathOf(response.body._links.scaStatus.href).split('/').pop()!);
+    }
+    for (const ids of [paymentIds, authorisationIds]) {
+      expect(
+        ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+        ids.join(),
+      ).toBe(true);
+      expect([...ids].sort()).toEqual(ids);
+    }
+  });
+
   it('refuses a TPP without the PSP_PI role with 401 ROLE_INVALID, and creates nothing', async () => {
     const { client } = await server.newTpp('PSDNO-FSA-918273645', ['PSP_AI']);
     const requestId = randomUUID();

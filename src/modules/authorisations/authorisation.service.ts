@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { localized, type Localized } from '../../domain/localized.js';
@@ -304,7 +305,7 @@ export function createAuthorisationService(
     async create(trx, request) {
       const at = now();
       return authorisationRepository.insert(trx, {
-        id: randomUUID(),
+        id: newTimeOrderedId(),
         tppId: request.tpp.id,
         tppName: request.tpp.name,
         purpose: request.purpose,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
@@ -161,7 +161,7 @@ export function createConsentsService(
       await checkCorporateId(tpp.id, access, headers.psuCorporateId);
       const today = await clock.today(tpp.id);
       const validity = validityOf(body, today);
-      const id = randomUUID();
+      const id = newTimeOrderedId();
       const at = now().toISOString();
       const notification = await notifications.decide(tpp, headers.notification);
       return withTransaction(db, async (trx): Promise<CreatedResource<ConsentCreated>> => {

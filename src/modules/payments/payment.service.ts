@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js';
 import { findAccountAs } from '../../bank/account-and-permission.js';
 import type { BankClock } from '../clock/bank-clock.js';
@@ -234,7 +234,7 @@ export function createPaymentsService(
               creditorAccount: { bban: order.creditorBban },
             })
           : undefined;
-      const id = randomUUID();
+      const id = newTimeOrderedId();
       const at = now().toISOString();
       // The authorisation starts with the payment, unless the TPP starts it itself (to collect
       // payments into a basket) or several approvers will each start their own (docs/design.md §2).

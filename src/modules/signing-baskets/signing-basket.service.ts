@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import type { BankAccount, CoreBanking } from '../../bank/core-banking.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { CreatedResource } from '../../domain/created-resource.js';
@@ -244,7 +244,7 @@ export function createSigningBasketsService(
       const payments = await basketablePayments(creation.tpp, creation.paymentIds);
       const party = await debtorPartyOf(creation.tpp, payments);
       const psuId = await approvingPsu(creation, party, payments);
-      const id = randomUUID();
+      const id = newTimeOrderedId();
       const at = now().toISOString();
       const { psuId: _psu, psuCorporateId, notification: _wish, ...context } = creation.headers;
       const actor = { type: 'tpp' as const, id: creation.tpp.id };
