@@ -32,6 +32,12 @@ export interface ServerOptions {
    * one worker does; the others serve requests only.
    */
   readonly runsBatchSchedule?: boolean;
+  /**
+   * Other processes serve from the same database (`serve --workers N`). On SQLite each transaction
+   * then commits by itself: a commit group (src/db/sqlite-commit-groups.ts) holds the file's write
+   * lock for a turn of the event loop, and the other processes would wait for it, asleep.
+   */
+  readonly sharesDatabase?: boolean;
   /** Observes every finished batch run (the metrics). */
   readonly onBatchRun?: BatchRunObserver;
   /** The environment handed to the bank's adapter for its own settings (default: none). */
@@ -42,6 +48,7 @@ export async function openServer(config: Config, options: ServerOptions = {}): P
   // The server's own commits only append to the log; a thread copies it back (wal-checkpointer.ts).
   const database = createDatabase(config.database, {
     checkpointInBackground: { onError: (message) => options.logger?.error({ component: 'wal-checkpointer' }, message) },
+    commitInGroups: !options.sharesDatabase,
   });
   let bank: BankAdapter | undefined;
   try {

@@ -65,7 +65,7 @@ async function serveWorker(config: Config, role: WorkerRole): Promise<number> {
   const logger = pino({ level: config.logLevel, base: { service: config.systemName, pid: process.pid, role } }, destination);
   try {
     joinClusterMetrics();
-    const port = await listen(config, logger, { runsBatchSchedule: role === 'batch-schedule' });
+    const port = await listen(config, logger, { runsBatchSchedule: role === 'batch-schedule', sharesDatabase: true });
     await new Promise<void>((resolve) => {
       let stopping = false;
       // Kept for the worker's whole life: Ctrl-C signals the workers and then the primary signals
@@ -119,7 +119,11 @@ interface Listening {
   close(): Promise<void>;
 }
 
-async function listen(config: Config, logger: pino.Logger, options: { runsBatchSchedule?: boolean }): Promise<Listening> {
+async function listen(
+  config: Config,
+  logger: pino.Logger,
+  options: { runsBatchSchedule?: boolean; sharesDatabase?: boolean },
+): Promise<Listening> {
   // The bank's adapter reads its own settings from the environment the server was started with.
   const server = await openServer(config, { logger, env: process.env, ...options });
   try {

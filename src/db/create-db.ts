@@ -11,7 +11,7 @@ import { guardedDialect, insideTransaction } from './transaction-guard.js';
 import { nameComposedStatement, statementNameOf } from './prepared-query.js';
 import { deferringDialect } from './deferred-writes.js';
 import { directSqliteDialect, holdingConnection, servedDirectly } from './direct-sqlite.js';
-import { commitGroupDialect } from './sqlite-commit-groups.js';
+import { commitGroupDialect, NO_COMMIT_GROUPS } from './sqlite-commit-groups.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -49,6 +49,11 @@ export interface DatabaseOptions {
    * in the commits of requests; told what went wrong there. The server sets it.
    */
   readonly checkpointInBackground?: Pick<CheckpointEvents, 'onError'>;
+  /**
+   * SQLite: commit the transactions and writes of a turn of the event loop together
+   * (sqlite-commit-groups.ts; default true). False when other processes write to the same file.
+   */
+  readonly commitInGroups?: boolean;
 }
 
 /**
@@ -78,12 +83,16 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
       });
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     const connection = withStatementCache(sqlite);
-    const grouped = commitGroupDialect(new SqliteDialect({ database: connection }), {
-      get inTransaction() {
-        return sqlite.inTransaction;
-      },
-      prepare: (text) => connection.prepare(text),
-    });
+    const dialect = new SqliteDialect({ database: connection });
+    const grouped =
+      options.commitInGroups === false
+        ? { dialect, groups: NO_COMMIT_GROUPS }
+        : commitGroupDialect(dialect, {
+            get inTransaction() {
+              return sqlite.inTransaction;
+            },
+            prepare: (text) => connection.prepare(text),
+          });
     const direct = directSqliteDialect(grouped.dialect, (text) => connection.prepare(text), grouped.groups);
     const db = new Kysely<Database>({ dialect: guardedDialect(direct.dialect) });
     servedDirectly(db, direct.sqlite);

@@ -32,6 +32,12 @@ export interface CommitGroups {
   afterError(): void;
 }
 
+/** Each transaction and write commits by itself: Kysely's own SQLite driver, not wrapped. */
+export const NO_COMMIT_GROUPS: CommitGroups = {
+  statementAlone: () => undefined,
+  afterError: () => {},
+};
+
 /** SQLite's connection, as the groups use it: better-sqlite3's, with its statement cache. */
 export interface GroupedSqlite {
   readonly inTransaction: boolean;

@@ -4,10 +4,13 @@
  * second connection on the same file, which sees only what was committed. PostgreSQL commits each
  * transaction by itself; this is SQLite's alone.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { withTransaction, type Db } from '../../src/db/create-db.js';
+import { createDatabase, withTransaction, type Db } from '../../src/db/create-db.js';
 import { preparedQuery } from '../../src/db/prepared-query.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -174,6 +177,27 @@ describe('closing a SQLite database with a group open', () => {
       reopened.close();
     } finally {
       await database.dispose();
+    }
+  });
+});
+
+describe('a SQLite database opened without commit groups (several processes on one file)', () => {
+  it('commits each transaction and write by itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xs2a-no-groups-'));
+    const handle = createDatabase({ dialect: 'sqlite', path: join(dir, 'alone.db') }, { commitInGroups: false });
+    try {
+      await sql`create table alone (id integer primary key)`.execute(handle.db);
+      const commits = countCommits();
+      await Promise.all([
+        withTransaction(handle.db, (trx) => sql`insert into alone (id) values (1)`.execute(trx)),
+        withTransaction(handle.db, (trx) => sql`insert into alone (id) values (2)`.execute(trx)),
+        withTransaction(handle.db, (trx) => sql`insert into alone (id) values (3)`.execute(trx)),
+      ]);
+      expect(commits.count()).toBe(3);
+    } finally {
+      vi.restoreAllMocks();
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
