@@ -4,7 +4,10 @@ import { migrateToLatest } from '../db/migrate.js';
 
 /** `nordic-xs2a migrate`: brings the configured database to the latest schema version. */
 export async function migrateCommand(config: Config): Promise<number> {
-  const database = createDatabase(config.database);
+  // It may run beside servers on the same SQLite file: each statement commits by itself, so the
+  // file's write lock is not held through the whole run (Kysely migrates SQLite on one connection,
+  // not in a transaction).
+  const database = createDatabase(config.database, { commitInGroups: false });
   try {
     const result = await migrateToLatest(database.db);
     const applied = result.results ?? [];

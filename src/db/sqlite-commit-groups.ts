@@ -20,6 +20,9 @@ import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, T
  * error may come from another member's work (a duplicate key).
  *
  * Reads outside any group run at once, as before, and see only committed data.
+ *
+ * Kysely's `db.connection().execute(work)` and `stream()` hold the connection: their statements join
+ * the group and `work` sees their results at once; the call itself answers after the commit.
  */
 export interface CommitGroups {
   /**
@@ -69,6 +72,8 @@ function newGroup(): Group {
 class HeldConnection implements DatabaseConnection {
   inTransaction = false;
   member: Promise<void> | undefined;
+  /** Given back to the driver (by its transaction's end, or by Kysely). */
+  given = false;
 
   constructor(
     readonly inner: DatabaseConnection,
@@ -97,6 +102,8 @@ class Groups implements CommitGroups {
   #held = false;
   /** The open group's turn ended while the connection was held: commit when it is given back. */
   #due = false;
+  /** A transaction's savepoint is open in the group (transactions run one at a time). */
+  #memberOpen = false;
 
   constructor(private readonly sqlite: GroupedSqlite) {}
 
@@ -133,14 +140,18 @@ class Groups implements CommitGroups {
     this.afterError();
     const group = this.#open ?? this.openGroup();
     this.run(`savepoint ${MEMBER}`);
+    this.#memberOpen = true;
     return group.committed;
   }
 
   commitMember(): void {
+    this.#memberOpen = false;
     this.run(`release ${MEMBER}`);
   }
 
   rollbackMember(): void {
+    if (!this.#memberOpen) return;
+    this.#memberOpen = false;
     if (this.sqlite.inTransaction) {
       this.run(`rollback to ${MEMBER}`);
       this.run(`release ${MEMBER}`);
@@ -148,9 +159,14 @@ class Groups implements CommitGroups {
     this.afterError();
   }
 
-  /** Commits the open group now (closing the database). */
+  /**
+   * Commits the open group now (closing the database). A transaction still running is undone
+   * first: its work is half done, and its later statements fail on the closed database.
+   */
   commitOpen(): void {
-    if (this.#open) this.commit();
+    if (this.#open === undefined) return;
+    if (this.#memberOpen) this.rollbackMember();
+    this.commit();
   }
 
   private openGroup(): Group {
@@ -198,31 +214,11 @@ class Groups implements CommitGroups {
  */
 export function commitGroupDialect(inner: Dialect, sqlite: GroupedSqlite): { dialect: Dialect; groups: CommitGroups } {
   const groups = new Groups(sqlite);
-  const groupedDriver = (driver: Driver): Driver => ({
-    init: () => driver.init(),
-    acquireConnection: async () => {
-      const connection = await driver.acquireConnection();
-      groups.connectionTaken();
-      return new HeldConnection(connection, groups);
-    },
-    beginTransaction: async (connection: DatabaseConnection, _settings: TransactionSettings) => {
-      const held = connection as HeldConnection;
-      held.member = groups.beginMember();
-      held.inTransaction = true;
-    },
-    commitTransaction: async (connection: DatabaseConnection) => {
-      (connection as HeldConnection).inTransaction = false;
-      groups.commitMember();
-    },
-    rollbackTransaction: async (connection: DatabaseConnection) => {
-      (connection as HeldConnection).inTransaction = false;
-      groups.rollbackMember();
-    },
-    savepoint: (connection, name, compile) => driver.savepoint!((connection as HeldConnection).inner, name, compile),
-    rollbackToSavepoint: (connection, name, compile) => driver.rollbackToSavepoint!((connection as HeldConnection).inner, name, compile),
-    releaseSavepoint: (connection, name, compile) => driver.releaseSavepoint!((connection as HeldConnection).inner, name, compile),
-    releaseConnection: async (connection: DatabaseConnection) => {
-      const held = connection as HeldConnection;
+  const groupedDriver = (driver: Driver): Driver => {
+    /** Gives a held connection back, once. */
+    const giveBack = async (held: HeldConnection): Promise<void> => {
+      if (held.given) return;
+      held.given = true;
       if (held.inTransaction) {
         // Kysely commits or rolls back before it gives a connection back; if not, nothing half done stays.
         held.inTransaction = false;
@@ -230,13 +226,52 @@ export function commitGroupDialect(inner: Dialect, sqlite: GroupedSqlite): { dia
       }
       groups.connectionGiven();
       await driver.releaseConnection(held.inner);
-      if (held.member) await held.member;
-    },
-    destroy: async () => {
-      groups.commitOpen();
-      await driver.destroy();
-    },
-  });
+    };
+    return {
+      init: () => driver.init(),
+      acquireConnection: async () => {
+        const connection = await driver.acquireConnection();
+        groups.connectionTaken();
+        return new HeldConnection(connection, groups);
+      },
+      beginTransaction: async (connection: DatabaseConnection, _settings: TransactionSettings) => {
+        const held = connection as HeldConnection;
+        held.member = groups.beginMember();
+        held.inTransaction = true;
+      },
+      // A transaction's commit (and rollback) gives the connection back at once, so that others can
+      // join the group, and answers once the group committed: `db.transaction().execute()` and a
+      // controlled transaction's `commit()` alike (Kysely does not wait for the latter's release).
+      commitTransaction: async (connection: DatabaseConnection) => {
+        const held = connection as HeldConnection;
+        held.inTransaction = false;
+        groups.commitMember();
+        await giveBack(held);
+        await held.member;
+      },
+      rollbackTransaction: async (connection: DatabaseConnection) => {
+        const held = connection as HeldConnection;
+        // Given back already: the group's commit failed after this transaction's own commit.
+        if (held.given) return;
+        held.inTransaction = false;
+        groups.rollbackMember();
+        await giveBack(held);
+        await held.member;
+      },
+      savepoint: (connection, name, compile) => driver.savepoint!((connection as HeldConnection).inner, name, compile),
+      rollbackToSavepoint: (connection, name, compile) => driver.rollbackToSavepoint!((connection as HeldConnection).inner, name, compile),
+      releaseSavepoint: (connection, name, compile) => driver.releaseSavepoint!((connection as HeldConnection).inner, name, compile),
+      releaseConnection: async (connection: DatabaseConnection) => {
+        const held = connection as HeldConnection;
+        await giveBack(held);
+        await held.member;
+      },
+      destroy: async () => {
+        groups.commitOpen();
+        await driver.destroy();
+      },
+    };
+  };
   return {
     dialect: {
       createAdapter: () => inner.createAdapter(),

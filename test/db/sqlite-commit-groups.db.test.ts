@@ -151,6 +151,14 @@ describe('commit groups on SQLite', () => {
     expect(committed(after).count).toBe(1);
   });
 
+  it("answers a controlled transaction's commit once the group committed", async () => {
+    const resourceId = fresh();
+    const trx = await database.db.startTransaction().execute();
+    await insertEvent.run(trx, { resourceId });
+    await trx.commit().execute();
+    expect(committed(resourceId).count).toBe(1);
+  });
+
   it('lets a transaction read what an earlier member of its group wrote', async () => {
     const resourceId = fresh();
     const [, seen] = await Promise.all([
@@ -173,6 +181,38 @@ describe('closing a SQLite database with a group open', () => {
       const reopened = new SQLite(file, { readonly: true });
       expect(reopened.prepare('select resource_id from audit_event where resource_type = ?').all('group-commit-test')).toEqual([
         { resource_id: 'written-before-close' },
+      ]);
+      reopened.close();
+    } finally {
+      await database.dispose();
+    }
+  });
+});
+
+describe('closing a SQLite database while a transaction runs', () => {
+  it('undoes that transaction and commits the rest of the group', async () => {
+    const database = await openTestDatabase('sqlite');
+    const file = await fileOf(database.db);
+    try {
+      let inserted!: () => void;
+      const insertedOnce = new Promise<void>((resolve) => (inserted = resolve));
+      let goOn!: () => void;
+      const held = new Promise<void>((resolve) => (goOn = resolve));
+      const before = insertEvent.run(database.db, { resourceId: 'committed-before' });
+      await before;
+      const running = withTransaction(database.db, async (trx) => {
+        await insertEvent.run(trx, { resourceId: 'half-done' });
+        inserted();
+        await held;
+        await insertEvent.run(trx, { resourceId: 'after-close' });
+      });
+      await insertedOnce;
+      await database.close();
+      goOn();
+      await expect(running).rejects.toThrow();
+      const reopened = new SQLite(file, { readonly: true });
+      expect(reopened.prepare('select resource_id from audit_event where resource_type = ?').all('group-commit-test')).toEqual([
+        { resource_id: 'committed-before' },
       ]);
       reopened.close();
     } finally {
