@@ -1,6 +1,6 @@
 import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
 import { inOpenTransaction } from './transaction-guard.js';
-import type { CommitGroups } from './sqlite-commit-groups.js';
+import { givenBack, type CommitGroups } from './sqlite-commit-groups.js';
 
 /**
  * SQLite's one connection, for statements run at once instead of through Kysely's driver. Kysely
@@ -116,6 +116,17 @@ export function directSqliteDialect(
       },
     },
   };
+  // Connections a transaction's end gave back (commit groups) before Kysely releases them: the
+  // transaction waits for its group's commit, and the connection is free for others meanwhile.
+  const freedEarly = new Set<DatabaseConnection>();
+  const ended = (connection: DatabaseConnection, ending: Promise<void>): Promise<void> => {
+    // The give-back happens synchronously in the call, when the member's savepoint was released.
+    if (!freedEarly.has(connection) && givenBack(connection)) {
+      freedEarly.add(connection);
+      held--;
+    }
+    return ending;
+  };
   const countingDriver = (driver: Driver): Driver => ({
     init: () => driver.init(),
     acquireConnection: async () => {
@@ -129,13 +140,13 @@ export function directSqliteDialect(
       }
     },
     beginTransaction: (connection: DatabaseConnection, settings: TransactionSettings) => driver.beginTransaction(connection, settings),
-    commitTransaction: (connection: DatabaseConnection) => driver.commitTransaction(connection),
-    rollbackTransaction: (connection: DatabaseConnection) => driver.rollbackTransaction(connection),
+    commitTransaction: (connection: DatabaseConnection) => ended(connection, driver.commitTransaction(connection)),
+    rollbackTransaction: (connection: DatabaseConnection) => ended(connection, driver.rollbackTransaction(connection)),
     ...(driver.savepoint && { savepoint: driver.savepoint.bind(driver) }),
     ...(driver.rollbackToSavepoint && { rollbackToSavepoint: driver.rollbackToSavepoint.bind(driver) }),
     ...(driver.releaseSavepoint && { releaseSavepoint: driver.releaseSavepoint.bind(driver) }),
     releaseConnection: async (connection: DatabaseConnection) => {
-      held--;
+      if (!freedEarly.delete(connection)) held--;
       await driver.releaseConnection(connection);
     },
     destroy: () => driver.destroy(),

@@ -208,6 +208,14 @@ class Groups implements CommitGroups {
 }
 
 /**
+ * Whether Kysely's connection was given back to the driver already: a transaction's commit or
+ * rollback gives it back at once and then waits for its group, before Kysely releases it.
+ */
+export function givenBack(connection: DatabaseConnection): boolean {
+  return connection instanceof HeldConnection && connection.given;
+}
+
+/**
  * Wraps a SQLite dialect (its one connection is `sqlite`) so that its transactions and writes
  * commit in groups: returns the dialect to give Kysely and the groups, for the statements run on
  * the connection directly (direct-sqlite.ts).

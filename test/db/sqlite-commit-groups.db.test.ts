@@ -11,6 +11,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, withTransaction, type Db } from '../../src/db/create-db.js';
+import { directAccessNow } from '../../src/db/direct-sqlite.js';
 import { preparedQuery } from '../../src/db/prepared-query.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -157,6 +158,26 @@ describe('commit groups on SQLite', () => {
     await insertEvent.run(trx, { resourceId });
     await trx.commit().execute();
     expect(committed(resourceId).count).toBe(1);
+  });
+
+  it('serves statements alone directly while a committed transaction waits for its group', async () => {
+    const trx = await database.db.startTransaction().execute();
+    await insertEvent.run(trx, { resourceId: fresh() });
+    let answered = false;
+    const commit = trx
+      .commit()
+      .execute()
+      .then(() => (answered = true));
+    // The transaction gave the connection back in its commit: statements alone need not queue
+    // behind it in Kysely's driver until Kysely releases it after the group's commit.
+    let servedDirectly = false;
+    for (let step = 0; step < 50 && !answered && !servedDirectly; step++) {
+      servedDirectly = directAccessNow(database.db) !== undefined;
+      await Promise.resolve();
+    }
+    await commit;
+    expect(servedDirectly).toBe(true);
+    expect(directAccessNow(database.db)).toBeDefined();
   });
 
   it('lets a transaction read what an earlier member of its group wrote', async () => {
