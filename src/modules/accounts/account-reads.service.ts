@@ -5,7 +5,7 @@ import { addDays } from '../../domain/iso-date.js';
 import { AppError } from '../../errors/app-error.js';
 import { ACCEPT_FIXES } from '../../release/release-notes.js';
 import { activeFixes } from '../../domain/accept-fix.js';
-import type { BankClock } from '../clock/bank-clock.js';
+import type { BankClock, BankMoment } from '../clock/bank-clock.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
@@ -34,8 +34,8 @@ export function createAccountReadsService(
   clock: BankClock,
   settings: { readonly publicUrl: string },
 ): AccountReadsService {
-  async function context(read: AccountRead) {
-    const { today, now } = await clock.moment(read.tpp.id);
+  /** What a read's views need of its moment (one reading of the bank clock for the whole read). */
+  function context(read: AccountRead, { today, now }: BankMoment) {
     return {
       fixes: activeFixes(read.acceptFixes, today, ACCEPT_FIXES),
       when: { previousBankDay: rollToBankDay(addDays(today, -1), 'preceding'), now: now.toISOString() },
@@ -54,7 +54,7 @@ export function createAccountReadsService(
     granted: GrantedAccount,
     withBalances: boolean,
     listOnly: boolean,
-    ctx: Awaited<ReturnType<typeof context>>,
+    ctx: ReturnType<typeof context>,
   ): Promise<Record<string, unknown> | undefined> {
     const tpp = { tppId: read.tpp.id };
     const resourceId = await accountResourceRepository.idFor(db, read.tpp.id, type, granted.bankAccountId, clock.realNow().toISOString());
@@ -75,12 +75,13 @@ export function createAccountReadsService(
 
   return {
     async list(type, read, withBalance) {
-      const consent = await consents.usable(read.tpp, read.consentId);
+      const at = await clock.moment(read.tpp.id);
+      const consent = await consents.usable(read.tpp, read.consentId, at);
       const listOnly = consent.grant?.listOnly;
       if (withBalance && listOnly && !listOnly.withBalance) {
         throw notCovered('the consent covers the list of accounts without balances', 'samtykket gjelder kontolisten uten saldo');
       }
-      const ctx = await context(read);
+      const ctx = context(read, at);
       const views: Record<string, unknown>[] = [];
       for (const granted of consent.grant?.accounts ?? []) {
         if (granted.type !== type) continue;
@@ -89,32 +90,32 @@ export function createAccountReadsService(
         const view = await viewOf(read, type, granted, withBalances, listOnly !== undefined, ctx);
         if (view) views.push(view);
       }
-      await consents.recordUse(consent, read.requestId);
+      await consents.recordUse(consent, read.requestId, at);
       return type === 'account' ? { accounts: views } : { cardAccounts: views };
     },
 
     async details(type, read, resourceId, withBalance) {
-      const consent = await consents.usable(read.tpp, read.consentId);
+      const at = await clock.moment(read.tpp.id);
+      const consent = await consents.usable(read.tpp, read.consentId, at);
       const granted = await grantedAccount(db, consent, type, resourceId);
-      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'details');
-      const ctx = await context(read);
-      const view = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, ctx);
+      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'details', at.now);
+      const view = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, context(read, at));
       if (!view) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
-      await consents.recordUse(consent, read.requestId);
+      await consents.recordUse(consent, read.requestId, at);
       return { body: type === 'account' ? { account: view } : { cardAccount: view }, headers };
     },
 
     async balances(type, read, resourceId) {
-      const consent = await consents.usable(read.tpp, read.consentId);
+      const at = await clock.moment(read.tpp.id);
+      const consent = await consents.usable(read.tpp, read.consentId, at);
       const granted = await grantedAccount(db, consent, type, resourceId);
       if (!granted.kinds.includes('balances')) {
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }
-      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'balances');
-      const ctx = await context(read);
+      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'balances', at.now);
       const tpp = { tppId: read.tpp.id };
-      const balances = await balancesOf(tpp, granted.bankAccountId, ctx.when);
-      await consents.recordUse(consent, read.requestId);
+      const balances = await balancesOf(tpp, granted.bankAccountId, context(read, at).when);
+      await consents.recordUse(consent, read.requestId, at);
       return { body: { ...reportedAccount(type, granted), balances }, headers };
     },
   };

@@ -5,7 +5,7 @@ import { addDays, type IsoDate } from '../../domain/iso-date.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { ACCEPT_FIXES } from '../../release/release-notes.js';
-import type { BankClock } from '../clock/bank-clock.js';
+import type { BankClock, BankMoment } from '../clock/bank-clock.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import type { Consent } from '../consents/consent.model.js';
@@ -61,8 +61,8 @@ export function createTransactionReadsService(
   payments: PaymentsOnAccount,
   settings: { readonly publicUrl: string },
 ): TransactionReadsService {
-  async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string) {
-    const consent = await consents.usable(read.tpp, read.consentId);
+  async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string, at: BankMoment) {
+    const consent = await consents.usable(read.tpp, read.consentId, at);
     const granted = await grantedAccount(db, consent, type, resourceId);
     if (!granted.kinds.includes('transactions')) {
       throw notCovered(
@@ -74,9 +74,9 @@ export function createTransactionReadsService(
   }
 
   /** History before the last 90 days: only with the PSU present and an SCA of the consent less than an hour old. */
-  async function checkHistory(read: AccountRead, consent: Consent, query: TransactionListQuery, today: string): Promise<void> {
-    if (query.dateFrom >= addDays(today, -HISTORY_DAYS)) return;
-    const now = (await clock.now(read.tpp.id)).getTime();
+  function checkHistory(read: AccountRead, consent: Consent, query: TransactionListQuery, at: BankMoment): void {
+    if (query.dateFrom >= addDays(at.today, -HISTORY_DAYS)) return;
+    const now = at.now.getTime();
     const approvedAt = consent.approvedAt === undefined ? Number.NaN : Date.parse(consent.approvedAt);
     if (read.psuPresent && now - approvedAt <= FRESH_SCA_MS) return;
     throw new AppError('CONSENT_INVALID', {
@@ -166,6 +166,7 @@ export function createTransactionReadsService(
     query: TransactionListQuery,
     snapshot: TransactionSnapshot | undefined,
     base: string,
+    today: IsoDate,
   ) {
     const tpp = { tppId: read.tpp.id };
     const window = await transactionWindow(
@@ -179,7 +180,7 @@ export function createTransactionReadsService(
       { bankAsOf: snapshot?.bankAsOf, offset: query.offset, limit: query.limit },
       async () => [],
     );
-    const fixes = activeFixes(read.acceptFixes, await clock.today(read.tpp.id), ACCEPT_FIXES);
+    const fixes = activeFixes(read.acceptFixes, today, ACCEPT_FIXES);
     const view = (item: (typeof window.entries)[number]) => cardTransactionView(item, fixes);
     return {
       report: {
@@ -192,8 +193,9 @@ export function createTransactionReadsService(
 
   return {
     async list(type, read, resourceId, rawQuery) {
-      const { consent, granted } = await transactionsGranted(read, type, resourceId);
-      const today = await clock.today(read.tpp.id);
+      const at = await clock.moment(read.tpp.id);
+      const { today } = at;
+      const { consent, granted } = await transactionsGranted(read, type, resourceId, at);
       const query = readTransactionQuery(rawQuery, today);
       // A query refused is refused before the read counts against frequencyPerDay.
       const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot);
@@ -206,15 +208,15 @@ export function createTransactionReadsService(
           ),
         });
       }
-      await checkHistory(read, consent, query, today);
-      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'transactions');
+      checkHistory(read, consent, query, at);
+      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now);
       const accountHref = `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}`;
       const base = `${accountHref}/transactions`;
       const { report, links } =
         type === 'account'
           ? await accountReport(read, granted, query, snapshot, base, today)
-          : await cardReport(read, granted, query, snapshot, base);
-      await consents.recordUse(consent, read.requestId);
+          : await cardReport(read, granted, query, snapshot, base, today);
+      await consents.recordUse(consent, read.requestId, at);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
       const body = {
         ...reportedAccount(type, granted),
@@ -224,15 +226,16 @@ export function createTransactionReadsService(
     },
 
     async details(read, resourceId, transactionId) {
-      const { consent, granted } = await transactionsGranted(read, 'account', resourceId);
-      const headers = await admitRead(db, clock, read, consent, granted.bankAccountId, 'transactions');
+      const at = await clock.moment(read.tpp.id);
+      const { consent, granted } = await transactionsGranted(read, 'account', resourceId, at);
+      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now);
       const tpp = { tppId: read.tpp.id };
       const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
       const entry = found
         ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
-        : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, await clock.today(read.tpp.id));
+        : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
       if (!entry) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
-      await consents.recordUse(consent, read.requestId);
+      await consents.recordUse(consent, read.requestId, at);
       const href = `${settings.publicUrl}/v1/accounts/${encodeURIComponent(resourceId)}/transactions/${encodeURIComponent(entry.id)}`;
       return { body: { transactionsDetails: transactionView(entry, href) }, headers };
     },

@@ -3,7 +3,6 @@ import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { decideRead, rateLimitHeaders } from './read-frequency.js';
 import { unattendedReadRepository, type UnattendedReadKey } from './unattended-read.repository.js';
-import type { BankClock } from '../clock/bank-clock.js';
 import type { Consent } from '../consents/consent.model.js';
 import type { AccountRead } from './account-read.js';
 
@@ -43,19 +42,20 @@ export async function takeUnattendedRead(db: Db, key: UnattendedReadKey, limit: 
 
 /**
  * Lets a read of one kind of an account through: at once when the PSU is present, else counted
- * against the consent's frequencyPerDay. The rate-limit headers to answer (none with the PSU).
+ * against the consent's frequencyPerDay at `now` (the bank clock). The rate-limit headers to
+ * answer (none with the PSU).
  */
 export async function admitRead(
   db: Db,
-  clock: BankClock,
   read: AccountRead,
   consent: Consent,
   bankAccountId: string,
   kind: UnattendedReadKey['kind'],
+  now: Date,
 ): Promise<Record<string, string>> {
   if (read.psuPresent) return {};
   const key = { consentId: consent.id, accountId: bankAccountId, kind };
-  return takeUnattendedRead(db, key, consent.frequencyPerDay, await clock.now(read.tpp.id));
+  return takeUnattendedRead(db, key, consent.frequencyPerDay, now);
 }
 
 const KIND_NB: Readonly<Record<UnattendedReadKey['kind'], string>> = {

@@ -9,13 +9,20 @@ import { sandboxClockRepository } from './sandbox-clock.repository.js';
  * execution-date rules, approval (PDNG or ACTC), batch runs and booking dates use it. SCA
  * deadlines and signatures keep the real clock: they are about real people and real messages.
  */
+/** One reading of a TPP's bank clock: the instant and the bank date it falls on. */
+export interface BankMoment {
+  readonly now: Date;
+  /** The bank date (Europe/Oslo) of `now`. */
+  readonly today: IsoDate;
+}
+
 export interface BankClock {
   /** `within`: the caller's transaction, when it is in one (SQLite has one connection). */
   now(tppId: string, within?: DbOrTx): Promise<Date>;
   /** The TPP's bank date (Europe/Oslo). */
   today(tppId: string, within?: DbOrTx): Promise<IsoDate>;
   /** Both from one reading of the TPP's clock: a check that needs the date and the time sees one instant. */
-  moment(tppId: string, within?: DbOrTx): Promise<{ readonly now: Date; readonly today: IsoDate }>;
+  moment(tppId: string, within?: DbOrTx): Promise<BankMoment>;
   /** Every TPP's offset from the real clock that is not 0, for a run over all TPPs. */
   offsets(): Promise<ReadonlyMap<string, number>>;
   /** The real clock. */

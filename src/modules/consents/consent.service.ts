@@ -9,7 +9,7 @@ import type { TppIdentity } from '../../security/tpp-identity.js';
 import { auditService } from '../audit/audit.service.js';
 import type { AuthorisableResource } from '../authorisations/authorisation-start.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
-import type { BankClock } from '../clock/bank-clock.js';
+import type { BankClock, BankMoment } from '../clock/bank-clock.js';
 import type { CoreBanking } from '../../bank/core-banking.port.js';
 import { checkAccess, namedAccounts, type RequestedAccess } from './consent-access.js';
 import { consentCreationLinks, consentLinks, consentPath } from './consent-links.js';
@@ -80,9 +80,10 @@ export interface ConsentsService {
    * The consent a read names in Consent-ID, if it allows reading now: unknown 401 CONSENT_UNKNOWN,
    * expired 401 CONSENT_EXPIRED, any other status but valid 401 CONSENT_INVALID.
    */
-  usable(tpp: TppIdentity, consentId: string): Promise<Consent>;
-  /** A read went through: its lastActionDate, and a one-off consent is used up (expired). */
-  recordUse(consent: Consent, requestId: string): Promise<void>;
+  /** `at`: the read's one reading of the TPP's bank clock, which its other checks use too. */
+  usable(tpp: TppIdentity, consentId: string, at: BankMoment): Promise<Consent>;
+  /** A read went through (at the read's moment): its lastActionDate, and a one-off consent is used up (expired). */
+  recordUse(consent: Consent, requestId: string, at: BankMoment): Promise<void>;
   /** The consents the PSU gave, newest first, each with its status brought up to date (expiry). */
   listGivenBy(psu: PsuOfBank): Promise<Consent[]>;
   /**
@@ -132,9 +133,10 @@ export function createConsentsService(
   }
 
   /** Moves a valid consent past its validity to expired; a concurrent change wins quietly. */
-  async function expireIfDue(consent: Consent): Promise<Consent> {
+  /** `at`: the bank clock as the caller read it; read here when not given. */
+  async function expireIfDue(consent: Consent, at?: BankMoment): Promise<Consent> {
     if (consent.status !== 'valid') return consent;
-    const { today, now: bankNow } = await clock.moment(consent.tppId);
+    const { today, now: bankNow } = at ?? (await clock.moment(consent.tppId));
     if (!hasExpired(consent, today, bankNow)) return consent;
     try {
       return await withTransaction(db, (trx) =>
@@ -274,10 +276,10 @@ export function createConsentsService(
       });
     },
 
-    async usable(tpp, consentId) {
+    async usable(tpp, consentId, at) {
       const found = await consentRepository.find(db, tpp.id, consentId);
       if (!found) throw new AppError('CONSENT_UNKNOWN', { path: 'Consent-ID' });
-      const consent = await expireIfDue(found);
+      const consent = await expireIfDue(found, at);
       if (consent.status === 'expired') throw new AppError('CONSENT_EXPIRED', { path: 'Consent-ID' });
       if (consent.status !== 'valid') {
         throw new AppError('CONSENT_INVALID', {
@@ -288,8 +290,8 @@ export function createConsentsService(
       return consent;
     },
 
-    async recordUse(consent, requestId) {
-      const today = await clock.today(consent.tppId);
+    async recordUse(consent, requestId, moment) {
+      const { today } = moment;
       const at = now().toISOString();
       if (consent.recurring) {
         if (consent.lastActionDate !== today) await consentRepository.update(db, consent.id, 'valid', { lastActionDate: today, at });
