@@ -3,10 +3,10 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  type Kysely,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { withDriver } from './wrapped-driver.js';
 
 /**
  * PostgreSQL: writes that travel with their transaction's next statement. Each statement is a
@@ -70,12 +70,7 @@ interface Held {
 
 /** A dialect whose driver holds back deferrable writes inside transactions (PostgreSQL). */
 export function deferringDialect(inner: Dialect, nameOf: (sql: string, parts: readonly string[]) => void): Dialect {
-  return {
-    createAdapter: () => inner.createAdapter(),
-    createDriver: () => deferringDriver(inner.createDriver(), nameOf),
-    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
-    createQueryCompiler: () => inner.createQueryCompiler(),
-  };
+  return withDriver(inner, (driver) => deferringDriver(driver, nameOf));
 }
 
 /** A connection that holds back deferrable writes while its transaction is open. */

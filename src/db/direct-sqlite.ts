@@ -1,6 +1,7 @@
-import type { DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import { inOpenTransaction } from './transaction-guard.js';
 import { givenBack, type CommitGroups } from './sqlite-commit-groups.js';
+import { driverChanging, withDriver } from './wrapped-driver.js';
 
 /**
  * SQLite's one connection, for statements run at once instead of through Kysely's driver. Kysely
@@ -127,37 +128,27 @@ export function directSqliteDialect(
     }
     return ending;
   };
-  const countingDriver = (driver: Driver): Driver => ({
-    init: () => driver.init(),
-    acquireConnection: async () => {
-      waiting++;
-      try {
-        const connection = await driver.acquireConnection();
-        held++;
-        return connection;
-      } finally {
-        waiting--;
-      }
-    },
-    beginTransaction: (connection: DatabaseConnection, settings: TransactionSettings) => driver.beginTransaction(connection, settings),
-    commitTransaction: (connection: DatabaseConnection) => ended(connection, driver.commitTransaction(connection)),
-    rollbackTransaction: (connection: DatabaseConnection) => ended(connection, driver.rollbackTransaction(connection)),
-    ...(driver.savepoint && { savepoint: driver.savepoint.bind(driver) }),
-    ...(driver.rollbackToSavepoint && { rollbackToSavepoint: driver.rollbackToSavepoint.bind(driver) }),
-    ...(driver.releaseSavepoint && { releaseSavepoint: driver.releaseSavepoint.bind(driver) }),
-    releaseConnection: async (connection: DatabaseConnection) => {
-      if (!freedEarly.delete(connection)) held--;
-      await driver.releaseConnection(connection);
-    },
-    destroy: () => driver.destroy(),
-  });
+  const countingDriver = (driver: Driver): Driver =>
+    driverChanging(driver, {
+      acquireConnection: async () => {
+        waiting++;
+        try {
+          const connection = await driver.acquireConnection();
+          held++;
+          return connection;
+        } finally {
+          waiting--;
+        }
+      },
+      commitTransaction: (connection: DatabaseConnection) => ended(connection, driver.commitTransaction(connection)),
+      rollbackTransaction: (connection: DatabaseConnection) => ended(connection, driver.rollbackTransaction(connection)),
+      releaseConnection: async (connection: DatabaseConnection) => {
+        if (!freedEarly.delete(connection)) held--;
+        await driver.releaseConnection(connection);
+      },
+    });
   return {
-    dialect: {
-      createAdapter: () => inner.createAdapter(),
-      createDriver: () => countingDriver(inner.createDriver()),
-      createIntrospector: (db) => inner.createIntrospector(db),
-      createQueryCompiler: () => inner.createQueryCompiler(),
-    },
+    dialect: withDriver(inner, countingDriver),
     sqlite,
   };
 }

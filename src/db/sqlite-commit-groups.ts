@@ -1,4 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
+import { withDriver } from './wrapped-driver.js';
 
 /**
  * Group commit on SQLite's one connection. A commit costs about as much as a request's inserts
@@ -281,12 +282,7 @@ export function commitGroupDialect(inner: Dialect, sqlite: GroupedSqlite): { dia
     };
   };
   return {
-    dialect: {
-      createAdapter: () => inner.createAdapter(),
-      createDriver: () => groupedDriver(inner.createDriver()),
-      createIntrospector: (db) => inner.createIntrospector(db),
-      createQueryCompiler: () => inner.createQueryCompiler(),
-    },
+    dialect: withDriver(inner, groupedDriver),
     groups,
   };
 }

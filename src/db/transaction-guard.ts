@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DatabaseConnection, Dialect, Driver, Kysely, TransactionSettings } from 'kysely';
+import type { Dialect } from 'kysely';
+import { driverChanging, withDriver } from './wrapped-driver.js';
 
 interface OpenTransaction {
   open: boolean;
@@ -33,33 +34,16 @@ export function inOpenTransaction(): boolean {
  * another one can only come from the outer handle (docs/design.md §8: services pass the `trx` down).
  */
 export function guardedDialect(inner: Dialect): Dialect {
-  return {
-    createAdapter: () => inner.createAdapter(),
-    createDriver: () => guardedDriver(inner.createDriver()),
-    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
-    createQueryCompiler: () => inner.createQueryCompiler(),
-  };
-}
-
-function guardedDriver(inner: Driver): Driver {
-  const driver: Driver = {
-    init: () => inner.init(),
-    acquireConnection: () => {
-      if (transactions.getStore()?.open) {
-        return Promise.reject(
-          new Error('the outer database handle was used inside a transaction: pass the transaction (trx) down instead'),
-        );
-      }
-      return inner.acquireConnection();
-    },
-    beginTransaction: (connection: DatabaseConnection, settings: TransactionSettings) => inner.beginTransaction(connection, settings),
-    commitTransaction: (connection: DatabaseConnection) => inner.commitTransaction(connection),
-    rollbackTransaction: (connection: DatabaseConnection) => inner.rollbackTransaction(connection),
-    releaseConnection: (connection: DatabaseConnection) => inner.releaseConnection(connection),
-    destroy: () => inner.destroy(),
-  };
-  if (inner.savepoint) driver.savepoint = inner.savepoint.bind(inner);
-  if (inner.rollbackToSavepoint) driver.rollbackToSavepoint = inner.rollbackToSavepoint.bind(inner);
-  if (inner.releaseSavepoint) driver.releaseSavepoint = inner.releaseSavepoint.bind(inner);
-  return driver;
+  return withDriver(inner, (driver) =>
+    driverChanging(driver, {
+      acquireConnection: () => {
+        if (transactions.getStore()?.open) {
+          return Promise.reject(
+            new Error('the outer database handle was used inside a transaction: pass the transaction (trx) down instead'),
+          );
+        }
+        return driver.acquireConnection();
+      },
+    }),
+  );
 }
