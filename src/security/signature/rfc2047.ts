@@ -10,6 +10,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export type DecodeResult = { ok: true; text: string } | { ok: false; problem: string };
 
 export function decodeEncodedWords(value: string): DecodeResult {
+  // Most values hold no encoded-word at all: no need to split them into words to find out.
+  if (!value.includes('=?')) return { ok: true, text: value };
   const words = value.trim().split(/\s+/);
   if (!words.every((word) => ENCODED_WORD.test(word))) {
     return { ok: true, text: value };
