@@ -286,10 +286,10 @@ describe.runIf(POSTGRES)('two servers running the batch at the same moment on on
     for (const [n, [one, two]] of answers.map((pair) => pair.map((answer) => answer.body.counts)).entries()) {
       const payable = CONCURRENT_PAYMENTS + (n === 0 ? 10 : 0);
       expect(one!.executed + two!.executed).toBe(payable);
-      // Both took part, and what one skipped the other had taken.
+      // Both took part, and what one skipped the other had taken. Whether a run met payments the
+      // other had taken at all depends on how their chunks interleaved: no skips is a fair run too.
       expect(one!.executed).toBeGreaterThan(0);
       expect(two!.executed).toBeGreaterThan(0);
-      expect(one!.skipped + two!.skipped).toBeGreaterThan(0);
       expect(one!.skipped).toBeLessThanOrEqual(two!.executed + two!.awaitingFunds + two!.rejected);
       expect(two!.skipped).toBeLessThanOrEqual(one!.executed + one!.awaitingFunds + one!.rejected);
       for (const run of [one!, two!]) expect([run.failed, run.partiallyExecuted]).toEqual([0, 0]);
