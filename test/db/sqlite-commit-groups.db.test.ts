@@ -47,6 +47,17 @@ function countCommits(): { readonly count: () => number } {
   };
 }
 
+/** The test's events in a closed database's file, opened again: what its commits kept. */
+function eventsKeptIn(file: string): string[] {
+  const reopened = new SQLite(file, { readonly: true });
+  try {
+    const rows = reopened.prepare('select resource_id from audit_event where resource_type = ?').all('group-commit-test');
+    return (rows as { resource_id: string }[]).map((row) => row.resource_id);
+  } finally {
+    reopened.close();
+  }
+}
+
 async function fileOf(db: Db): Promise<string> {
   const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
   return rows.find((row) => row.name === 'main')!.file;
@@ -199,11 +210,7 @@ describe('closing a SQLite database with a group open', () => {
       const write = insertEvent.run(database.db, { resourceId: 'written-before-close' });
       await database.close();
       await write;
-      const reopened = new SQLite(file, { readonly: true });
-      expect(reopened.prepare('select resource_id from audit_event where resource_type = ?').all('group-commit-test')).toEqual([
-        { resource_id: 'written-before-close' },
-      ]);
-      reopened.close();
+      expect(eventsKeptIn(file)).toEqual(['written-before-close']);
     } finally {
       await database.dispose();
     }
@@ -231,11 +238,7 @@ describe('closing a SQLite database while a transaction runs', () => {
       await database.close();
       goOn();
       await expect(running).rejects.toThrow();
-      const reopened = new SQLite(file, { readonly: true });
-      expect(reopened.prepare('select resource_id from audit_event where resource_type = ?').all('group-commit-test')).toEqual([
-        { resource_id: 'committed-before' },
-      ]);
-      reopened.close();
+      expect(eventsKeptIn(file)).toEqual(['committed-before']);
     } finally {
       await database.dispose();
     }
