@@ -346,10 +346,17 @@ describe.each(DIALECTS)('wrong one-time codes counted per PSU (%s)', (dialect) =
 
   const statusOf = async (href: string) => (await scaStatusOf(server.client, href)).scaStatus;
 
-  /** The local time (Europe/Oslo, HH:MM) at which a lock set at `at` ends, rounded up to the minute. */
+  /**
+   * When a lock set at `at` ends, as the code page says it: the local time (Europe/Oslo, HH:MM),
+   * rounded up to the minute, and the date too when that is the next day in Oslo.
+   */
   function lockEnd(at: Date, minutes = 15): string {
     const end = new Date(Math.ceil((at.getTime() + minutes * 60_000) / 60_000) * 60_000);
-    return new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(end);
+    const time = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Oslo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      end,
+    );
+    const osloDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo' }).format(date);
+    return osloDay(end) === osloDay(at) ? time : `${time} on ${osloDay(end)}`;
   }
 
   it('five wrong codes across two authorisations lock the code step of the PSU for 15 minutes, then the right code works', async () => {
