@@ -1,6 +1,6 @@
 import type { CoreBanking } from '../../bank/core-banking.port.js';
 import { localized, type Localized } from '../../domain/localized.js';
-import type { Grant, GrantedAccount } from './consent-grant.js';
+import type { Grant } from './consent-grant.js';
 import type { Consent } from './consent.model.js';
 import { referenceText, type ShareableAccount } from './shareable-accounts.js';
 
@@ -45,11 +45,15 @@ export async function secondApproverRefusal(
   psuId: string,
 ): Promise<SecondApproverRefusal | undefined> {
   if (psuId === consent.psuId) return { reason: ALREADY_APPROVED, rejectsConsent: false };
-  const outside: GrantedAccount[] = [];
-  for (const account of consent.grant?.accounts ?? []) {
-    const permission = await coreBanking.permission({ tppId: consent.tppId }, psuId, account.bankAccountId, consent.psuCorporateId);
-    if (!(consent.psuCorporateId !== undefined && permission.canView && permission.canRegister)) outside.push(account);
-  }
+  const granted = consent.grant?.accounts ?? [];
+  // Asked all at once: a bank's port answers each over its own round trip.
+  const permissions = await Promise.all(
+    granted.map((account) => coreBanking.permission({ tppId: consent.tppId }, psuId, account.bankAccountId, consent.psuCorporateId)),
+  );
+  const outside = granted.filter((_, index) => {
+    const permission = permissions[index]!;
+    return !(consent.psuCorporateId !== undefined && permission.canView && permission.canRegister);
+  });
   if (outside.length === 0) return undefined;
   const text = outside.map((account) => referenceText(account.reference)).join(', ');
   return {

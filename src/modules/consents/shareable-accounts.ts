@@ -36,8 +36,11 @@ export async function shareableAccounts(
   organisationNumber: string | undefined,
 ): Promise<ShareableAccount[]> {
   const shareable: ShareableAccount[] = [];
-  for (const account of await coreBanking.accountsOf(tpp, psuId, organisationNumber)) {
-    const permission = await coreBanking.permission(tpp, psuId, account.id, organisationNumber);
+  const accounts = await coreBanking.accountsOf(tpp, psuId, organisationNumber);
+  // Asked all at once: a bank's port answers each over its own round trip.
+  const permissions = await Promise.all(accounts.map((account) => coreBanking.permission(tpp, psuId, account.id, organisationNumber)));
+  for (const [index, account] of accounts.entries()) {
+    const permission = permissions[index]!;
     const allowed = organisationNumber === undefined ? permission.canView : permission.canView && permission.canRegister;
     if (!allowed) continue;
     const number = spacedBban(account.bban);
