@@ -1,12 +1,13 @@
 /**
  * `npx tsx bench/readme-table.ts [bench/results/latest.json]`: the README's performance tables in
  * Markdown, from a run's results file, so the figures in the README are the run's, copied by no
- * hand: the scenarios with req/s, the ratio to the baseline and CPU µs per request, the batch runs,
- * and every budget with its verdict.
+ * hand: the scenarios with req/s, the ratio to the baseline and CPU µs per request (`flagged`: some
+ * answers not 2xx; `Noisy:` below the table names the scenarios other processes disturbed, as the
+ * bench's NOTE does), the batch runs, and every budget with its verdict.
  */
 import { readFileSync } from 'node:fs';
 import type { BatchBenchResult } from './batch.js';
-import type { BenchReport } from './report.js';
+import { isFlagged, noiseNote, type BenchReport } from './report.js';
 
 type Results = BenchReport & { readonly batchRuns: readonly BatchBenchResult[] };
 
@@ -25,7 +26,7 @@ export function readmeTables(results: Results): string {
     '|---|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const s of results.scenarios) {
-    const flagged = s.load.non2xx > 0 || s.load.errors > 0 || s.load.total === 0 || s.load.repeated > 0 || s.targetExited !== undefined;
+    const flagged = isFlagged(s);
     out.push(
       `| (${s.id}) ${s.label.replace(/\|/g, '\\|')} | ${number(s.load.requestsPerSecond)} | ` +
         `${baseline === undefined ? 'n/a' : `${(s.load.requestsPerSecond / baseline).toFixed(2)}x`} | ` +
@@ -33,6 +34,8 @@ export function readmeTables(results: Results): string {
         `${s.load.durationSeconds} | ${flagged ? `yes: ${JSON.stringify(s.load.statusCodes)}, ${s.load.errors} errors` : 'no'} |`,
     );
   }
+  const noise = noiseNote(results);
+  if (noise !== undefined) out.push('', `Noisy: ${noise}`);
   if (results.batchRuns.length > 0) {
     out.push('', '| batch run | payments | seconds | payments/s |', '|---|---:|---:|---:|');
     for (const run of results.batchRuns) {

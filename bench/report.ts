@@ -165,9 +165,14 @@ function line(name: string, value: number | undefined, figure: string, budget: s
   return { name, value, figure, budget, verdict: value === undefined ? 'not measured' : holds(value) ? 'met' : 'MISSED' };
 }
 
+/** A scenario whose figures are not valid: some responses were not 2xx or failed, or its target stopped. */
+export function isFlagged(s: ScenarioResult): boolean {
+  return s.load.non2xx > 0 || s.load.errors > 0 || s.load.total === 0 || s.load.repeated > 0 || s.targetExited !== undefined;
+}
+
 export function flaggedScenarios(scenarios: readonly ScenarioResult[]): string[] {
   return scenarios
-    .filter((s) => s.load.non2xx > 0 || s.load.errors > 0 || s.load.total === 0 || s.load.repeated > 0 || s.targetExited !== undefined)
+    .filter(isFlagged)
     .map(
       (s) =>
         `(${s.id}) ${s.label}: ${s.load.non2xx} non-2xx, ${s.load.errors} errors (${s.load.timeouts} timeouts), statuses ${JSON.stringify(s.load.statusCodes)}` +
@@ -226,13 +231,8 @@ export function printReport(report: BenchReport): void {
       'CPU columns: share of one core during the measured run; 100 % = one core busy.)',
   );
   out.push(`Prism: ${report.notes.prism ?? 'n/a'}; PostgreSQL: ${report.notes.postgres}`);
-  const noisy = report.scenarios.filter((s) => (s.otherCpuCores ?? 0) > NOISY_OTHER_CPU);
-  if (noisy.length > 0) {
-    out.push(
-      `NOTE: other processes used > ${percent(NOISY_OTHER_CPU)} of a core during ${noisy.map((s) => `(${s.id})`).join(', ')} ` +
-        `(load average ${report.machine.loadAverageAtStart.toFixed(2)} at start): the figures are noisy, re-run on a quiet machine.`,
-    );
-  }
+  const noise = noiseNote(report);
+  if (noise !== undefined) out.push(`NOTE: ${noise}`);
   out.push('');
   out.push(
     table(
@@ -258,6 +258,16 @@ export function writeJson(file: string, report: BenchReport & Record<string, unk
 
 /** Above this much CPU used by other processes during a measured run, the run is called noisy. */
 const NOISY_OTHER_CPU = 0.1;
+
+/** What other processes did to the run, when they used more than {@link NOISY_OTHER_CPU} during a scenario. */
+export function noiseNote(report: Pick<BenchReport, 'scenarios' | 'machine'>): string | undefined {
+  const noisy = report.scenarios.filter((s) => (s.otherCpuCores ?? 0) > NOISY_OTHER_CPU);
+  if (noisy.length === 0) return undefined;
+  return (
+    `other processes used > ${percent(NOISY_OTHER_CPU)} of a core during ${noisy.map((s) => `(${s.id})`).join(', ')} ` +
+    `(load average ${report.machine.loadAverageAtStart.toFixed(2)} at start): the figures are noisy, re-run on a quiet machine.`
+  );
+}
 
 function percent(cores: number | undefined): string {
   return cores === undefined ? 'n/a' : `${(cores * 100).toFixed(0)} %`;
