@@ -119,7 +119,8 @@ export function directSqliteDialect(
   };
   // Connections a transaction's end gave back (commit groups) before Kysely releases them: the
   // transaction waits for its group's commit, and the connection is free for others meanwhile.
-  const freedEarly = new Set<DatabaseConnection>();
+  // Weak: a controlled transaction whose group failed to commit may never be released.
+  const freedEarly = new WeakSet<DatabaseConnection>();
   const ended = (connection: DatabaseConnection, ending: Promise<void>): Promise<void> => {
     // The give-back happens synchronously in the call, when the member's savepoint was released.
     if (!freedEarly.has(connection) && givenBack(connection)) {

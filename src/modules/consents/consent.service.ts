@@ -78,12 +78,12 @@ export interface ConsentsService {
   terminate(tpp: TppIdentity, consentId: string, requestId: string): Promise<void>;
   /**
    * The consent a read names in Consent-ID, if it allows reading now: unknown 401 CONSENT_UNKNOWN,
-   * expired 401 CONSENT_EXPIRED, any other status but valid 401 CONSENT_INVALID.
+   * expired 401 CONSENT_EXPIRED, any other status but valid 401 CONSENT_INVALID. `at`: the read's
+   * one reading of the TPP's bank clock, which its other checks use too.
    */
-  /** `at`: the read's one reading of the TPP's bank clock, which its other checks use too. */
   usable(tpp: TppIdentity, consentId: string, at: BankMoment): Promise<Consent>;
   /** A read went through (at the read's moment): its lastActionDate, and a one-off consent is used up (expired). */
-  recordUse(consent: Consent, requestId: string, at: BankMoment): Promise<void>;
+  recordUse(consent: Consent, requestId: string, moment: BankMoment): Promise<void>;
   /** The consents the PSU gave, newest first, each with its status brought up to date (expiry). */
   listGivenBy(psu: PsuOfBank): Promise<Consent[]>;
   /**
