@@ -218,6 +218,48 @@ describe.each(DIALECTS)('account reads (%s)', (dialect) => {
     expectError(await read(`/v1/accounts/${card.resourceId}`, consentId), 404, 'RESOURCE_UNKNOWN', 'account-id');
   });
 
+  it('links each account to its balances and its transactions, each only where the consent grants them', async () => {
+    const consentId = await approve(
+      consentBody({
+        accounts: [{ bban: savings.bban }],
+        balances: [{ bban: main.bban }, { maskedPan }],
+        transactions: [{ bban: main.bban }, { bban: third.bban }, { maskedPan }],
+      }),
+    );
+    // The links' paths (their origin is the server's public URL).
+    const paths = (links: Record<string, { href: string }>) =>
+      Object.fromEntries(Object.entries(links).map(([name, link]) => [name, new URL(link.href).pathname]));
+    const list = await read('/v1/accounts', consentId);
+    expect(list.status, list.text).toBe(200);
+    expectBerlinGroupSchema('accountList', list.body);
+    const shown = Object.fromEntries(list.body.accounts.map((account: any) => [account.bban, account]));
+    const base = (bban: string) => `/v1/accounts/${shown[bban].resourceId}`;
+    expect(paths(shown[main.bban]._links)).toEqual({
+      balances: `${base(main.bban)}/balances`,
+      transactions: `${base(main.bban)}/transactions`,
+    });
+    expect(paths(shown[third.bban]._links)).toEqual({ transactions: `${base(third.bban)}/transactions` });
+    expect(shown[savings.bban]._links).toEqual({});
+    const details = await read(base(third.bban), consentId);
+    expect(details.status, details.text).toBe(200);
+    expectBerlinGroupSchema('accountDetails', details.body.account);
+    expect(details.body.account._links).toEqual(shown[third.bban]._links);
+    // The link leads where it says: the account's transactions under this consent.
+    const transactions = await read(paths(shown[third.bban]._links).transactions!, consentId);
+    expect(transactions.status, transactions.text).toBe(200);
+
+    const cards = await read('/v1/card-accounts', consentId);
+    expect(cards.status, cards.text).toBe(200);
+    expectBerlinGroupSchema('cardAccountList', cards.body);
+    const [card] = cards.body.cardAccounts;
+    const cardBase = `/v1/card-accounts/${card.resourceId}`;
+    expect(paths(card._links)).toEqual({ balances: `${cardBase}/balances`, transactions: `${cardBase}/transactions` });
+    const cardDetails = await read(cardBase, consentId);
+    expect(cardDetails.status, cardDetails.text).toBe(200);
+    expectBerlinGroupSchema('cardAccountDetails', cardDetails.body.cardAccount);
+    expect(cardDetails.body.cardAccount._links).toEqual(card._links);
+  });
+
   it('refuses a TPP without PSP_AI with 401 ROLE_INVALID', async () => {
     const { client } = await server.newTpp('PSDNO-FSA-666666666', ['PSP_PI']);
     expectError(await read('/v1/accounts', 'any', client), 401, 'ROLE_INVALID');

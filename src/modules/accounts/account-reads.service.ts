@@ -58,11 +58,19 @@ export function createAccountReadsService(
   ): Promise<Record<string, unknown> | undefined> {
     const tpp = { tppId: read.tpp.id };
     const resourceId = await accountResourceRepository.idFor(db, read.tpp.id, type, granted.bankAccountId, clock.realNow().toISOString());
-    const balancesHref =
-      !listOnly && granted.kinds.includes('balances')
-        ? `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}/balances`
+    // Links to what the consent grants on the account (Berlin Group accountDetails `_links`: "only
+    // supported, when the corresponding consent has been already granted").
+    const href = (kind: 'balances' | 'transactions') =>
+      !listOnly && granted.kinds.includes(kind)
+        ? `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}/${kind}`
         : undefined;
-    const view = { resourceId, balancesHref, ownerName: granted.ownerName, fixes: ctx.fixes };
+    const view = {
+      resourceId,
+      balancesHref: href('balances'),
+      transactionsHref: href('transactions'),
+      ownerName: granted.ownerName,
+      fixes: ctx.fixes,
+    };
     if (type === 'account') {
       const account = await coreBanking.account(tpp, granted.bankAccountId);
       if (!account) return undefined;

@@ -51,11 +51,20 @@ export function balanceList(balances: AccountBalances, when: { previousBankDay: 
 
 export interface AccountView {
   readonly resourceId: string;
-  /** Where the account's own resources are: its balances, when the consent covers them. */
+  /** Where the account's own resources are: its balances and its transactions, each when the consent covers them. */
   readonly balancesHref?: string | undefined;
+  readonly transactionsHref?: string | undefined;
   readonly ownerName: boolean;
   readonly balances?: Balance[] | undefined;
   readonly fixes: ReadonlySet<AcceptFixName>;
+}
+
+/** The account's `_links`: `balances` and `transactions` where the view has them. */
+function linksOf(view: AccountView): Record<string, { href: string }> {
+  return {
+    ...(view.balancesHref === undefined ? {} : { balances: { href: view.balancesHref } }),
+    ...(view.transactionsHref === undefined ? {} : { transactions: { href: view.transactionsHref } }),
+  };
 }
 
 export function accountDetails(account: BankAccount, view: AccountView): Record<string, unknown> {
@@ -74,7 +83,7 @@ export function accountDetails(account: BankAccount, view: AccountView): Record<
     status: 'enabled',
     usage: account.ownerType === 'PRIVATE' ? 'PRIV' : 'ORGA',
     ...(view.balances ? { balances: view.balances } : {}),
-    _links: view.balancesHref === undefined ? {} : { balances: { href: view.balancesHref } },
+    _links: linksOf(view),
   };
 }
 
@@ -90,6 +99,6 @@ export function cardAccountDetails(card: BankCardAccount, view: AccountView): Re
     usage: 'PRIV',
     creditLimit: amountOf(card.creditLimit),
     ...(view.balances ? { balances: view.balances } : {}),
-    _links: view.balancesHref === undefined ? {} : { balances: { href: view.balancesHref } },
+    _links: linksOf(view),
   };
 }
