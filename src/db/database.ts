@@ -20,6 +20,7 @@ import type { SandboxCoreSystemFaultTable } from '../modules/sandbox/core-system
 import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overview-session.table.js';
 import type { PsuPageLinkTable } from '../modules/psu-overview/psu-page-link.table.js';
 import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
+import type { ServerSecretTable } from '../security/server-secret.table.js';
 import type {
   LedgerBalanceTable,
   LedgerEntryTable,
@@ -77,4 +78,5 @@ export interface Database {
   sandbox_instant_payment_fee: SandboxInstantPaymentFeeTable;
   notification_subscription: NotificationSubscriptionTable;
   notification_outbox: NotificationOutboxTable;
+  server_secret: ServerSecretTable;
 }

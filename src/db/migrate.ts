@@ -26,6 +26,7 @@ import * as psuPageLinks from './migrations/2026_12_03_0022_psu_page_links.js';
 import * as statementOrder from './migrations/2026_12_03_0023_statement_order.js';
 import * as statementCounts from './migrations/2026_12_04_0024_statement_counts.js';
 import * as postingDetails from './migrations/2026_12_05_0025_posting_details.js';
+import * as serverSecrets from './migrations/2026_12_06_0026_server_secrets.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_03_0023_statement_order': statementOrder,
   '2026_12_04_0024_statement_counts': statementCounts,
   '2026_12_05_0025_posting_details': postingDetails,
+  '2026_12_06_0026_server_secrets': serverSecrets,
 };
 
 /** The versions, oldest first. */

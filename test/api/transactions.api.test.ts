@@ -228,6 +228,41 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     ]);
   });
 
+  it('takes back only snapshots the server issued for the list: a made-up one cannot add payments as pending lines or move the mark', async () => {
+    const { client, psu } = await tppOnBankDay(server, '10:00', '5000.00');
+    const approved = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+    // Received, never approved: no line of the account.
+    const received = await client.post<any>(
+      `/v1/payments/${NDCT}`,
+      ndctBody(psu.account, { instructedAmount: { currency: 'NOK', amount: '11.00' } }),
+      {
+        headers: psu.headers,
+      },
+    );
+    expect(received.status, received.text).toBe(201);
+    const consentId = await consentFor(client, psu.customerNumber, psu.account);
+    const read = reader(client, consentId);
+    const transactions = `/v1/accounts/${await resourceIdOf(client, consentId, psu.account.bban)}/transactions`;
+    const first = await read(`${transactions}?bookingStatus=pending`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.transactions.pending.map((entry: any) => entry.transactionId)).toEqual([approved.paymentId]);
+    const issued = paramsOf(first.body.transactions._links.self.href).snapshot!;
+    const again = await read(`${transactions}?bookingStatus=pending&snapshot=${issued}`);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.transactions.pending.map((entry: any) => entry.transactionId)).toEqual([approved.paymentId]);
+
+    const made = (contents: unknown) => Buffer.from(JSON.stringify(contents)).toString('base64url');
+    const forged = [
+      made({ a: '1', p: [approved.paymentId, received.body.paymentId] }),
+      made({ a: '-1', p: [] }),
+      // The issued snapshot's MAC on other contents.
+      made({ a: '1', p: [received.body.paymentId] }) + issued.slice(-43),
+    ];
+    for (const snapshot of forged) {
+      expectError(await read(`${transactions}?bookingStatus=pending&snapshot=${snapshot}`), 400, 'FORMAT_ERROR', 'snapshot');
+    }
+  });
+
   it('a payment approved is a pending line, booked under the same id after a batch run, on the debtor and the creditor account', async () => {
     const { client, day, psu } = await tppOnBankDay(server, '10:00', '5000.00');
     const creditorCustomer = await createCustomer(client, 'PRIVATE', 'Ola Hansen');

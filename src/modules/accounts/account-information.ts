@@ -14,6 +14,7 @@ import { paymentsOnAccount } from './payments-on-account.js';
 import { createTransactionReadsService } from './transaction-reads.service.js';
 import type { NotificationService } from '../notifications/notification.service.js';
 import { accountRoutes } from './account.routes.js';
+import { serverSecrets } from '../../security/server-secret.js';
 
 export interface AccountInformationDependencies {
   readonly db: Db;
@@ -41,9 +42,16 @@ export function createAccountInformation(deps: AccountInformationDependencies): 
   });
   deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
   const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
-  const transactions = createTransactionReadsService(deps.db, deps.coreBanking, consents, deps.clock, paymentsOnAccount(paymentStore), {
-    publicUrl: deps.publicUrl,
-  });
+  const secrets = serverSecrets(deps.db);
+  const transactions = createTransactionReadsService(
+    deps.db,
+    deps.coreBanking,
+    consents,
+    deps.clock,
+    paymentsOnAccount(paymentStore),
+    { publicUrl: deps.publicUrl },
+    () => secrets('transaction-snapshot'),
+  );
   const funds = createFundsConfirmationService(deps.coreBanking);
   return {
     consents,

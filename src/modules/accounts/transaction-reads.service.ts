@@ -15,7 +15,7 @@ import { grantedAccount, notCovered, reportedAccount } from './granted-account.j
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
 import { HISTORY_DAYS, readTransactionQuery, type TransactionListQuery } from './transaction-query.js';
-import { decodeSnapshot, encodeSnapshot, type TransactionSnapshot } from './transaction-snapshot.js';
+import { decodeSnapshot, encodeSnapshot, type SnapshotSeal, type TransactionSnapshot } from './transaction-snapshot.js';
 import {
   cardTransactionView,
   entryOfBankTransaction,
@@ -60,6 +60,8 @@ export function createTransactionReadsService(
   clock: BankClock,
   payments: PaymentsOnAccount,
   settings: { readonly publicUrl: string },
+  /** The server's secret the paging snapshots are MAC'd under (the same for every instance and restart). */
+  snapshotKey: () => Promise<Buffer>,
 ): TransactionReadsService {
   async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string, at: BankMoment) {
     const consent = await consents.usable(read.tpp, read.consentId, at);
@@ -108,6 +110,7 @@ export function createTransactionReadsService(
     snapshot: TransactionSnapshot | undefined,
     base: string,
     today: IsoDate,
+    seal: SnapshotSeal,
   ) {
     const tpp = { tppId: read.tpp.id };
     const account = granted.bankAccountId;
@@ -150,7 +153,7 @@ export function createTransactionReadsService(
     const view = (entry: StatementEntry) => transactionView(entry, `${base}/${encodeURIComponent(entry.id)}`);
     const booked = entries.filter((entry) => entry.status === 'booked').map(view);
     const pending = entries.filter((entry) => entry.status === 'pending').map(view);
-    const token = encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds });
+    const token = encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds }, seal);
     return {
       report: {
         ...(query.bookingStatus === 'pending' ? {} : { booked }),
@@ -167,6 +170,7 @@ export function createTransactionReadsService(
     snapshot: TransactionSnapshot | undefined,
     base: string,
     today: IsoDate,
+    seal: SnapshotSeal,
   ) {
     const tpp = { tppId: read.tpp.id };
     const window = await transactionWindow(
@@ -187,7 +191,7 @@ export function createTransactionReadsService(
         ...(query.bookingStatus === 'pending' ? {} : { booked: window.entries.filter((item) => item.status === 'booked').map(view) }),
         ...(query.bookingStatus === 'booked' ? {} : { pending: window.entries.filter((item) => item.status === 'pending').map(view) }),
       },
-      links: pagingLinks(base, query, window.total, encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds: [] })),
+      links: pagingLinks(base, query, window.total, encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds: [] }, seal)),
     };
   }
 
@@ -198,7 +202,9 @@ export function createTransactionReadsService(
       const { consent, granted } = await transactionsGranted(read, type, resourceId, at);
       const query = readTransactionQuery(rawQuery, today);
       // A query refused is refused before the read counts against frequencyPerDay.
-      const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot);
+      // A snapshot works for the list it was issued for only: this TPP's, of this account.
+      const seal = { key: await snapshotKey(), list: `${read.tpp.id}:${type}:${resourceId}` };
+      const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot, seal);
       if (type === 'card' && query.bookingStatus === 'information') {
         throw new AppError('FORMAT_ERROR', {
           path: 'bookingStatus',
@@ -214,8 +220,8 @@ export function createTransactionReadsService(
       const base = `${accountHref}/transactions`;
       const { report, links } =
         type === 'account'
-          ? await accountReport(read, granted, query, snapshot, base, today)
-          : await cardReport(read, granted, query, snapshot, base, today);
+          ? await accountReport(read, granted, query, snapshot, base, today, seal)
+          : await cardReport(read, granted, query, snapshot, base, today, seal);
       await consents.recordUse(consent, read.requestId, at);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
       const body = {

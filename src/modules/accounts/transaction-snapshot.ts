@@ -1,11 +1,17 @@
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
+import { macOf, sameMac } from '../../security/server-secret.js';
 
 /**
  * What a transaction list was as of its first page, carried in every paging link as `snapshot`
  * (docs/design.md §2b): the bank's own mark (the port's `asOf`) and which of our payments were
  * pending then. Read as of it, the list keeps its order and length while transactions are booked,
  * so an offset names the same entry on every page: no repeats, no gaps.
+ *
+ * The TPP gets it back only as the server issued it: the value ends in a MAC under a server secret
+ * and the list it belongs to (TPP and account), because it decides what the list shows: its
+ * pending ids appear as pending lines whatever those payments' status now, so a made-up one
+ * could show payments never approved, or cancelled, and a made-up mark could hide bookings.
  */
 export interface TransactionSnapshot {
   /** The core-banking port's `asOf` of the first page; undefined when the bank gives none. */
@@ -20,19 +26,37 @@ export interface TransactionSnapshot {
 /** At most this many pending payments ride in a link (about 2 kB); a PSU with more gets them read on each page. */
 const MAX_PENDING = 50;
 
-export function encodeSnapshot(snapshot: TransactionSnapshot): string {
-  const pending = snapshot.pendingPaymentIds;
-  const carried = pending === undefined || pending.length > MAX_PENDING ? null : pending;
-  return Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: carried })).toString('base64url');
+/** What a snapshot's MAC is made under: the server's secret, and the list it is of (so it works for that list only). */
+export interface SnapshotSeal {
+  readonly key: Buffer;
+  /** The list: the TPP and the account (as the TPP names it) and its type. */
+  readonly list: string;
 }
 
-/** A snapshot from a paging link; anything else is 400 FORMAT_ERROR naming `snapshot`. */
-export function decodeSnapshot(token: string): TransactionSnapshot {
+/** The length of the MAC at the end of a snapshot (HMAC-SHA256, base64url). */
+const MAC_LENGTH = 43;
+
+const macOfSnapshot = (seal: SnapshotSeal, body: string) => macOf(seal.key, 'transaction-snapshot', `${seal.list}:${body}`);
+
+export function encodeSnapshot(snapshot: TransactionSnapshot, seal: SnapshotSeal): string {
+  const pending = snapshot.pendingPaymentIds;
+  const carried = pending === undefined || pending.length > MAX_PENDING ? null : pending;
+  const body = Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: carried })).toString('base64url');
+  // The MAC is appended without a separator: both are base64url, and the MAC's length is fixed.
+  return body + macOfSnapshot(seal, body);
+}
+
+/** A snapshot from a paging link of this list; anything else (a MAC that does not check included) is 400 FORMAT_ERROR naming `snapshot`. */
+export function decodeSnapshot(token: string, seal: SnapshotSeal): TransactionSnapshot {
+  const body = token.slice(0, -MAC_LENGTH);
+  const mac = token.slice(-MAC_LENGTH);
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
+  if (token.length > MAC_LENGTH && sameMac(macOfSnapshot(seal, body), mac)) {
+    try {
+      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
   }
   const { a, p } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { a?: unknown; p?: unknown };
   const bankAsOfOk = a === undefined || (typeof a === 'string' && a.length <= 200);
@@ -44,7 +68,7 @@ export function decodeSnapshot(token: string): TransactionSnapshot {
   if (!bankAsOfOk || !pendingOk) {
     throw new AppError('FORMAT_ERROR', {
       path: 'snapshot',
-      detail: localized('is not a snapshot of a paging link', 'er ikke et øyeblikksbilde fra en sidelenke'),
+      detail: localized('is not a snapshot of a paging link of this list', 'er ikke et øyeblikksbilde fra en sidelenke til denne listen'),
     });
   }
   return { bankAsOf: a, pendingPaymentIds: p === null ? undefined : p };

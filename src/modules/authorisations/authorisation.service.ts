@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { macOf } from '../../security/server-secret.js';
 import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
@@ -607,7 +608,7 @@ const LOGIN_REFUSED = (left: number) =>
  * each counted attempt has a new one, so an assertion is good for one attempt only.
  */
 function externalState(authorisationId: string, attempt: number, session: string): string {
-  return createHmac('sha256', session).update(`sca-external-login:${authorisationId}:${attempt}`).digest('base64url');
+  return macOf(session, 'sca-external-login', `${authorisationId}:${attempt}`);
 }
 
 function sameSecret(expected: string, given: string): boolean {

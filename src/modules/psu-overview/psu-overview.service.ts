@@ -1,4 +1,5 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { macOf } from '../../security/server-secret.js';
 import type { CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
 import { withTransaction, type Db } from '../../db/create-db.js';
@@ -405,7 +406,7 @@ export function createPsuOverviewService(deps: PsuOverviewDependencies, settings
 
 /** The state an external login carries: a MAC of the visit and the attempt under the browser's cookie secret. */
 function externalState(sessionId: string, attempt: number, secret: string): string {
-  return createHmac('sha256', secret).update(`psu-overview-login:${sessionId}:${attempt}`).digest('base64url');
+  return macOf(secret, 'psu-overview-login', `${sessionId}:${attempt}`);
 }
 
 function sha256(text: string): string {
