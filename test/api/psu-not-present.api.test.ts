@@ -33,7 +33,7 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
     const path = `/v1/accounts/${list.body.accounts[0].resourceId as string}`;
     const read = (suffix: string, headers: Record<string, string> = {}) =>
       client.get<any>(`${path}${suffix}`, { headers: { 'consent-id': consentId, ...headers } });
-    return { client, read };
+    return { client, read, mockAccountId: account.resourceId };
   }
 
   async function moveClock(client: TppClient, hours: number): Promise<void> {
@@ -91,6 +91,38 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
     expect(attended.status, attended.text).toBe(200);
     await moveClock(client, 2);
     expectError(await read(old, PSU_PRESENT), 401, 'CONSENT_INVALID', 'dateFrom');
+  });
+
+  it('a refused read does not use up frequencyPerDay: unknown transactions, old history, the bank missing data', async () => {
+    const { client, read, mockAccountId } = await setUp(1);
+    for (const id of ['no-such-transaction', 'another-unknown', 'a-third']) {
+      expectError(await read(`/transactions/${id}`), 404, 'RESOURCE_UNKNOWN', 'transactionId');
+    }
+    const today = (await readClock(client)).today;
+    expectError(await read(`/transactions?dateFrom=${addDays(today, -120)}`), 401, 'CONSENT_INVALID', 'dateFrom');
+    const fault = (value: string | null) => client.put<any>(`/v1/sandbox/accounts/${mockAccountId}/core-system-fault`, { fault: value });
+    expect((await fault('missing-data')).status).toBe(200);
+    for (const suffix of ['/transactions', '/transactions/anything', '/balances']) {
+      const answer = await read(suffix);
+      expect(answer.status, answer.text).toBe(500);
+    }
+    expect((await fault(null)).status).toBe(200);
+
+    // None of them counted: the one read a day of each kind is still there, then no more.
+    for (const suffix of ['/transactions', '/balances']) {
+      const first = await read(suffix);
+      expect(first.status, first.text).toBe(200);
+      expect(first.headers.ratelimit).toMatch(/^limit=1, remaining=0, reset=\d+$/);
+      expectError(await read(suffix), 429, 'ACCESS_EXCEEDED');
+    }
+    expectError(await read('/transactions/no-such-transaction'), 429, 'ACCESS_EXCEEDED');
+  });
+
+  it('reads at the same moment are counted in the shared database: no more are answered than frequencyPerDay allows', async () => {
+    const { read } = await setUp(2);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => read('/transactions')));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) expectError(answer, 429, 'ACCESS_EXCEEDED');
   });
 
   it('a malformed PSU-IP-Address is 400 FORMAT_ERROR', async () => {

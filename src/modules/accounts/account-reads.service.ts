@@ -106,9 +106,11 @@ export function createAccountReadsService(
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
       const granted = await grantedAccount(db, consent, type, resourceId);
-      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'details', at.now);
-      const view = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, context(read, at));
-      if (!view) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+      const { value: view, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'details', at.now, async () => {
+        const found = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, context(read, at));
+        if (!found) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+        return found;
+      });
       await consents.recordUse(consent, read.requestId, at);
       return { body: type === 'account' ? { account: view } : { cardAccount: view }, headers };
     },
@@ -120,9 +122,10 @@ export function createAccountReadsService(
       if (!granted.kinds.includes('balances')) {
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }
-      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'balances', at.now);
       const tpp = { tppId: read.tpp.id };
-      const balances = await balancesOf(tpp, granted.bankAccountId, context(read, at).when);
+      const { value: balances, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'balances', at.now, () =>
+        balancesOf(tpp, granted.bankAccountId, context(read, at).when),
+      );
       await consents.recordUse(consent, read.requestId, at);
       return { body: { ...reportedAccount(type, granted), balances }, headers };
     },

@@ -201,7 +201,6 @@ export function createTransactionReadsService(
       const { today } = at;
       const { consent, granted } = await transactionsGranted(read, type, resourceId, at);
       const query = readTransactionQuery(rawQuery, today);
-      // A query refused is refused before the read counts against frequencyPerDay.
       // A snapshot works for the list it was issued for only: this TPP's, of this account.
       const seal = { key: await snapshotKey(), list: `${read.tpp.id}:${type}:${resourceId}` };
       const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot, seal);
@@ -215,13 +214,16 @@ export function createTransactionReadsService(
         });
       }
       checkHistory(read, consent, query, at);
-      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now);
       const accountHref = `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}`;
       const base = `${accountHref}/transactions`;
-      const { report, links } =
+      const {
+        value: { report, links },
+        headers,
+      } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, () =>
         type === 'account'
-          ? await accountReport(read, granted, query, snapshot, base, today, seal)
-          : await cardReport(read, granted, query, snapshot, base, today, seal);
+          ? accountReport(read, granted, query, snapshot, base, today, seal)
+          : cardReport(read, granted, query, snapshot, base, today, seal),
+      );
       await consents.recordUse(consent, read.requestId, at);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
       const body = {
@@ -234,13 +236,15 @@ export function createTransactionReadsService(
     async details(read, resourceId, transactionId) {
       const at = await clock.moment(read.tpp.id);
       const { consent, granted } = await transactionsGranted(read, 'account', resourceId, at);
-      const headers = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now);
       const tpp = { tppId: read.tpp.id };
-      const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
-      const entry = found
-        ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
-        : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
-      if (!entry) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+      const { value: entry, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, async () => {
+        const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
+        const entryFound = found
+          ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
+          : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
+        if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+        return entryFound;
+      });
       await consents.recordUse(consent, read.requestId, at);
       const href = `${settings.publicUrl}/v1/accounts/${encodeURIComponent(resourceId)}/transactions/${encodeURIComponent(entry.id)}`;
       return { body: { transactionsDetails: transactionView(entry, href) }, headers };
