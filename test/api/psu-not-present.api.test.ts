@@ -93,11 +93,51 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
     expectError(await read(old, PSU_PRESENT), 401, 'CONSENT_INVALID', 'dateFrom');
   });
 
+  /** A transaction booked `days` ago on the sandbox account: its transactionId. */
+  async function bookedDaysAgo(client: TppClient, mockAccountId: string, days: number): Promise<string> {
+    const day = addDays((await readClock(client)).today, -days);
+    const booked = await client.post<any>(`/v1/sandbox/accounts/${mockAccountId}/transactions`, {
+      bookingDate: day,
+      valueDate: day,
+      transactionAmount: { currency: 'NOK', amount: '-77.00' },
+      remittanceInformationUnstructured: `${days} days ago`,
+    });
+    expect(booked.status, booked.text).toBe(201);
+    return booked.body.transactionId as string;
+  }
+
+  it('the details of a transaction older than 90 days: refused as the list refuses that history, with the same rule and message', async () => {
+    const { client, read, mockAccountId } = await setUp(4);
+    const old = await bookedDaysAgo(client, mockAccountId, 120);
+    const recent = await bookedDaysAgo(client, mockAccountId, 30);
+    const today = (await readClock(client)).today;
+    const list = await read(`/transactions?dateFrom=${addDays(today, -120)}`);
+    expectError(list, 401, 'CONSENT_INVALID', 'dateFrom');
+
+    const refused = await read(`/transactions/${old}`);
+    expectError(refused, 401, 'CONSENT_INVALID', 'transactionId');
+    expect(refused.body.tppMessages[0].text).toBe(list.body.tppMessages[0].text);
+    expect(refused.text).not.toContain('-77.00');
+    const fresh = await read(`/transactions/${recent}`);
+    expect(fresh.status, fresh.text).toBe(200);
+    expect(fresh.body.transactionsDetails.transactionId).toBe(recent);
+
+    // With the PSU present within an hour of the consent's SCA it is shown; two hours on, no longer.
+    const attended = await read(`/transactions/${old}`, PSU_PRESENT);
+    expect(attended.status, attended.text).toBe(200);
+    expect(attended.body.transactionsDetails).toMatchObject({ transactionId: old, transactionAmount: { amount: '-77.00' } });
+    await moveClock(client, 2);
+    expectError(await read(`/transactions/${old}`, PSU_PRESENT), 401, 'CONSENT_INVALID', 'transactionId');
+    expect((await read(`/transactions/${recent}`, PSU_PRESENT)).status).toBe(200);
+  });
+
   it('a refused read does not use up frequencyPerDay: unknown transactions, old history, the bank missing data', async () => {
     const { client, read, mockAccountId } = await setUp(1);
+    const old = await bookedDaysAgo(client, mockAccountId, 120);
     for (const id of ['no-such-transaction', 'another-unknown', 'a-third']) {
       expectError(await read(`/transactions/${id}`), 404, 'RESOURCE_UNKNOWN', 'transactionId');
     }
+    expectError(await read(`/transactions/${old}`), 401, 'CONSENT_INVALID', 'transactionId');
     const today = (await readClock(client)).today;
     expectError(await read(`/transactions?dateFrom=${addDays(today, -120)}`), 401, 'CONSENT_INVALID', 'dateFrom');
     const fault = (value: string | null) => client.put<any>(`/v1/sandbox/accounts/${mockAccountId}/core-system-fault`, { fault: value });

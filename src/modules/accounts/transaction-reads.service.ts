@@ -75,14 +75,17 @@ export function createTransactionReadsService(
     return { consent, granted };
   }
 
-  /** History before the last 90 days: only with the PSU present and an SCA of the consent less than an hour old. */
-  function checkHistory(read: AccountRead, consent: Consent, query: TransactionListQuery, at: BankMoment): void {
-    if (query.dateFrom >= addDays(at.today, -HISTORY_DAYS)) return;
+  /**
+   * History before the last 90 days (a list from `since`, or a transaction booked then): only with
+   * the PSU present and an SCA of the consent less than an hour old. `path`: what asked for it.
+   */
+  function checkHistory(read: AccountRead, consent: Consent, since: IsoDate, path: 'dateFrom' | 'transactionId', at: BankMoment): void {
+    if (since >= addDays(at.today, -HISTORY_DAYS)) return;
     const now = at.now.getTime();
     const approvedAt = consent.approvedAt === undefined ? Number.NaN : Date.parse(consent.approvedAt);
     if (read.psuPresent && now - approvedAt <= FRESH_SCA_MS) return;
     throw new AppError('CONSENT_INVALID', {
-      path: 'dateFrom',
+      path,
       detail: localized(
         `transactions older than ${HISTORY_DAYS} days need the PSU present and a fresh consent (SCA within the last hour): ask the PSU to approve a new consent`,
         `transaksjoner eldre enn ${HISTORY_DAYS} dager krever at brukeren er til stede og et nytt samtykke (SCA i løpet av den siste timen): be brukeren godkjenne et nytt samtykke`,
@@ -213,7 +216,7 @@ export function createTransactionReadsService(
           ),
         });
       }
-      checkHistory(read, consent, query, at);
+      checkHistory(read, consent, query.dateFrom, 'dateFrom', at);
       const accountHref = `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}`;
       const base = `${accountHref}/transactions`;
       const {
@@ -243,6 +246,9 @@ export function createTransactionReadsService(
           ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
           : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
         if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+        // A transaction is history as the list's lines are: one booked before the last 90 days
+        // is refused here just as a list reaching back to its day is.
+        checkHistory(read, consent, entryFound.bookingDate, 'transactionId', at);
         return entryFound;
       });
       await consents.recordUse(consent, read.requestId, at);
