@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 import { localized, type Localized } from '../domain/localized.js';
 import { unsafeCharacterIn } from '../domain/unsafe-text.js';
+import { repeatedMemberIn } from './repeated-member.js';
 
 /** docs/design.md §2 and the issue: bodies above 1 MiB are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -43,9 +44,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Parses the raw body kept by the content-type parser into `request.body`: UTF-8 (bytes that are
- * not are refused, never replaced), JSON, and no text anywhere in it with a character the API
- * does not accept (domain/unsafe-text.ts), in values and in names alike. One place for every
- * body of every route.
+ * not are refused, never replaced), JSON in which no object names a member twice, and no text
+ * anywhere in it with a character the API does not accept (domain/unsafe-text.ts), in values and
+ * in names alike. One place for every body of every route.
  */
 export function parseJsonBody(request: FastifyRequest): void {
   const raw = request.ctx.rawBody;
@@ -70,6 +71,16 @@ export function parseJsonBody(request: FastifyRequest): void {
         `innholdet er ikke gyldig JSON (${(error as Error).message})`,
       ),
       path: 'body',
+    });
+  }
+  const repeated = repeatedMemberIn(text);
+  if (repeated !== undefined) {
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized(
+        `${repeated} is given twice: name each member of an object once`,
+        `${repeated} er oppgitt to ganger: oppgi hvert felt i et objekt én gang`,
+      ),
+      path: repeated,
     });
   }
   checkText(request.body);

@@ -129,6 +129,29 @@ describe.each(DIALECTS)('input hygiene (%s)', (dialect) => {
     expectError(response, 400, 'FORMAT_ERROR', 'creditor\u202EName');
   });
 
+  it('refuses a payment naming instructedAmount twice (JSON.parse would keep the last amount), creating nothing', async () => {
+    const before = await businessRows();
+    const { instructedAmount, ...rest } = ndctBody(psu.account);
+    // Written by hand: a JavaScript object cannot hold a name twice.
+    const body = Buffer.from(
+      `{"instructedAmount":${JSON.stringify(instructedAmount)},${JSON.stringify(rest).slice(1, -1)},` +
+        `"instructedAmount":{"currency":"NOK","amount":"9999.00"}}`,
+    );
+    const response = await server.client.post<any>(`/v1/payments/${NDCT}`, body, { headers: psu.headers });
+    expectError(response, 400, 'FORMAT_ERROR', 'instructedAmount');
+    expect(response.body.tppMessages[0].text).toContain('instructedAmount is given twice');
+    expect(await businessRows()).toEqual(before);
+  });
+
+  it('refuses a member given twice deep in a consent body, naming its path', async () => {
+    const bban = psu.account.bban;
+    const body = Buffer.from(
+      `{"access":{"accounts":[{"bban":"${bban}","bban":"${bban}"}]},"recurringIndicator":false,"validUntil":"2099-01-01","frequencyPerDay":1}`,
+    );
+    const response = await server.client.post<any>('/v1/consents', body, { headers: psu.headers });
+    expectError(response, 400, 'FORMAT_ERROR', 'access.accounts[0].bban');
+  });
+
   it.each(['https:/evil.example/cb', 'https:evil.example/cb', 'https:\\\\evil.example/cb'])(
     'refuses TPP-Redirect-URI %s with 400 naming the header, creating nothing',
     async (uri) => {
