@@ -40,6 +40,15 @@ export async function readBodyOfBodilessMethod(request: FastifyRequest): Promise
   request.ctx.rawBody = Buffer.concat(chunks);
 }
 
+/**
+ * `preValidation` of a route whose body is optional: a body not sent (no bytes) is read as `{}`,
+ * so the route's body schema validates it as the empty object. A JSON `null` that was sent stays
+ * `null` and is refused by the schema like any other body that is not an object.
+ */
+export async function absentBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) request.body = {};
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
