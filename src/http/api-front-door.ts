@@ -104,7 +104,9 @@ async function identify(request: FastifyRequest, options: FrontDoorOptions): Pro
 }
 
 const EMPTY = Buffer.alloc(0);
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/;
+// RFC 9110 §11.1: the scheme name is case-insensitive (`bearer` is Bearer), and one or more spaces
+// separate it from the token (token68).
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
 
 /**
  * A PSU access token (`Authorization: Bearer …`) identifies the PSU as PSU-ID would (docs/design.md §2).

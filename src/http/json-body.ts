@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 import { localized, type Localized } from '../domain/localized.js';
 import { unsafeCharacterIn } from '../domain/unsafe-text.js';
+import { repeatedMemberIn } from './repeated-member.js';
 
 /** docs/design.md §2 and the issue: bodies above 1 MiB are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -39,19 +40,29 @@ export async function readBodyOfBodilessMethod(request: FastifyRequest): Promise
   request.ctx.rawBody = Buffer.concat(chunks);
 }
 
+/**
+ * `preValidation` of a route whose body is optional: a body not sent (no bytes) is read as `{}`,
+ * so the route's body schema validates it as the empty object. A JSON `null` that was sent stays
+ * `null` and is refused by the schema like any other body that is not an object.
+ */
+export async function absentBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) request.body = {};
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Parses the raw body kept by the content-type parser into `request.body`: UTF-8 (bytes that are
- * not are refused, never replaced), JSON, and no text anywhere in it with a character the API
- * does not accept (domain/unsafe-text.ts), in values and in names alike. One place for every
- * body of every route.
+ * Parses the raw body kept by the content-type parser into `request.body`: sent without a content
+ * coding, UTF-8 (bytes that are not are refused, never replaced), JSON in which no object names a
+ * member twice, and no text anywhere in it with a character the API does not accept
+ * (domain/unsafe-text.ts), in values and in names alike. One place for every body of every route.
  */
 export function parseJsonBody(request: FastifyRequest): void {
   const raw = request.ctx.rawBody;
   if (!raw || raw.length === 0 || METHODS_WITHOUT_BODY.has(request.method)) {
     return;
   }
+  checkContentCoding(request.headers['content-encoding']);
   let text: string;
   try {
     text = UTF8.decode(raw);
@@ -72,7 +83,34 @@ export function parseJsonBody(request: FastifyRequest): void {
       path: 'body',
     });
   }
+  const repeated = repeatedMemberIn(text);
+  if (repeated !== undefined) {
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized(
+        `${repeated} is given twice: name each member of an object once`,
+        `${repeated} er oppgitt to ganger: oppgi hvert felt i et objekt én gang`,
+      ),
+      path: repeated,
+    });
+  }
   checkText(request.body);
+}
+
+/**
+ * A body is read as sent: the Digest is over those bytes, and no body is inflated (RFC 9110
+ * §8.4.1: a content coding the server does not apply is refused with 415, not read as identity).
+ */
+function checkContentCoding(header: string | undefined): void {
+  if (header === undefined) return;
+  const codings = header.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === '' || coding === 'identity')) return;
+  throw new AppError('CONTENT_TYPE_UNSUPPORTED', {
+    detail: localized(
+      `the body must be sent uncompressed: Content-Encoding ${header} is not supported (send none, or identity)`,
+      `innholdet må sendes ukomprimert: Content-Encoding ${header} støttes ikke (send ingen, eller identity)`,
+    ),
+    path: 'Content-Encoding',
+  });
 }
 
 /**

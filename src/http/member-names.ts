@@ -5,7 +5,8 @@
  * member whose name differs from a defined one only in letter case is renamed to the defined name
  * before validation. Nothing else is loosened: a member given under both spellings stays as sent,
  * and `additionalProperties: false` refuses the extra one; a name no schema defines is refused as
- * before.
+ * before. A name given twice in the same spelling never gets here: the body's text is refused
+ * first (http/repeated-member.ts), as the parsed body keeps only the last.
  */
 
 type Schema = Readonly<Record<string, unknown>>;

@@ -6,10 +6,14 @@
  * - `GET` lists `{authorisationIds}`, `GET …/{authorisationId}` reads `{scaStatus}`;
  * - an authorisation is read under its own parent and sub-resource only (elsewhere 404), and an
  *   unknown parent is 404 RESOURCE_UNKNOWN on each operation;
- * - there is no `PUT …/{authorisationId}` (the PSU gives its data on the bank's pages): 405 with Allow.
+ * - there is no `PUT …/{authorisationId}` (the PSU gives its data on the bank's pages): 405 with Allow;
+ * - a start takes no body, an empty one or `{}`; any other body is 400, and the Berlin Group's
+ *   embedded-SCA members (psuData, …) are refused as such: this bank authorises by redirect only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBasket, EXPLICIT, explicitPayment } from '../support/baskets.js';
+import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
+import { consentBody, createConsent, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectError, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
 import { createPayment, walk } from '../support/sca.js';
@@ -109,6 +113,56 @@ describe.each(DIALECTS)('the shared authorisation sub-resource (%s)', (dialect) 
       expectError(await server.client.post<any>(base, undefined, { headers: psu.headers }), 404, 'RESOURCE_UNKNOWN', unknown.parameter);
       expectError(await server.client.get<any>(base), 404, 'RESOURCE_UNKNOWN', unknown.parameter);
       expectError(await server.client.get<any>(`${base}/no-such-authorisation`), 404, 'RESOURCE_UNKNOWN', unknown.parameter);
+    });
+  });
+
+  describe.each(['payment', 'payment cancellation', 'signing basket', 'consent'])('the body of a start on a %s', (name) => {
+    /** The start's path: the parents above, and a consent created for explicit authorisation. */
+    let start = '';
+    beforeAll(async () => {
+      if (name !== 'consent') {
+        start = `${parents[name]!.path}/${parents[name]!.segment}`;
+        return;
+      }
+      const consent = await createConsent(server.client, consentBody(detailedAccess(psu.account)), { ...psu.headers, ...EXPLICIT });
+      start = `/v1/consents/${consent.consentId}/authorisations`;
+    });
+    const authorisationIds = async (): Promise<string[]> => (await server.client.get<any>(start)).body.authorisationIds as string[];
+
+    it.each([
+      ['none', undefined, {}],
+      ['an empty body sent as JSON', Buffer.alloc(0), { 'content-type': 'application/json' }],
+      ['{}', Buffer.from('{}'), {}],
+    ])('takes %s (201)', async (_, body, headers) => {
+      const started = await server.client.post<any>(start, body, { headers: { ...psu.headers, ...headers } });
+      expect(started.status, started.text).toBe(201);
+      expectBerlinGroupSchema('startScaprocessResponse', started.body);
+    });
+
+    it.each(['null', '[1,2,3]', '"x"', '1'])('refuses the body %s as not an object (400 path body), starting nothing', async (text) => {
+      const before = await authorisationIds();
+      const response = await server.client.post<any>(start, Buffer.from(text), { headers: psu.headers });
+      expectError(response, 400, 'FORMAT_ERROR', 'body');
+      expect(await authorisationIds()).toEqual(before);
+    });
+
+    it('refuses a member the operation does not define, naming it', async () => {
+      const response = await server.client.post<any>(start, { foo: { bar: [1] } }, { headers: psu.headers });
+      expectError(response, 400, 'FORMAT_ERROR', 'foo');
+      expect(response.body.tppMessages[0].text).toContain('is not a field of this request');
+    });
+
+    it.each([
+      ['psuData', { psuData: { password: 'hunter2' } }],
+      ['authenticationMethodId', { authenticationMethodId: 'SMS_OTP' }],
+      ['scaAuthenticationData', { scaAuthenticationData: '123456' }],
+    ])('refuses %s (embedded SCA): this bank authorises by redirect only, starting nothing', async (member, body) => {
+      const before = await authorisationIds();
+      const response = await server.client.post<any>(start, body, { headers: psu.headers });
+      expectError(response, 400, 'FORMAT_ERROR', member);
+      expect(response.body.tppMessages[0].text).toContain('authorises by redirect only');
+      expect(response.body.tppMessages[0].text).not.toContain('hunter2');
+      expect(await authorisationIds()).toEqual(before);
     });
   });
 });

@@ -5,7 +5,7 @@
  * that a refused request changes nothing. Everything goes through the real server socket.
  */
 import { randomUUID } from 'node:crypto';
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { request as httpRequest } from 'undici';
@@ -188,6 +188,28 @@ describe('platform errors', () => {
       });
       expect(response.status).toBe(415);
       expectError(response.body, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    });
+
+    it.each([
+      ['gzip-compressed', 'gzip', gzipSync(Buffer.from('{"email":"zip@tpp.example"}'))],
+      ['labelled gzip but sent plain', 'gzip', Buffer.from('{"email":"zip@tpp.example"}')],
+      ['labelled deflate', 'Deflate', Buffer.from('{"email":"zip@tpp.example"}')],
+      ['labelled identity, gzip', 'identity, gzip', Buffer.from('{"email":"zip@tpp.example"}')],
+    ])('refuses a correctly signed body %s with 415: bodies are sent uncompressed, changing nothing', async (_, coding, body) => {
+      await server.client.put<any>(CONTACT, { email: 'before@tpp.example' });
+      // Signed over the bytes as sent, so only the content coding is wrong.
+      const response = await server.client.put<any>(CONTACT, body, { headers: { 'content-encoding': coding } });
+      expect(response.status).toBe(415);
+      expectError(response.body, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding');
+      expect(response.body.message).toContain('uncompressed');
+      expect((await server.client.get<any>(CONTACT)).body).toMatchObject({ email: 'before@tpp.example' });
+    });
+
+    it.each(['identity', 'IDENTITY'])('accepts a body sent with Content-Encoding: %s', async (coding) => {
+      const response = await server.client.put<any>(CONTACT, Buffer.from('{"email":"identity@tpp.example"}'), {
+        headers: { 'content-encoding': coding },
+      });
+      expect(response.status, response.text).toBe(200);
     });
 
     it('refuses a correctly signed body over 1 MiB with 413', async () => {

@@ -26,7 +26,9 @@ import {
   sctBody,
   type Psu,
 } from '../support/payments.js';
-import { identityNumber } from '../support/sandbox.js';
+import { createBasket, EXPLICIT, explicitPayment } from '../support/baskets.js';
+import { consentBody, createConsent, detailedAccess } from '../support/consents.js';
+import { createCustomer, identityNumber } from '../support/sandbox.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** One character of each refused class. */
@@ -129,6 +131,29 @@ describe.each(DIALECTS)('input hygiene (%s)', (dialect) => {
     expectError(response, 400, 'FORMAT_ERROR', 'creditor\u202EName');
   });
 
+  it('refuses a payment naming instructedAmount twice (JSON.parse would keep the last amount), creating nothing', async () => {
+    const before = await businessRows();
+    const { instructedAmount, ...rest } = ndctBody(psu.account);
+    // Written by hand: a JavaScript object cannot hold a name twice.
+    const body = Buffer.from(
+      `{"instructedAmount":${JSON.stringify(instructedAmount)},${JSON.stringify(rest).slice(1, -1)},` +
+        `"instructedAmount":{"currency":"NOK","amount":"9999.00"}}`,
+    );
+    const response = await server.client.post<any>(`/v1/payments/${NDCT}`, body, { headers: psu.headers });
+    expectError(response, 400, 'FORMAT_ERROR', 'instructedAmount');
+    expect(response.body.tppMessages[0].text).toContain('instructedAmount is given twice');
+    expect(await businessRows()).toEqual(before);
+  });
+
+  it('refuses a member given twice deep in a consent body, naming its path', async () => {
+    const bban = psu.account.bban;
+    const body = Buffer.from(
+      `{"access":{"accounts":[{"bban":"${bban}","bban":"${bban}"}]},"recurringIndicator":false,"validUntil":"2099-01-01","frequencyPerDay":1}`,
+    );
+    const response = await server.client.post<any>('/v1/consents', body, { headers: psu.headers });
+    expectError(response, 400, 'FORMAT_ERROR', 'access.accounts[0].bban');
+  });
+
   it.each(['https:/evil.example/cb', 'https:evil.example/cb', 'https:\\\\evil.example/cb'])(
     'refuses TPP-Redirect-URI %s with 400 naming the header, creating nothing',
     async (uri) => {
@@ -155,6 +180,85 @@ describe.each(DIALECTS)('input hygiene (%s)', (dialect) => {
     const page = await httpRequest(createdPayment.body._links.scaRedirect.href);
     await page.body.text();
     expect(page.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  describe('operations that take no body', () => {
+    const statusOf = async (path: string) => (await server.client.get<any>(`${path}/status`)).body;
+    /** Each operation, a fresh target of it (a DELETE removes it), and how to read that target's state. */
+    const operations: [string, string, () => Promise<string>, (path: string) => Promise<unknown>][] = [
+      ['POST', 'sandbox psu-page-links', async () => '/v1/sandbox/psu-page-links', async () => undefined],
+      ['POST', 'sandbox batch-runs', async () => '/v1/sandbox/batch-runs', async () => undefined],
+      [
+        'DELETE',
+        'a payment (cancellation)',
+        async () => (await explicitPayment(server.client, NDCT, ndctBody(psu.account), psu.headers)).path,
+        statusOf,
+      ],
+      [
+        'DELETE',
+        'a signing basket',
+        async () => {
+          const payment = await explicitPayment(server.client, NDCT, ndctBody(psu.account), psu.headers);
+          return (await createBasket(server.client, [payment.paymentId], { ...psu.headers, ...EXPLICIT })).path;
+        },
+        statusOf,
+      ],
+      [
+        'DELETE',
+        'a consent',
+        async () => `/v1/consents/${(await createConsent(server.client, consentBody(detailedAccess(psu.account)), psu.headers)).consentId}`,
+        statusOf,
+      ],
+      [
+        'DELETE',
+        'a sandbox customer',
+        async () => `/v1/sandbox/customers/${(await createCustomer(server.client)).customerId}`,
+        async (path) => (await server.client.get<any>(path)).status,
+      ],
+    ];
+
+    it('every /v1 operation of a method with a body declares its body (NoBody when it takes none), so none is taken unread', async () => {
+      const document = (await server.client.get<any>('/openapi.json')).body;
+      const undeclared = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, operations]) =>
+        Object.entries(operations)
+          .filter(([method, operation]) => ['post', 'put', 'patch', 'delete'].includes(method) && !operation.requestBody)
+          .map(([method]) => `${method.toUpperCase()} ${path}`)
+          .filter((operation) => operation.includes(' /v1/')),
+      );
+      expect(undeclared).toEqual([]);
+    });
+
+    it.each(operations)('%s %s takes no body, an empty one or {}', async (method, _, target) => {
+      for (const [body, headers] of [
+        [undefined, {}],
+        [Buffer.alloc(0), { 'content-type': 'application/json' }],
+        [Buffer.from('{}'), {}],
+      ] as const) {
+        const response = await server.client.call<any>(method, await target(), { body, headers: { ...psu.headers, ...headers } });
+        expect(response.status, response.text).toBeLessThan(300);
+      }
+    });
+
+    it.each(operations)('%s %s refuses any other body with 400, changing nothing', async (method, _, target, stateOf) => {
+      const path = await target();
+      const before = { rows: await businessRows(), state: await stateOf(path) };
+      for (const [text, at] of [
+        ['null', 'body'],
+        ['[1,2,3]', 'body'],
+        ['"x"', 'body'],
+        ['{"x":1}', 'x'],
+        ['{"psuData":{"password":"hunter2"}}', 'psuData'],
+      ]) {
+        const response = await server.client.call<any>(method, path, { body: Buffer.from(text!), headers: psu.headers });
+        expect({ text, status: response.status, code: response.body.code, path: response.body.tppMessages?.[0]?.path }).toEqual({
+          text,
+          status: 400,
+          code: 'FORMAT_ERROR',
+          path: at,
+        });
+      }
+      expect({ rows: await businessRows(), state: await stateOf(path) }).toEqual(before);
+    });
   });
 
   describe('the sweep: every string field of every creating operation', () => {

@@ -205,6 +205,17 @@ describe.each(DIALECTS)('PSU pre-step and PSU access tokens (%s)', (dialect) => 
       expect(response.status, response.text).toBe(201);
     });
 
+    it.each(['bearer', 'BEARER', 'bEaReR'])(
+      'reads the scheme in any letter case (RFC 9110 §11.1): %s <token> is accepted',
+      async (scheme) => {
+        const token = await tokenFor(server.client, company);
+        const response = await server.client.post<any>(`/v1/payments/${NDCT}`, ndctBody(company.account), {
+          headers: { 'psu-corporate-id': company.organisationNumber, authorization: `${scheme} ${token}` },
+        });
+        expect(response.status, response.text).toBe(201);
+      },
+    );
+
     it('with PSU-ID naming another PSU than the token: 401 TOKEN_INVALID at PSU-ID', async () => {
       const token = await tokenFor(server.client, company);
       const response = await server.client.post<any>(`/v1/payments/${NDCT}`, ndctBody(company.account), {

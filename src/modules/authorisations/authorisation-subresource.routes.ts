@@ -1,13 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject } from 'typebox';
 import type { DbOrTx } from '../../db/create-db.js';
+import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { ResourceId, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import type { Psd2Role, TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisableResource } from './authorisation-start.js';
 import type { AuthorisationSubjects } from './authorisation-subject.js';
 import { scaStatusView } from './authorisation-views.js';
-import { AuthorisationsResponse, ScaStatusResponse, StartScaProcessResponse } from './authorisation.schemas.js';
+import {
+  AuthorisationsResponse,
+  redirectOnlyRefusal,
+  ScaStatusResponse,
+  StartAuthorisationBody,
+  StartScaProcessResponse,
+} from './authorisation.schemas.js';
 import type { AuthorisationService } from './authorisation.service.js';
 
 /** The app a module's routes plugin is given (TypeBox schemas type the requests). */
@@ -54,7 +61,7 @@ export interface AuthorisationSubresourceOptions<Params extends TObject, Parent>
 /**
  * Registers, for each sub-resource of a parent (payments, signing baskets, consents), the same
  * three operations: `POST` starts an authorisation explicitly (201 with `scaRedirect`, Location
- * and `ASPSP-SCA-Approach: REDIRECT`), `GET` lists the ids of the parent's authorisations, and
+ * and `ASPSP-SCA-Approach: REDIRECT`; it takes no body, or `{}`), `GET` lists the ids of the parent's authorisations, and
  * `GET …/{authorisationId}` reads one's scaStatus (with psuMessage when it failed). The PSU's data
  * is given on the bank's pages only (SCA by redirect), so no `PUT …/{authorisationId}` exists: 405.
  */
@@ -78,16 +85,21 @@ export function registerAuthorisationSubresource<Params extends TObject, Parent>
       base,
       {
         config,
+        preValidation: absentBodyIsEmptyObject,
         schema: {
           operationId: subresource.operationIds.start,
           tags,
           summary: subresource.summaries.start,
           headers: SignedRequestHeaders,
           params: options.params,
+          body: StartAuthorisationBody,
           response: { 201: StartScaProcessResponse, ...signedErrorResponses() },
         },
       },
       async (request, reply) => {
+        // The schema lets through only the embedded-SCA members, each to be refused as such.
+        const [embeddedScaMember] = Object.keys(request.body);
+        if (embeddedScaMember !== undefined) throw redirectOnlyRefusal(embeddedScaMember);
         const tpp = tppOf(request);
         const parent = await parentOf(tpp, request.params);
         const started = await authorisations.start({

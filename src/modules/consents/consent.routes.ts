@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
-import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
+import { absentBodyIsEmptyObject } from '../../http/json-body.js';
+import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { ConsentsService } from './consent.service.js';
@@ -92,12 +93,14 @@ export const consentRoutes: FastifyPluginAsyncTypebox<{ consents: ConsentsServic
     '/consents/:consentId',
     {
       config,
+      preValidation: absentBodyIsEmptyObject,
       schema: {
         operationId: 'deleteConsent',
         tags,
         summary: 'Terminate the consent (terminatedByTpp): 204',
         headers: SignedRequestHeaders,
         params: ConsentIdParams,
+        body: NoBody,
         response: { 204: Type.Null({ description: 'Terminated' }), ...signedErrorResponses() },
       },
     },

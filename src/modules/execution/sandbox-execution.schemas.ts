@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { NoBody, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { BATCH_OUTCOMES } from './batch-run-report.js';
 
 const TAGS = ['Sandbox execution'];
@@ -47,6 +47,7 @@ export const runBatchSchema = {
   description:
     'Executes every approved payment of yours that is due by your clock (ACTC, PDNG whose date has come, ACCP awaiting funds): debited, credited when the creditor account is in the bank, ACSC; lacking funds ACCP with fundsAvailable false, or RJCT when no scheduled run is left today. Bulk payments execute payment by payment (PART when some fail). Periodic payments are not executed in the sandbox.',
   headers: SignedRequestHeaders,
+  body: NoBody,
   response: {
     200: Type.Object({
       batchRunId: Type.String(),

@@ -5,7 +5,8 @@ import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { tppOf } from '../../http/request-context.js';
-import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
+import { absentBodyIsEmptyObject } from '../../http/json-body.js';
+import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import {
   PAYMENT_SERVICES,
   PRODUCT_SHORT_NAMES,
@@ -174,12 +175,14 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       `/${service}/:paymentProduct/:paymentId`,
       {
         config,
+        preValidation: absentBodyIsEmptyObject,
         schema: {
           operationId: operationId('cancelPayment', service),
           tags,
           summary: 'Cancel: 204 before the PSU approved it, 202 with startAuthorisation after, 405 when queued (PDNG) or final',
           headers: SignedRequestHeaders,
           params: PaymentIdParams,
+          body: NoBody,
           response: { 202: PaymentCancelResponse, 204: Type.Null({ description: 'Cancelled (CANC)' }), ...signedErrorResponses() },
         },
       },

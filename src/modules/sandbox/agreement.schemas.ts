@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { Link, NoBody, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { ENGAGEMENT_ROLES } from './sandbox-bank.model.js';
 import { AccountReference, AccountReferenceInput, DisplayName, Id } from './sandbox-common.schemas.js';
 
@@ -114,5 +114,6 @@ export const deleteEngagementSchema = {
   summary: "Withdraw a PSU's access to an account of the agreement (e.g. to see a payment in a signing basket fail at approval)",
   headers: SignedRequestHeaders,
   params: EngagementParams,
+  body: NoBody,
   response: { 204: Type.Null(), ...signedErrorResponses() },
 };

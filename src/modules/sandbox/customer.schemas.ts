@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { Link, NoBody, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { CUSTOMER_TYPES } from './sandbox-bank.model.js';
 import { Id } from './sandbox-common.schemas.js';
 
@@ -62,5 +62,6 @@ export const deleteCustomerSchema = {
     "Never changes another customer's balance or history: the customer's own mock data goes with all its postings; a payment between it and another account of the bank stays on that account, the deleted side moved to your sandbox's clearing account. 409 REFERENCE_STATUS_INVALID, changing nothing, while the customer is the debtor or PSU of a live payment (not ACSC, ACCC, PART, RJCT or CANC) or the PSU of an open signing basket: cancel or execute the payments, delete the baskets, then delete the customer.",
   headers: SignedRequestHeaders,
   params: CustomerParams,
+  body: NoBody,
   response: { 204: Type.Null(), ...signedErrorResponses() },
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { Type } from 'typebox';
-import { SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { NoBody, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import type { PsuOverviewService } from '../psu-overview/psu-overview.service.js';
 import { callerOf } from './sandbox-request.js';
 
@@ -25,11 +26,13 @@ export const psuPageLinkRoutes: FastifyPluginAsyncTypebox<{ psuPageLinks: PsuPag
   app.post(
     '/psu-page-links',
     {
+      preValidation: absentBodyIsEmptyObject,
       schema: {
         operationId: 'createSandboxPsuPageLink',
         tags: ['Sandbox mock data'],
         summary: "A link to the PSU's own page of consents and payments on your sandbox bank",
         headers: SignedRequestHeaders,
+        body: NoBody,
         response: { 201: PsuPageLink, ...signedErrorResponses() },
       },
     },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { initializeSchema } from './sandbox-initialize.schemas.js';
 import { callerOf } from './sandbox-request.js';
 import type { SandboxRouteOptions } from './sandbox-routes.options.js';
@@ -13,9 +14,7 @@ export const initializeRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = 
     {
       schema: initializeSchema,
       // The body is optional (a bare POST seeds the documented set): none is the empty object.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      preValidation: absentBodyIsEmptyObject,
     },
     async (request) => ({
       ...(await bank.initializer.initialize(callerOf(request), request.body?.seed)),

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
-import { signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
+import { absentBodyIsEmptyObject } from '../../http/json-body.js';
+import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import { InitiationHeaders } from '../payments/payment.schemas.js';
@@ -91,12 +92,14 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
     '/signing-baskets/:basketId',
     {
       config,
+      preValidation: absentBodyIsEmptyObject,
       schema: {
         operationId: 'deleteSigningBasket',
         tags,
         summary: 'Delete before any approval (204); the payments stay as they are and are free again',
         headers: SignedRequestHeaders,
         params: BasketIdParams,
+        body: NoBody,
         response: { 204: Type.Null({ description: 'Deleted (the basket reads CANC)' }), ...signedErrorResponses() },
       },
     },
