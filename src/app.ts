@@ -12,6 +12,7 @@ import { AppError } from './errors/app-error.js';
 import { ErrorBodySchema } from './errors/error-body.js';
 import { clientErrorResponse, handleError, installErrorHandler, sendError } from './http/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
+import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
 import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         onTpp: (tpp) => services.tpps.recordContact(tpp),
         psuOfToken: (tpp, token) => services.psuAccess.psuOfToken(tpp, token),
       });
+      installQueryDeclarations(v1);
       installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds, requestLeaseSeconds: config.requestLeaseSeconds });
       for (const module of services.modules) await module.v1Routes?.(v1);
       if (deps.extraV1Routes) {

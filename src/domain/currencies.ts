@@ -97,3 +97,12 @@ export function checkCurrencyCode(code: string): Check<string> {
   }
   return fail(localized(`${code} is not an active ISO 4217 currency code`, `${code} er ikke en gjeldende ISO 4217-valutakode`));
 }
+
+/**
+ * Whether an account reference (Berlin Group accountReference) with this `currency` names an
+ * account held in `accountCurrency`: a reference without a currency names the account whatever
+ * its currency; one with a currency names only the account (or sub-account) in that currency.
+ */
+export function referenceNamesCurrency(referenceCurrency: string | undefined, accountCurrency: string): boolean {
+  return referenceCurrency === undefined || referenceCurrency === accountCurrency;
+}

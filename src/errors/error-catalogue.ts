@@ -67,6 +67,14 @@ export const ERROR_CATALOGUE = {
     tppCode: 'PERIOD_INVALID',
     text: { en: 'The requested validity period is not acceptable', nb: 'Den ønskede gyldighetsperioden kan ikke brukes' },
   },
+  PARAMETER_NOT_SUPPORTED: {
+    status: 400,
+    tppCode: 'PARAMETER_NOT_SUPPORTED',
+    text: {
+      en: 'The bank does not offer this optional Berlin Group parameter',
+      nb: 'Banken tilbyr ikke denne valgfrie Berlin Group-parameteren',
+    },
+  },
   LOGIN_CODE_INVALID: {
     status: 401,
     tppCode: 'TOKEN_INVALID',

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import type { DeferredCompiles } from './deferred-compiles.js';
 import { adoptDefinedNames, memberNamesOf } from './member-names.js';
+import { adoptQueryNames, queryNamesOf } from './query-names.js';
 
 // ajv and ajv-formats are CommonJS modules with a `default` export.
 const Ajv = AjvModule.default;
@@ -12,7 +13,8 @@ const addFormats = addFormatsModule.default;
  * Route schema validation with two rule sets. Bodies are strict: a number where the schema wants
  * a string is refused, never converted (docs/design.md §2: a numeric amount is a 400), and unknown
  * properties are kept so `additionalProperties: false` can refuse them. Query strings, path
- * parameters and headers are text on the wire, so they are converted to the schema's type.
+ * parameters and headers are text on the wire, so they are converted to the schema's type; query
+ * names are first read by the rules of query-names.ts.
  */
 export function installValidators(app: FastifyInstance, deferred: DeferredCompiles): void {
   const body = newAjv(false);
@@ -29,13 +31,15 @@ export function installValidators(app: FastifyInstance, deferred: DeferredCompil
   const compiled = new Map<string, ValidateFunction>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     // Routes share schemas (every /v1 route takes the same headers): each distinct one is compiled once.
-    const key = `${httpPart === 'body' ? 'body' : 'text'} ${JSON.stringify(schema)}`;
+    const key = `${httpPart === 'body' || httpPart === 'querystring' ? httpPart : 'text'} ${JSON.stringify(schema)}`;
     let validate = compiled.get(key);
     if (!validate) {
       validate = deferredValidator(
         deferred.defer(() => {
           sharedSchemas();
-          return httpPart === 'body' ? bodyValidator(body, schema as Record<string, unknown>) : text.compile(schema);
+          if (httpPart === 'body') return bodyValidator(body, schema as Record<string, unknown>);
+          if (httpPart === 'querystring') return queryValidator(text, schema as Record<string, unknown>);
+          return text.compile(schema);
         }),
       );
       compiled.set(key, validate);
@@ -66,6 +70,22 @@ function bodyValidator(ajv: AjvInstance, schema: Record<string, unknown>): Valid
     return valid;
   }) as ValidateFunction;
   return withDefinedNames;
+}
+
+function queryValidator(ajv: AjvInstance, schema: Record<string, unknown>): ValidateFunction {
+  const validate = ajv.compile(schema);
+  const names = queryNamesOf(schema);
+  const withQueryNames = ((data: unknown) => {
+    const issue = typeof data === 'object' && data !== null ? adoptQueryNames(data as Record<string, unknown>, names) : undefined;
+    if (issue) {
+      withQueryNames.errors = [issue];
+      return false;
+    }
+    const valid = validate(data);
+    withQueryNames.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return withQueryNames;
 }
 
 function newAjv(coerceTypes: false | 'array'): AjvInstance {

@@ -1,6 +1,8 @@
 /**
  * `POST /v1/funds-confirmations` (docs/design.md §2b): the bank's funds check on an account, for a
- * TPP with PSP_IC, no consent needed.
+ * TPP with PSP_IC, no consent needed. An account named in a currency it is not held in names no
+ * account (404, as an unknown one); card references are Berlin Group members the check does not
+ * take (400 PARAMETER_NOT_SUPPORTED).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
@@ -65,6 +67,32 @@ describe.each(DIALECTS)('funds confirmation (%s)', (dialect) => {
     const response = await confirm({ account: { bban: accountNumber().bban }, instructedAmount: { currency: 'NOK', amount: '1.00' } });
     expect({ status: response.status, code: response.body.code }).toEqual({ status: 404, code: 'RESOURCE_UNKNOWN' });
   });
+
+  it('answers an account named in its own currency, and 404 RESOURCE_UNKNOWN for one named in a currency it is not held in', async () => {
+    const inNok = await confirm({
+      account: { bban: account.bban, currency: 'NOK' },
+      instructedAmount: { currency: 'NOK', amount: '10.00' },
+    });
+    expect(inNok.status, inNok.text).toBe(200);
+    expect(inNok.body).toEqual({ fundsAvailable: true });
+    for (const reference of [
+      { bban: account.bban, currency: 'EUR' },
+      { iban: account.iban, currency: 'SEK' },
+    ]) {
+      const answer = await confirm({ account: reference, instructedAmount: { currency: 'NOK', amount: '10.00' } });
+      expect({ status: answer.status, code: answer.body.code }, answer.text).toEqual({ status: 404, code: 'RESOURCE_UNKNOWN' });
+    }
+  });
+
+  it.each(['maskedPan', 'pan', 'msisdn'])(
+    'refuses a Berlin Group account reference by %s as not offered here, not as a misspelling',
+    async (member) => {
+      const answer = await confirm({ account: { [member]: '525412******3241' }, instructedAmount: { currency: 'NOK', amount: '10.00' } });
+      expectError(answer, 400, 'PARAMETER_NOT_SUPPORTED', `account.${member}`);
+      expect(answer.body.tppMessages[0].text).toContain('name the account by bban or iban');
+      expect(answer.body.tppMessages[0].text).not.toContain('spelling');
+    },
+  );
 
   it('refuses a TPP without PSP_IC with 401 ROLE_INVALID', async () => {
     expectError(

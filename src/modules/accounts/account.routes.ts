@@ -17,6 +17,7 @@ import {
   CardAccountBalancesResponse,
   CardAccountListResponse,
   CardAccountResponse,
+  CardTransactionListQuerystring,
   CardTransactionListResponse,
   TransactionDetailsResponse,
   TransactionListQuerystring,
@@ -187,11 +188,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: TransactionListResponse, ...errors },
       },
     },
-    async (request, reply) =>
-      answer(
-        reply,
-        await transactions.list('account', readOf(request), request.params.accountId, request.query as Record<string, unknown>),
-      ),
+    async (request, reply) => answer(reply, await transactions.list('account', readOf(request), request.params.accountId, request.query)),
   );
 
   app.get(
@@ -221,11 +218,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         summary: 'A card account report: booked and pending card transactions, paged by offset and limit',
         headers: AccountReadHeaders,
         params: AccountIdParams,
-        querystring: TransactionListQuerystring,
+        querystring: CardTransactionListQuerystring,
         response: { 200: CardTransactionListResponse, ...errors },
       },
     },
-    async (request, reply) =>
-      answer(reply, await transactions.list('card', readOf(request), request.params.accountId, request.query as Record<string, unknown>)),
+    async (request, reply) => answer(reply, await transactions.list('card', readOf(request), request.params.accountId, request.query)),
   );
 };

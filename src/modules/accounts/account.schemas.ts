@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { TRUE_WHEN_CONTAINED } from '../../http/query-names.js';
 import { Link, ResourceId, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 
 export const AccountReadHeaders = Type.Object({
@@ -10,10 +11,12 @@ export const AccountReadHeaders = Type.Object({
   ),
 });
 
-export const WithBalanceQuery = Type.Object(
-  { withBalance: Type.Optional(Type.Boolean({ description: 'Include the balances the consent grants' })) },
-  { additionalProperties: false },
+/** Berlin Group withBalance: "If contained", so a bare `?withBalance` is true (query-names.ts). */
+const withBalance = Type.Optional(
+  Type.Boolean({ description: 'Include the balances the consent grants; given without a value: true', [TRUE_WHEN_CONTAINED]: true }),
 );
+
+export const WithBalanceQuery = Type.Object({ withBalance }, { additionalProperties: false });
 
 export const AccountIdParams = Type.Object({ accountId: ResourceId });
 
@@ -63,18 +66,38 @@ const Reference = Type.Object({
 export const AccountBalancesResponse = Type.Object({ account: Reference, balances: Type.Array(Balance) });
 export const CardAccountBalancesResponse = Type.Object({ cardAccount: Reference, balances: Type.Array(Balance) });
 
-/** Transaction list query: every name also in any case (`BookingStatus`), read by transaction-query.ts. */
+/*
+ * Transaction list queries: every parameter the Berlin Group defines for the operation is a name
+ * of the query; what the bank does not offer is refused by transaction-query.ts with
+ * PARAMETER_NOT_SUPPORTED, never ignored. Values are read there (bookingStatus in any case).
+ */
+const cardTransactionListQuery = {
+  bookingStatus: Type.Optional(Type.String({ description: 'booked | pending | both (the default) | information (standing orders)' })),
+  dateFrom: Type.Optional(Type.String({ description: 'YYYY-MM-DD; 90 days back by the bank clock when absent' })),
+  dateTo: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
+  offset: Type.Optional(Type.String({ description: 'Entries to skip, from 0' })),
+  limit: Type.Optional(Type.String({ description: 'Entries per page: 200 by default, at most 1000' })),
+  snapshot: Type.Optional(Type.String({ description: 'What the list was as of its first page, as the paging links carry it' })),
+  entryReferenceFrom: Type.Optional(Type.String({ description: 'Not offered (400 PARAMETER_NOT_SUPPORTED): page with offset and limit' })),
+  deltaList: Type.Optional(Type.Boolean({ description: 'Only false is offered (true: 400 PARAMETER_NOT_SUPPORTED)' })),
+};
+
+/** `GET /v1/card-accounts/{id}/transactions`. */
+export const CardTransactionListQuerystring = Type.Object(cardTransactionListQuery, { additionalProperties: false });
+
+/** `GET /v1/accounts/{id}/transactions`. */
 export const TransactionListQuerystring = Type.Object(
   {
-    bookingStatus: Type.Optional(Type.String({ description: 'booked | pending | both (the default) | information (standing orders)' })),
-    dateFrom: Type.Optional(Type.String({ description: 'YYYY-MM-DD; 90 days back by the bank clock when absent' })),
-    dateTo: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })),
-    offset: Type.Optional(Type.String({ description: 'Entries to skip, from 0' })),
-    limit: Type.Optional(Type.String({ description: 'Entries per page: 200 by default, at most 1000' })),
-    snapshot: Type.Optional(Type.String({ description: 'What the list was as of its first page, as the paging links carry it' })),
+    ...cardTransactionListQuery,
+    withBalance: Type.Optional(
+      Type.Boolean({ description: 'Accepted and ignored, as the Berlin Group allows: read /balances', [TRUE_WHEN_CONTAINED]: true }),
+    ),
+    pageIndex: Type.Optional(Type.String({ description: 'Not offered (400 PARAMETER_NOT_SUPPORTED): page with offset and limit' })),
+    itemsPerPage: Type.Optional(Type.String({ description: 'Not offered (400 PARAMETER_NOT_SUPPORTED): page with offset and limit' })),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
+export type TransactionListQuerystring = Static<typeof TransactionListQuerystring>;
 
 export const TransactionParams = Type.Object({
   accountId: ResourceId,

@@ -3,10 +3,9 @@ import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 
 /*
- * The query of a transaction list (docs/design.md §2b), read from the raw query string: names match
- * without regard to case (a real TPP collection sends `BookingStatus`), every value is checked
- * here, and what was left out gets its default, so the paging links can carry every filter
- * explicitly. Pure.
+ * The query of a transaction list (docs/design.md §2b), as the route's schema let it through:
+ * every value is checked here, and what was left out gets its default, so the paging links can
+ * carry every filter explicitly. Pure.
  */
 
 export const REPORT_STATUSES = ['booked', 'pending', 'both', 'information'] as const;
@@ -28,33 +27,52 @@ export interface TransactionListQuery {
   readonly snapshot: string | undefined;
 }
 
-/** The names of the query, lower case, as the request may spell them in any case. */
-const NAMES = {
-  bookingstatus: 'bookingStatus',
-  datefrom: 'dateFrom',
-  dateto: 'dateTo',
-  offset: 'offset',
-  limit: 'limit',
-  snapshot: 'snapshot',
-} as const;
-type Name = (typeof NAMES)[keyof typeof NAMES];
+/**
+ * The query as the route's schema let it through (account.schemas.ts): names in their declared
+ * spelling (the validation layer matches them in any case), each given once, flags as booleans.
+ */
+export interface TransactionListParameters {
+  readonly bookingStatus?: string | undefined;
+  readonly dateFrom?: string | undefined;
+  readonly dateTo?: string | undefined;
+  readonly offset?: string | undefined;
+  readonly limit?: string | undefined;
+  readonly snapshot?: string | undefined;
+  readonly entryReferenceFrom?: string | undefined;
+  readonly deltaList?: boolean | undefined;
+  readonly withBalance?: boolean | undefined;
+  readonly pageIndex?: string | undefined;
+  readonly itemsPerPage?: string | undefined;
+}
+type Name = keyof TransactionListParameters;
 
 function invalid(path: string, detail: Localized): AppError {
   return new AppError('FORMAT_ERROR', { path, detail });
 }
 
-/** Each known parameter once, by its canonical name; other parameters are not ours and are left alone. */
-function byCanonicalName(raw: Readonly<Record<string, unknown>>): Partial<Record<Name, string>> {
-  const values: Partial<Record<Name, string>> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const name = NAMES[key.toLowerCase() as keyof typeof NAMES] as Name | undefined;
-    if (name === undefined) continue;
-    if (values[name] !== undefined || typeof value !== 'string') {
-      throw invalid(name, localized('is given more than once', 'er oppgitt mer enn én gang'));
-    }
-    values[name] = value;
+/**
+ * Berlin Group parameters the bank does not offer ("optional if supported by API provider"):
+ * refused, since answering as if they were not there would give the TPP another list than it
+ * asked for. withBalance is not among them: the Berlin Group lets the bank ignore it.
+ */
+function refuseWhatIsNotOffered(values: TransactionListParameters): void {
+  const notOffered: [Name, boolean, Localized][] = [
+    [
+      'entryReferenceFrom',
+      values.entryReferenceFrom !== undefined,
+      localized('delta reports are not offered: read by dateFrom and dateTo', 'deltarapporter tilbys ikke: les med dateFrom og dateTo'),
+    ],
+    [
+      'deltaList',
+      values.deltaList === true,
+      localized('delta reports are not offered: read by dateFrom and dateTo', 'deltarapporter tilbys ikke: les med dateFrom og dateTo'),
+    ],
+    ['pageIndex', values.pageIndex !== undefined, localized('page with offset and limit', 'bla med offset og limit')],
+    ['itemsPerPage', values.itemsPerPage !== undefined, localized('page with offset and limit', 'bla med offset og limit')],
+  ];
+  for (const [path, given, detail] of notOffered) {
+    if (given) throw new AppError('PARAMETER_NOT_SUPPORTED', { path, detail });
   }
-  return values;
 }
 
 function wholeNumber(name: Name, text: string | undefined, least: number, most: number): number | undefined {
@@ -76,10 +94,11 @@ function date(name: Name, text: string | undefined): IsoDate | undefined {
 /**
  * The list query of a request, with its defaults: bookingStatus `both`, dateFrom 90 days before the
  * bank's `today`, offset 0, limit 200. Bad values are 400 FORMAT_ERROR naming the parameter;
- * dateFrom after dateTo is 400 PERIOD_INVALID.
+ * dateFrom after dateTo is 400 PERIOD_INVALID; a Berlin Group parameter the bank does not offer
+ * is 400 PARAMETER_NOT_SUPPORTED.
  */
-export function readTransactionQuery(raw: Readonly<Record<string, unknown>>, today: IsoDate): TransactionListQuery {
-  const values = byCanonicalName(raw);
+export function readTransactionQuery(values: TransactionListParameters, today: IsoDate): TransactionListQuery {
+  refuseWhatIsNotOffered(values);
   const status = values.bookingStatus?.toLowerCase() ?? 'both';
   if (!(REPORT_STATUSES as readonly string[]).includes(status)) {
     throw invalid(

@@ -14,7 +14,7 @@ import type { AccountType } from './account-resource.repository.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
-import { HISTORY_DAYS, readTransactionQuery, type TransactionListQuery } from './transaction-query.js';
+import { HISTORY_DAYS, readTransactionQuery, type TransactionListParameters, type TransactionListQuery } from './transaction-query.js';
 import { decodeSnapshot, encodeSnapshot, type SnapshotSeal, type TransactionSnapshot } from './transaction-snapshot.js';
 import {
   cardTransactionView,
@@ -27,8 +27,8 @@ import { transactionWindow } from './transaction-window.js';
 import { admitRead } from './unattended-reads.js';
 
 export interface TransactionReadsService {
-  /** `GET /v1/accounts/{id}/transactions` and `/v1/card-accounts/{id}/transactions`, the query as sent. */
-  list(type: AccountType, read: AccountRead, resourceId: string, query: Readonly<Record<string, unknown>>): Promise<ReadAnswer>;
+  /** `GET /v1/accounts/{id}/transactions` and `/v1/card-accounts/{id}/transactions`, the query as its schema let it through. */
+  list(type: AccountType, read: AccountRead, resourceId: string, query: TransactionListParameters): Promise<ReadAnswer>;
   /** `GET /v1/accounts/{id}/transactions/{transactionId}`. */
   details(read: AccountRead, resourceId: string, transactionId: string): Promise<ReadAnswer>;
 }
@@ -199,11 +199,11 @@ export function createTransactionReadsService(
   }
 
   return {
-    async list(type, read, resourceId, rawQuery) {
+    async list(type, read, resourceId, parameters) {
       const at = await clock.moment(read.tpp.id);
       const { today } = at;
       const { consent, granted } = await transactionsGranted(read, type, resourceId, at);
-      const query = readTransactionQuery(rawQuery, today);
+      const query = readTransactionQuery(parameters, today);
       // A snapshot works for the list it was issued for only: this TPP's, of this account.
       const seal = { key: await snapshotKey(), list: `${read.tpp.id}:${type}:${resourceId}` };
       const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot, seal);

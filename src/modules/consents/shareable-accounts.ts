@@ -1,4 +1,5 @@
 import type { CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
+import { referenceNamesCurrency } from '../../domain/currencies.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { ConsentReference } from './consent-access.js';
 import type { GrantedAccount } from './consent-grant.js';
@@ -80,7 +81,7 @@ export function accountNamed(shareable: readonly ShareableAccount[], reference: 
         : 'iban' in reference
           ? account.iban === reference.iban
           : account.maskedPan === reference.maskedPan;
-    return same && (reference.currency === undefined || reference.currency === account.currency);
+    return same && referenceNamesCurrency(reference.currency, account.currency);
   });
 }
 

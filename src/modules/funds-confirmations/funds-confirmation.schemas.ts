@@ -1,10 +1,25 @@
 import { Type, type Static } from 'typebox';
 import { AccountReference, Amount } from '../payments/payment.schemas.js';
 
+/**
+ * Berlin Group accountReference as confirmationOfFunds takes it: the card references (pan,
+ * maskedPan) and msisdn are members of it, so they are names of this body; the service says the
+ * bank does not take them here.
+ */
+const FundsAccountReference = Type.Object(
+  {
+    ...AccountReference.properties,
+    pan: Type.Optional(Type.String({ maxLength: 35, description: 'Not taken here (400 PARAMETER_NOT_SUPPORTED): use bban or iban' })),
+    maskedPan: Type.Optional(Type.String({ maxLength: 35, description: 'Not taken here (400 PARAMETER_NOT_SUPPORTED): use bban or iban' })),
+    msisdn: Type.Optional(Type.String({ maxLength: 35, description: 'Not taken here (400 PARAMETER_NOT_SUPPORTED): use bban or iban' })),
+  },
+  { additionalProperties: false },
+);
+
 /** Berlin Group confirmationOfFunds. */
 export const FundsConfirmationBody = Type.Object(
   {
-    account: AccountReference,
+    account: FundsAccountReference,
     instructedAmount: Amount,
     cardNumber: Type.Optional(Type.String({ maxLength: 35 })),
     payee: Type.Optional(Type.String({ maxLength: 70 })),

@@ -3,6 +3,7 @@ import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js
 import { findAccountAs } from '../../bank/account-and-permission.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
+import { referenceNamesCurrency } from '../../domain/currencies.js';
 import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { formatAmount, type Money } from '../../domain/money.js';
@@ -172,7 +173,7 @@ export function createPaymentsService(
       throw new AppError('DEBTOR_ACCOUNT_UNKNOWN', { path: 'debtorAccount' });
     }
     const { account, permission } = found;
-    if (order.debtorCurrency !== undefined && order.debtorCurrency !== account.currency) {
+    if (!referenceNamesCurrency(order.debtorCurrency, account.currency)) {
       throw new AppError('FORMAT_ERROR', {
         path: 'debtorAccount.currency',
         detail: localized(`the account is held in ${account.currency}`, `kontoen er i ${account.currency}`),
