@@ -5,6 +5,7 @@
  * older than 90 days needs the PSU present and an SCA of the consent less than an hour old.
  */
 import { describe, expect, it } from 'vitest';
+import type { CoreBanking } from '../../src/bank/core-banking.port.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { addDays } from '../../src/domain/iso-date.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
@@ -17,7 +18,22 @@ import { walk } from '../support/sca.js';
 const PSU_PRESENT = { 'psu-ip-address': '2001:db8::7' };
 
 describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
-  const server = useTestServer({ dialect });
+  /** How often the server asked the bank for balances: each costs a round trip to the core system. */
+  let bankBalanceReads = 0;
+  const server = useTestServer({
+    dialect,
+    coreBanking: (sandbox) =>
+      new Proxy(sandbox, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property);
+          if (property !== 'balances' || typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            bankBalanceReads += 1;
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }) as CoreBanking,
+  });
 
   async function setUp(frequencyPerDay = 4) {
     const { client } = await freshTpp(server);
@@ -163,6 +179,15 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => read('/transactions')));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
     for (const answer of answers.filter((answer) => answer.status !== 200)) expectError(answer, 429, 'ACCESS_EXCEEDED');
+  });
+
+  it('reads racing for the last slot are refused before the bank is asked: many at once reach the bank once', async () => {
+    const { read } = await setUp(1);
+    const before = bankBalanceReads;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => read('/balances')));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) expectError(answer, 429, 'ACCESS_EXCEEDED');
+    expect(bankBalanceReads - before).toBe(1);
   });
 
   it('a malformed PSU-IP-Address is 400 FORMAT_ERROR', async () => {

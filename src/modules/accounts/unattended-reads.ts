@@ -48,20 +48,39 @@ export async function takeUnattendedRead(db: Db, key: UnattendedReadKey, limit: 
 }
 
 /**
+ * Gives back the slot {@link takeUnattendedRead} took at `now` for a read that was then refused:
+ * one occurrence of `now` leaves the stored times (reads at the same instant are alike, any one
+ * of them may go). False when others kept changing the row, or the database failed: the slot then
+ * stays counted, which refuses too much, never too little.
+ */
+async function giveBackUnattendedRead(db: Db, key: UnattendedReadKey, now: Date): Promise<boolean> {
+  const taken = now.toISOString();
+  try {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+      const stored = await unattendedReadRepository.readTimes(db, key);
+      const times = stored === undefined || stored === '' ? [] : stored.split(',');
+      const index = times.indexOf(taken);
+      if (index < 0) return true;
+      times.splice(index, 1);
+      if (await unattendedReadRepository.replaceReadTimes(db, key, stored, times.join(','))) return true;
+    }
+  } catch {
+    // The read's own refusal is what the TPP must hear; the slot stays counted.
+  }
+  return false;
+}
+
+/**
  * Answers a read of one kind of an account: at once when the PSU is present, else counted against
  * the consent's frequencyPerDay at `now` (the bank clock). `answer` makes the read's answer and
  * throws its refusals (an unknown transaction, history the read may not see, the bank's port
  * failing); the answer, and the rate-limit headers to send (none with the PSU).
  *
- * Only a read answered counts: a refused one changes nothing. It is counted after its answer is
- * made, not counted first and undone on a refusal: the answer reads the bank's core system over
- * its port, and an undo in the same database transaction would hold that transaction (SQLite's
- * one writer, PostgreSQL's lock on the counter row) across the bank's round trip, stalling every
- * other read of the account on every instance; an undo in a later transaction could be lost with
- * the process, and meanwhile would have refused others a slot. Counting last loses nothing: the
- * count is the same compare-and-set in the shared database, so of reads racing for the last slot
- * one is counted and the others get 429 and their answers are dropped, and the quota still holds.
- * A read already over the quota is refused before its answer is made, so it costs the bank nothing.
+ * Only a read answered counts. Its slot is taken before the answer is made and given back when
+ * the answer is refused: reads racing for the last slot are refused before they cost the bank a
+ * round trip (a TPP firing many at once reaches the bank once), and the count stays a short
+ * compare-and-set in the shared database, never a transaction held across the bank's answer.
+ * A give-back lost with the process leaves the slot counted: the quota errs on the safe side.
  */
 export async function admitRead<T>(
   db: Db,
@@ -74,10 +93,13 @@ export async function admitRead<T>(
 ): Promise<{ readonly value: T; readonly headers: Record<string, string> }> {
   if (read.psuPresent) return { value: await answer(), headers: {} };
   const key = { consentId: consent.id, accountId: bankAccountId, kind };
-  const { decision } = await decisionNow(db, key, consent.frequencyPerDay, now);
-  if (!decision.allowed) throw exceeded(key, consent.frequencyPerDay, decision);
-  const value = await answer();
-  return { value, headers: await takeUnattendedRead(db, key, consent.frequencyPerDay, now) };
+  const headers = await takeUnattendedRead(db, key, consent.frequencyPerDay, now);
+  try {
+    return { value: await answer(), headers };
+  } catch (error) {
+    await giveBackUnattendedRead(db, key, now);
+    throw error;
+  }
 }
 
 const KIND_NB: Readonly<Record<UnattendedReadKey['kind'], string>> = {
