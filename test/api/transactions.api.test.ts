@@ -10,7 +10,7 @@ import type { TppClient, TppResponse } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
-import { approvedPayment, freshTpp, runBatch, tppOnBankDay, useTestServer } from '../support/execution.js';
+import { approvedPayment, freshTpp, readClock, runBatch, setClock, tppOnBankDay, useTestServer } from '../support/execution.js';
 import { bulkBody, expectError, INDCTS, NDCT, ndctBody, pathOf, periodicBody } from '../support/payments.js';
 import { createAccount, createCustomer, osloDay } from '../support/sandbox.js';
 import { startAuthorisation, walk } from '../support/sca.js';
@@ -261,6 +261,31 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     for (const snapshot of forged) {
       expectError(await read(`${transactions}?bookingStatus=pending&snapshot=${snapshot}`), 400, 'FORMAT_ERROR', 'snapshot');
     }
+  });
+
+  it('the links of a list hold for 24 hours from its first page: later, the list is read again from its first page', async () => {
+    const { client, psu } = await tppOnBankDay(server, '10:00', '5000.00');
+    const consentId = await consentFor(client, psu.customerNumber, psu.account);
+    const read = reader(client, consentId);
+    const transactions = `/v1/accounts/${await resourceIdOf(client, consentId, psu.account.bban)}/transactions`;
+    const first = await read(`${transactions}?limit=1`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.transactions._links.self.href).toContain('snapshot=');
+    const next = new URL(first.body.transactions._links.self.href);
+    const later = (hours: number) => new Date(Date.parse(clock.dateTime) + hours * 3_600_000).toISOString();
+    const clock = await readClock(client);
+    await setClock(client, later(1));
+    const inTime = await read(`${transactions}${next.search}`);
+    expect(inTime.status, inTime.text).toBe(200);
+    // The links of a page read later carry the first page's moment, not their own.
+    const third = new URL(inTime.body.transactions._links.self.href);
+    await setClock(client, later(25));
+    for (const link of [next, third]) {
+      const late = await read(`${transactions}${link.search}`);
+      expectError(late, 400, 'FORMAT_ERROR', 'snapshot');
+      expect(late.body.tppMessages[0].text).toMatch(/more than 24 hours old .*read the list again from its first page/);
+    }
+    expect((await read(`${transactions}?limit=1`)).status).toBe(200);
   });
 
   it('a payment approved is a pending line, booked under the same id after a batch run, on the debtor and the creditor account', async () => {

@@ -114,6 +114,7 @@ export function createTransactionReadsService(
     base: string,
     today: IsoDate,
     seal: SnapshotSeal,
+    takenAt: string,
   ) {
     const tpp = { tppId: read.tpp.id };
     const account = granted.bankAccountId;
@@ -156,7 +157,7 @@ export function createTransactionReadsService(
     const view = (entry: StatementEntry) => transactionView(entry, `${base}/${encodeURIComponent(entry.id)}`);
     const booked = entries.filter((entry) => entry.status === 'booked').map(view);
     const pending = entries.filter((entry) => entry.status === 'pending').map(view);
-    const token = encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds }, seal);
+    const token = encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds, takenAt }, seal);
     return {
       report: {
         ...(query.bookingStatus === 'pending' ? {} : { booked }),
@@ -174,6 +175,7 @@ export function createTransactionReadsService(
     base: string,
     today: IsoDate,
     seal: SnapshotSeal,
+    takenAt: string,
   ) {
     const tpp = { tppId: read.tpp.id };
     const window = await transactionWindow(
@@ -194,7 +196,7 @@ export function createTransactionReadsService(
         ...(query.bookingStatus === 'pending' ? {} : { booked: window.entries.filter((item) => item.status === 'booked').map(view) }),
         ...(query.bookingStatus === 'booked' ? {} : { pending: window.entries.filter((item) => item.status === 'pending').map(view) }),
       },
-      links: pagingLinks(base, query, window.total, encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds: [] }, seal)),
+      links: pagingLinks(base, query, window.total, encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds: [], takenAt }, seal)),
     };
   }
 
@@ -206,7 +208,9 @@ export function createTransactionReadsService(
       const query = readTransactionQuery(parameters, today);
       // A snapshot works for the list it was issued for only: this TPP's, of this account.
       const seal = { key: await snapshotKey(), list: `${read.tpp.id}:${type}:${resourceId}` };
-      const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot, seal);
+      const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot, seal, at.now);
+      // The links of a page carry the first page's moment: they hold for a day from it, not from the last page read.
+      const takenAt = snapshot?.takenAt ?? at.now.toISOString();
       if (type === 'card' && query.bookingStatus === 'information') {
         throw new AppError('FORMAT_ERROR', {
           path: 'bookingStatus',
@@ -224,8 +228,8 @@ export function createTransactionReadsService(
         headers,
       } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, () =>
         type === 'account'
-          ? accountReport(read, granted, query, snapshot, base, today, seal)
-          : cardReport(read, granted, query, snapshot, base, today, seal),
+          ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
+          : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
       );
       await consents.recordUse(consent, read.requestId, at);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };

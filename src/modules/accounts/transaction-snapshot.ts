@@ -21,7 +21,15 @@ export interface TransactionSnapshot {
    * undefined when there were too many to carry in a link: each page then reads them as of now.
    */
   readonly pendingPaymentIds: readonly string[] | undefined;
+  /** When the first page was read (the bank clock, ISO 8601): the links hold for {@link SNAPSHOT_LIFETIME_HOURS} after. */
+  readonly takenAt: string;
 }
+
+/**
+ * How long the links of a list hold: long enough to page through it at leisure, short enough that
+ * a link kept for later does not show, as pending, payments executed or cancelled long since.
+ */
+export const SNAPSHOT_LIFETIME_HOURS = 24;
 
 /** At most this many pending payments ride in a link (about 2 kB); a PSU with more gets them read on each page. */
 const MAX_PENDING = 50;
@@ -41,13 +49,16 @@ const macOfSnapshot = (seal: SnapshotSeal, body: string) => macOf(seal.key, 'tra
 export function encodeSnapshot(snapshot: TransactionSnapshot, seal: SnapshotSeal): string {
   const pending = snapshot.pendingPaymentIds;
   const carried = pending === undefined || pending.length > MAX_PENDING ? null : pending;
-  const body = Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: carried })).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: carried, t: snapshot.takenAt })).toString('base64url');
   // The MAC is appended without a separator: both are base64url, and the MAC's length is fixed.
   return body + macOfSnapshot(seal, body);
 }
 
-/** A snapshot from a paging link of this list; anything else (a MAC that does not check included) is 400 FORMAT_ERROR naming `snapshot`. */
-export function decodeSnapshot(token: string, seal: SnapshotSeal): TransactionSnapshot {
+/**
+ * A snapshot from a paging link of this list, read at `now` (the bank clock); anything else (a MAC
+ * that does not check included), or a link past its lifetime, is 400 FORMAT_ERROR naming `snapshot`.
+ */
+export function decodeSnapshot(token: string, seal: SnapshotSeal, now: Date): TransactionSnapshot {
   const body = token.slice(0, -MAC_LENGTH);
   const mac = token.slice(-MAC_LENGTH);
   let parsed: unknown;
@@ -58,18 +69,28 @@ export function decodeSnapshot(token: string, seal: SnapshotSeal): TransactionSn
       parsed = undefined;
     }
   }
-  const { a, p } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { a?: unknown; p?: unknown };
+  const { a, p, t } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { a?: unknown; p?: unknown; t?: unknown };
   const bankAsOfOk = a === undefined || (typeof a === 'string' && a.length <= 200);
   const pendingOk =
     p === null ||
     (Array.isArray(p) &&
       p.length <= MAX_PENDING &&
       p.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 100));
-  if (!bankAsOfOk || !pendingOk) {
+  const takenAt = typeof t === 'string' ? Date.parse(t) : Number.NaN;
+  if (!bankAsOfOk || !pendingOk || Number.isNaN(takenAt)) {
     throw new AppError('FORMAT_ERROR', {
       path: 'snapshot',
       detail: localized('is not a snapshot of a paging link of this list', 'er ikke et øyeblikksbilde fra en sidelenke til denne listen'),
     });
   }
-  return { bankAsOf: a, pendingPaymentIds: p === null ? undefined : p };
+  if (now.getTime() - takenAt > SNAPSHOT_LIFETIME_HOURS * 3_600_000) {
+    throw new AppError('FORMAT_ERROR', {
+      path: 'snapshot',
+      detail: localized(
+        `is from paging links more than ${SNAPSHOT_LIFETIME_HOURS} hours old (first page read at ${t as string}): read the list again from its first page`,
+        `er fra sidelenker mer enn ${SNAPSHOT_LIFETIME_HOURS} timer gamle (første side lest ${t as string}): les listen på nytt fra første side`,
+      ),
+    });
+  }
+  return { bankAsOf: a, pendingPaymentIds: p === null ? undefined : p, takenAt: t as string };
 }
