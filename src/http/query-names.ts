@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { checkBooleanHeader } from './headers/boolean-header.js';
 
 /*
  * The query of every API route, read by one set of rules before its schema validates it:
@@ -7,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
  *   declared one;
  * - a declared name given twice (repeated, or in two spellings) is refused: which one would count
  *   is anyone's guess;
- * - a boolean is `true` or `false` in any case, as a boolean header is (boolean-header.ts);
+ * - a boolean is `true` or `false` in any case, by the rule of a boolean header
+ *   (headers/boolean-header.ts);
  * - a flag the Berlin Group defines by its presence ("If contained, …", withBalance) is true when
  *   given bare (`?withBalance`) or empty;
  * - a route takes only the names its schema declares, none when it declares no query, so an
@@ -74,8 +76,10 @@ export function adoptQueryNames(query: Record<string, unknown>, names: QueryName
     const value = query[declared];
     if (value === '' && names.trueWhenContained.has(declared)) {
       query[declared] = true;
-    } else if (typeof value === 'string' && names.booleans.has(declared) && /^(true|false)$/i.test(value)) {
-      query[declared] = value.toLowerCase();
+    } else if (typeof value === 'string' && names.booleans.has(declared)) {
+      // Anything but true or false is left as given, for the schema to refuse.
+      const read = checkBooleanHeader(value);
+      if (read.ok) query[declared] = String(read.value);
     }
   }
   return undefined;

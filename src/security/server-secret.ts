@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../db/create-db.js';
+import { serverSecretRepository } from './server-secret.repository.js';
 
 /** What a server secret is for; each purpose has its own, so a MAC made for one is worth nothing to another. */
 export type SecretPurpose = 'transaction-snapshot';
@@ -12,19 +13,14 @@ export type SecretPurpose = 'transaction-snapshot';
 export function serverSecrets(db: Db): (purpose: SecretPurpose) => Promise<Buffer> {
   const loaded = new Map<SecretPurpose, Promise<Buffer>>();
   async function load(purpose: SecretPurpose): Promise<Buffer> {
-    const read = () => db.selectFrom('server_secret').select('secret').where('purpose', '=', purpose).executeTakeFirst();
-    let row = await read();
-    if (!row) {
+    let secret = await serverSecretRepository.read(db, purpose);
+    if (secret === undefined) {
       // Two instances may both make one: the first insert stands, and both read it back.
-      await db
-        .insertInto('server_secret')
-        .values({ purpose, secret: randomBytes(32).toString('base64url') })
-        .onConflict((oc) => oc.column('purpose').doNothing())
-        .execute();
-      row = await read();
+      await serverSecretRepository.insertIfAbsent(db, purpose, randomBytes(32).toString('base64url'));
+      secret = await serverSecretRepository.read(db, purpose);
     }
-    if (!row) throw new Error(`no server secret for ${purpose}`);
-    return Buffer.from(row.secret, 'base64url');
+    if (secret === undefined) throw new Error(`no server secret for ${purpose}`);
+    return Buffer.from(secret, 'base64url');
   }
   return (purpose) => {
     let secret = loaded.get(purpose);
@@ -45,11 +41,4 @@ export function serverSecrets(db: Db): (purpose: SecretPurpose) => Promise<Buffe
  */
 export function macOf(key: Buffer | string, purpose: string, text: string): string {
   return createHmac('sha256', key).update(`${purpose}:${text}`).digest('base64url');
-}
-
-/** Whether `given` is `expected`, in a time that does not tell how much of it matched. */
-export function sameMac(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

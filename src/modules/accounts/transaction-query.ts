@@ -1,6 +1,7 @@
 import { addDays, checkIsoDate, type IsoDate } from '../../domain/iso-date.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
+import type { TransactionListQuerystring } from './account.schemas.js';
 
 /*
  * The query of a transaction list (docs/design.md §2b), as the route's schema let it through:
@@ -27,24 +28,7 @@ export interface TransactionListQuery {
   readonly snapshot: string | undefined;
 }
 
-/**
- * The query as the route's schema let it through (account.schemas.ts): names in their declared
- * spelling (the validation layer matches them in any case), each given once, flags as booleans.
- */
-export interface TransactionListParameters {
-  readonly bookingStatus?: string | undefined;
-  readonly dateFrom?: string | undefined;
-  readonly dateTo?: string | undefined;
-  readonly offset?: string | undefined;
-  readonly limit?: string | undefined;
-  readonly snapshot?: string | undefined;
-  readonly entryReferenceFrom?: string | undefined;
-  readonly deltaList?: boolean | undefined;
-  readonly withBalance?: boolean | undefined;
-  readonly pageIndex?: string | undefined;
-  readonly itemsPerPage?: string | undefined;
-}
-type Name = keyof TransactionListParameters;
+type Name = keyof TransactionListQuerystring;
 
 function invalid(path: string, detail: Localized): AppError {
   return new AppError('FORMAT_ERROR', { path, detail });
@@ -55,7 +39,7 @@ function invalid(path: string, detail: Localized): AppError {
  * refused, since answering as if they were not there would give the TPP another list than it
  * asked for. withBalance is not among them: the Berlin Group lets the bank ignore it.
  */
-function refuseWhatIsNotOffered(values: TransactionListParameters): void {
+function refuseWhatIsNotOffered(values: TransactionListQuerystring): void {
   const notOffered: [Name, boolean, Localized][] = [
     [
       'entryReferenceFrom',
@@ -97,7 +81,7 @@ function date(name: Name, text: string | undefined): IsoDate | undefined {
  * dateFrom after dateTo is 400 PERIOD_INVALID; a Berlin Group parameter the bank does not offer
  * is 400 PARAMETER_NOT_SUPPORTED.
  */
-export function readTransactionQuery(values: TransactionListParameters, today: IsoDate): TransactionListQuery {
+export function readTransactionQuery(values: TransactionListQuerystring, today: IsoDate): TransactionListQuery {
   refuseWhatIsNotOffered(values);
   const status = values.bookingStatus?.toLowerCase() ?? 'both';
   if (!(REPORT_STATUSES as readonly string[]).includes(status)) {

@@ -14,7 +14,8 @@ import type { AccountType } from './account-resource.repository.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
-import { HISTORY_DAYS, readTransactionQuery, type TransactionListParameters, type TransactionListQuery } from './transaction-query.js';
+import type { TransactionListQuerystring } from './account.schemas.js';
+import { HISTORY_DAYS, readTransactionQuery, type TransactionListQuery } from './transaction-query.js';
 import { decodeSnapshot, encodeSnapshot, type SnapshotSeal, type TransactionSnapshot } from './transaction-snapshot.js';
 import {
   cardTransactionView,
@@ -27,8 +28,11 @@ import { transactionWindow } from './transaction-window.js';
 import { admitRead } from './unattended-reads.js';
 
 export interface TransactionReadsService {
-  /** `GET /v1/accounts/{id}/transactions` and `/v1/card-accounts/{id}/transactions`, the query as its schema let it through. */
-  list(type: AccountType, read: AccountRead, resourceId: string, query: TransactionListParameters): Promise<ReadAnswer>;
+  /**
+   * `GET /v1/accounts/{id}/transactions` and `/v1/card-accounts/{id}/transactions`, the query as its schema let it
+   * through (a card account's schema declares a subset of the names).
+   */
+  list(type: AccountType, read: AccountRead, resourceId: string, query: TransactionListQuerystring): Promise<ReadAnswer>;
   /** `GET /v1/accounts/{id}/transactions/{transactionId}`. */
   details(read: AccountRead, resourceId: string, transactionId: string): Promise<ReadAnswer>;
 }

@@ -1,6 +1,7 @@
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { macOf, sameMac } from '../../security/server-secret.js';
+import { sameSecret } from '../../security/same-secret.js';
+import { macOf } from '../../security/server-secret.js';
 
 /**
  * What a transaction list was as of its first page, carried in every paging link as `snapshot`
@@ -62,7 +63,7 @@ export function decodeSnapshot(token: string, seal: SnapshotSeal, now: Date): Tr
   const body = token.slice(0, -MAC_LENGTH);
   const mac = token.slice(-MAC_LENGTH);
   let parsed: unknown;
-  if (token.length > MAC_LENGTH && sameMac(macOfSnapshot(seal, body), mac)) {
+  if (token.length > MAC_LENGTH && sameSecret(macOfSnapshot(seal, body), mac)) {
     try {
       parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {

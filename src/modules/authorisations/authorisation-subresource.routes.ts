@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject } from 'typebox';
 import type { DbOrTx } from '../../db/create-db.js';
+import { localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
 import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { ResourceId, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
@@ -8,13 +10,7 @@ import type { Psd2Role, TppIdentity } from '../../security/tpp-identity.js';
 import type { AuthorisableResource } from './authorisation-start.js';
 import type { AuthorisationSubjects } from './authorisation-subject.js';
 import { scaStatusView } from './authorisation-views.js';
-import {
-  AuthorisationsResponse,
-  redirectOnlyRefusal,
-  ScaStatusResponse,
-  StartAuthorisationBody,
-  StartScaProcessResponse,
-} from './authorisation.schemas.js';
+import { AuthorisationsResponse, ScaStatusResponse, StartAuthorisationBody, StartScaProcessResponse } from './authorisation.schemas.js';
 import type { AuthorisationService } from './authorisation.service.js';
 
 /** The app a module's routes plugin is given (TypeBox schemas type the requests). */
@@ -56,6 +52,17 @@ export interface AuthorisationSubresourceOptions<Params extends TObject, Parent>
   /** The id the parent's authorisations name as their resource. */
   idOf(parent: Parent): string;
   readonly subresources: readonly AuthorisationSubresource<Parent>[];
+}
+
+/** The refusal of a start-authorisation body giving one of the embedded-SCA members (EMBEDDED_SCA_MEMBERS, authorisation.schemas.ts). */
+function redirectOnlyRefusal(member: string): AppError {
+  return new AppError('FORMAT_ERROR', {
+    path: member,
+    detail: localized(
+      `${member}: this bank authorises by redirect only (ASPSP-SCA-Approach: REDIRECT) and takes no PSU credentials or SCA data over this interface; start the authorisation without a body and send the PSU to _links.scaRedirect`,
+      `${member}: denne banken godkjenner bare ved videresending (ASPSP-SCA-Approach: REDIRECT) og tar ikke imot kundens innloggingsopplysninger eller SCA-data her; start godkjenningen uten innhold og send kunden til _links.scaRedirect`,
+    ),
+  });
 }
 
 /**

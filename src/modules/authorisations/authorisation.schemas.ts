@@ -1,6 +1,4 @@
 import { Type } from 'typebox';
-import { localized } from '../../domain/localized.js';
-import { AppError } from '../../errors/app-error.js';
 import { Link } from '../../http/schemas/common.schemas.js';
 import { SCA_STATUSES, type ScaStatus as ScaStatusValue } from './sca-status.js';
 
@@ -12,7 +10,7 @@ export const ScaStatus = Type.Unsafe<ScaStatusValue>(Type.String({ enum: [...SCA
  * Members of a start-authorisation body for embedded and decoupled SCA (Berlin Group
  * updatePsuAuthentication, selectPsuAuthenticationMethod, transactionAuthorisation). This bank
  * authorises by redirect only, so each is refused: named here so that a request giving one is told
- * so ({@link redirectOnlyRefusal}), not that it misspelt a field.
+ * so (redirectOnlyRefusal in authorisation-subresource.routes.ts), not that it misspelt a field.
  */
 const REDIRECT_ONLY = 'Refused: this bank authorises by redirect only and takes no PSU credentials or SCA data over this interface';
 export const EMBEDDED_SCA_MEMBERS = ['psuData', 'authenticationMethodId', 'scaAuthenticationData'] as const;
@@ -22,17 +20,6 @@ export const StartAuthorisationBody = Type.Object(
   Object.fromEntries(EMBEDDED_SCA_MEMBERS.map((name) => [name, Type.Optional(Type.Unknown({ description: REDIRECT_ONLY }))])),
   { additionalProperties: false, description: 'None: send no body, or {}' },
 );
-
-/** The refusal of a start-authorisation body giving one of {@link EMBEDDED_SCA_MEMBERS}. */
-export function redirectOnlyRefusal(member: string): AppError {
-  return new AppError('FORMAT_ERROR', {
-    path: member,
-    detail: localized(
-      `${member}: this bank authorises by redirect only (ASPSP-SCA-Approach: REDIRECT) and takes no PSU credentials or SCA data over this interface; start the authorisation without a body and send the PSU to _links.scaRedirect`,
-      `${member}: denne banken godkjenner bare ved videresending (ASPSP-SCA-Approach: REDIRECT) og tar ikke imot kundens innloggingsopplysninger eller SCA-data her; start godkjenningen uten innhold og send kunden til _links.scaRedirect`,
-    ),
-  });
-}
 
 /** 201 of `POST …/authorisations` (startScaprocessResponse). */
 export const StartScaProcessResponse = Type.Object({

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { sameSecret } from '../../security/same-secret.js';
 import { macOf } from '../../security/server-secret.js';
 import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
@@ -609,12 +610,6 @@ const LOGIN_REFUSED = (left: number) =>
  */
 function externalState(authorisationId: string, attempt: number, session: string): string {
   return macOf(session, 'sca-external-login', `${authorisationId}:${attempt}`);
-}
-
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export function sha256(text: string): string {

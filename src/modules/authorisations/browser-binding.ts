@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { sameSecret } from '../../security/same-secret.js';
 import type { Db } from '../../db/create-db.js';
 import { scaBrowserSessionRepository } from './sca-browser-session.repository.js';
 
@@ -64,10 +65,4 @@ function sha256Hex(text: string): string {
 
 function sameSession(storedHash: string, session: string | undefined): boolean {
   return session !== undefined && sameSecret(storedHash, sha256Hex(session));
-}
-
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

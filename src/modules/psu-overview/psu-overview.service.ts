@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { sameSecret } from '../../security/same-secret.js';
 import { macOf } from '../../security/server-secret.js';
 import type { CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import type { PsuAuthenticator } from '../../bank/psu-authenticator.port.js';
@@ -411,10 +412,4 @@ function externalState(sessionId: string, attempt: number, secret: string): stri
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../../security/same-secret.js';
 import type { InPageCodeAuthenticator } from '../../bank/psu-authenticator.port.js';
 import type { Db } from '../../db/create-db.js';
 import { customerRepository } from './customer.repository.js';
@@ -12,15 +12,13 @@ export const SANDBOX_ONE_TIME_CODE = '123456';
  * simulated as given.
  */
 export function createSandboxPsuAuthenticator(db: Db): InPageCodeAuthenticator {
-  const expected = Buffer.from(SANDBOX_ONE_TIME_CODE);
   return {
     kind: 'in-page-code',
     async isCustomer(scope, psuId) {
       return (await customerRepository.findByNumber(db, scope.tppId, psuId)) !== undefined;
     },
     async verifyOneTimeCode(_scope, _psuId, code) {
-      const given = Buffer.from(code);
-      return given.length === expected.length && timingSafeEqual(given, expected);
+      return sameSecret(SANDBOX_ONE_TIME_CODE, code);
     },
     offersAppConfirmation: true,
     // The sandbox has no app: its confirmation is simulated as given (as the code is public here too).
