@@ -5,7 +5,6 @@
  * older than 90 days needs the PSU present and an SCA of the consent less than an hour old.
  */
 import { describe, expect, it } from 'vitest';
-import type { CoreBanking } from '../../src/bank/core-banking.port.js';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { addDays } from '../../src/domain/iso-date.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
@@ -32,7 +31,7 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           };
         },
-      }) as CoreBanking,
+      }),
   });
 
   async function setUp(frequencyPerDay = 4) {
