@@ -105,6 +105,15 @@ describe.each(DIALECTS)('payment initiation (%s)', (dialect) => {
     });
     expectError(response, 404, 'PRODUCT_UNKNOWN', 'paymentProduct');
     for (const product of PRODUCTS) expect(response.body.message).toContain(product);
+    // With the query an initiation takes, it is still the product that is unknown.
+    const withQuery = await server.client.post<any>(
+      '/v1/payments/target-2-payments?allowLogicalDuplicate=true',
+      singleBody(NDCT, psu.account),
+      {
+        headers: psu.headers,
+      },
+    );
+    expectError(withQuery, 404, 'PRODUCT_UNKNOWN', 'paymentProduct');
   });
 
   it.each([

@@ -125,6 +125,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
           summary: 'Any product this service does not offer: 404 PRODUCT_UNKNOWN',
           hide: true,
           params: Type.Object({ paymentProduct: Type.String({ maxLength: 100 }) }),
+          // The query an initiation of the service takes, so that it is told the product is unknown, not its query.
+          querystring: service === 'periodic-payments' ? NoQuery : LogicalDuplicateQuery,
           response: signedErrorResponses(),
         },
       },
