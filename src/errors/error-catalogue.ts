@@ -291,6 +291,14 @@ export const ERROR_CATALOGUE = {
     tppCode: 'UNSUPPORTED_MEDIA_TYPE',
     text: { en: 'The request body must be application/json', nb: 'Forespørselen må være application/json' },
   },
+  CONTENT_ENCODING_UNSUPPORTED: {
+    status: 415,
+    tppCode: 'UNSUPPORTED_MEDIA_TYPE',
+    text: {
+      en: 'The request body must be sent without a content coding',
+      nb: 'Forespørselen må sendes uten innholdskoding',
+    },
+  },
   HEADERS_TOO_LARGE: {
     status: 431,
     tppCode: 'HEADERS_TOO_LARGE',

@@ -85,12 +85,14 @@ export function parseJsonBody(request: FastifyRequest): void {
   }
   const repeated = repeatedMemberIn(text);
   if (repeated !== undefined) {
+    // A member of the body itself named "" has an empty path: the body is where it is.
+    const named = repeated === '' ? 'a member named ""' : repeated;
     throw new AppError('FORMAT_ERROR', {
       detail: localized(
-        `${repeated} is given twice: name each member of an object once`,
-        `${repeated} er oppgitt to ganger: oppgi hvert felt i et objekt én gang`,
+        `${named} is given twice: name each member of an object once`,
+        `${repeated === '' ? 'et felt med navnet ""' : repeated} er oppgitt to ganger: oppgi hvert felt i et objekt én gang`,
       ),
-      path: repeated,
+      path: repeated === '' ? 'body' : repeated,
     });
   }
   checkText(request.body);
@@ -104,10 +106,10 @@ function checkContentCoding(header: string | undefined): void {
   if (header === undefined) return;
   const codings = header.split(',').map((coding) => coding.trim().toLowerCase());
   if (codings.every((coding) => coding === '' || coding === 'identity')) return;
-  throw new AppError('CONTENT_TYPE_UNSUPPORTED', {
+  throw new AppError('CONTENT_ENCODING_UNSUPPORTED', {
     detail: localized(
-      `the body must be sent uncompressed: Content-Encoding ${header} is not supported (send none, or identity)`,
-      `innholdet må sendes ukomprimert: Content-Encoding ${header} støttes ikke (send ingen, eller identity)`,
+      `Content-Encoding ${header} is not supported: send the body uncompressed (no Content-Encoding, or identity)`,
+      `Content-Encoding ${header} støttes ikke: send innholdet ukomprimert (uten Content-Encoding, eller identity)`,
     ),
     path: 'Content-Encoding',
   });

@@ -202,6 +202,7 @@ describe('platform errors', () => {
       expect(response.status).toBe(415);
       expectError(response.body, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding');
       expect(response.body.message).toContain('uncompressed');
+      expect(response.body.message).not.toContain('application/json');
       expect((await server.client.get<any>(CONTACT)).body).toMatchObject({ email: 'before@tpp.example' });
     });
 

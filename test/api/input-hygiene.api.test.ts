@@ -154,6 +154,12 @@ describe.each(DIALECTS)('input hygiene (%s)', (dialect) => {
     expectError(response, 400, 'FORMAT_ERROR', 'access.accounts[0].bban');
   });
 
+  it('refuses a body naming the empty name twice at its top, naming the body', async () => {
+    const response = await server.client.post<any>('/v1/consents', Buffer.from('{"":1,"":2}'), { headers: psu.headers });
+    expectError(response, 400, 'FORMAT_ERROR', 'body');
+    expect(response.body.tppMessages[0].text).toContain('a member named "" is given twice');
+  });
+
   it.each(['https:/evil.example/cb', 'https:evil.example/cb', 'https:\\\\evil.example/cb'])(
     'refuses TPP-Redirect-URI %s with 400 naming the header, creating nothing',
     async (uri) => {
