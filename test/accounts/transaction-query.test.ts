@@ -34,7 +34,6 @@ describe('the transaction list query', () => {
   });
 
   it.each([
-    [{ bookingStatus: 'all' }, 'FORMAT_ERROR', 'bookingStatus'],
     [{ limit: '1001' }, 'FORMAT_ERROR', 'limit'],
     [{ limit: '1.5' }, 'FORMAT_ERROR', 'limit'],
     [{ offset: '-1' }, 'FORMAT_ERROR', 'offset'],
@@ -45,6 +44,9 @@ describe('the transaction list query', () => {
     [{ deltaList: true }, 'PARAMETER_NOT_SUPPORTED', 'deltaList'],
     [{ pageIndex: '2' }, 'PARAMETER_NOT_SUPPORTED', 'pageIndex'],
     [{ itemsPerPage: '50' }, 'PARAMETER_NOT_SUPPORTED', 'itemsPerPage'],
+    [{ bookingStatus: 'all' }, 'PARAMETER_NOT_SUPPORTED', 'bookingStatus'],
+    [{ bookingStatus: 'ALL' }, 'PARAMETER_NOT_SUPPORTED', 'bookingStatus'],
+    [{ bookingStatus: 'everything' }, 'FORMAT_ERROR', 'bookingStatus'],
   ])('refuses %j: %s at %s', (raw, code, path) => {
     expect(refusal(() => readTransactionQuery(raw, '2026-05-31'))).toEqual({ code, path });
   });

@@ -157,7 +157,8 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
       expect(pending.status, pending.text).toBe(200);
       expect(pending.body.transactions.booked).toBeUndefined();
       expect(paramsOf(pending.body.transactions._links.self.href)).toMatchObject({ bookingStatus: 'pending', limit: '5' });
-      expectError(await read(`${accountPath}/transactions?bookingStatus=all`), 400, 'FORMAT_ERROR', 'bookingStatus');
+      expectError(await read(`${accountPath}/transactions?bookingStatus=all`), 400, 'PARAMETER_NOT_SUPPORTED', 'bookingStatus');
+      expectError(await read(`${accountPath}/transactions?bookingStatus=some`), 400, 'FORMAT_ERROR', 'bookingStatus');
       expectError(await read(`${accountPath}/transactions?limit=1001`), 400, 'FORMAT_ERROR', 'limit');
       expectError(await read(`${accountPath}/transactions?limit=0`), 400, 'FORMAT_ERROR', 'limit');
       expectError(await read(`${accountPath}/transactions?offset=-1`), 400, 'FORMAT_ERROR', 'offset');

@@ -51,6 +51,14 @@ function refuseWhatIsNotOffered(values: TransactionListQuerystring): void {
       values.deltaList === true,
       localized('delta reports are not offered: read by dateFrom and dateTo', 'deltarapporter tilbys ikke: les med dateFrom og dateTo'),
     ],
+    [
+      'bookingStatus',
+      values.bookingStatus?.toLowerCase() === 'all',
+      localized(
+        'all is not offered: ask for both (booked and pending), and for information (standing orders) apart',
+        'all tilbys ikke: be om both (bokførte og reserverte), og om information (faste oppdrag) for seg',
+      ),
+    ],
     ['pageIndex', values.pageIndex !== undefined, localized('page with offset and limit', 'bla med offset og limit')],
     ['itemsPerPage', values.itemsPerPage !== undefined, localized('page with offset and limit', 'bla med offset og limit')],
   ];
