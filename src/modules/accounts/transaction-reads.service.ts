@@ -1,7 +1,8 @@
 import type { CoreBanking, RequestingTpp, TransactionQuery } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import { activeFixes } from '../../domain/accept-fix.js';
-import { addDays, type IsoDate } from '../../domain/iso-date.js';
+import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
+import { addDays, todayIn, type IsoDate } from '../../domain/iso-date.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { ACCEPT_FIXES } from '../../release/release-notes.js';
@@ -83,8 +84,19 @@ export function createTransactionReadsService(
    * History before the last 90 days (a list from `since`, or a transaction booked then): only with
    * the PSU present and an SCA of the consent less than an hour old. `path`: what asked for it.
    */
-  function checkHistory(read: AccountRead, consent: Consent, since: IsoDate, path: 'dateFrom' | 'transactionId', at: BankMoment): void {
-    if (since >= addDays(at.today, -HISTORY_DAYS)) return;
+  /**
+   * `countedFrom`: the day the 90 days are counted back from, the read's own day unless it
+   * continues a list begun earlier.
+   */
+  function checkHistory(
+    read: AccountRead,
+    consent: Consent,
+    since: IsoDate,
+    path: 'dateFrom' | 'transactionId',
+    at: BankMoment,
+    countedFrom: IsoDate = at.today,
+  ): void {
+    if (since >= addDays(countedFrom, -HISTORY_DAYS)) return;
     const now = at.now.getTime();
     const approvedAt = consent.approvedAt === undefined ? Number.NaN : Date.parse(consent.approvedAt);
     if (read.psuPresent && now - approvedAt <= FRESH_SCA_MS) return;
@@ -224,7 +236,10 @@ export function createTransactionReadsService(
           ),
         });
       }
-      checkHistory(read, consent, query.dateFrom, 'dateFrom', at);
+      // A page of a list begun on an earlier day (its links hold a day) is history as of that day:
+      // its links carry the dateFrom the first page defaulted to, which the next day is 91 days back.
+      const begunOn = snapshot === undefined ? today : todayIn(BANK_TIME_ZONE, new Date(snapshot.takenAt));
+      checkHistory(read, consent, query.dateFrom, 'dateFrom', at, begunOn < today ? begunOn : today);
       const accountHref = `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}`;
       const base = `${accountHref}/transactions`;
       const {
