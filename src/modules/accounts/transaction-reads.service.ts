@@ -82,9 +82,7 @@ export function createTransactionReadsService(
 
   /**
    * History before the last 90 days (a list from `since`, or a transaction booked then): only with
-   * the PSU present and an SCA of the consent less than an hour old. `path`: what asked for it.
-   */
-  /**
+   * the PSU present and an SCA of the consent less than an hour old. `path`: what asked for it;
    * `countedFrom`: the day the 90 days are counted back from, the read's own day unless it
    * continues a list begun earlier.
    */
