@@ -15,7 +15,7 @@ import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
-import { BODY_LIMIT_BYTES, installRawJsonParser } from './http/json-body.js';
+import { BODY_LIMIT_BYTES, installOptionalBodies, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
 import { RouteTable } from './http/route-table.js';
 import { DeferredCompiles } from './http/deferred-compiles.js';
@@ -156,6 +156,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         psuOfToken: (tpp, token) => services.psuAccess.psuOfToken(tpp, token),
       });
       installQueryDeclarations(v1);
+      installOptionalBodies(v1);
       installIdempotency(v1, db, { now, maxClockSkewSeconds: config.maxClockSkewSeconds, requestLeaseSeconds: config.requestLeaseSeconds });
       for (const module of services.modules) await module.v1Routes?.(v1);
       if (deps.extraV1Routes) {

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { localized, type Localized } from '../domain/localized.js';
 import { unsafeCharacterIn } from '../domain/unsafe-text.js';
 import { repeatedMemberIn } from './repeated-member.js';
+import { OPTIONAL_BODY } from './schemas/common.schemas.js';
 
 /** docs/design.md §2 and the issue: bodies above 1 MiB are refused with 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -41,12 +42,27 @@ export async function readBodyOfBodilessMethod(request: FastifyRequest): Promise
 }
 
 /**
- * `preValidation` of a route whose body is optional: a body not sent (no bytes) is read as `{}`,
- * so the route's body schema validates it as the empty object. A JSON `null` that was sent stays
- * `null` and is refused by the schema like any other body that is not an object.
+ * A body not sent (no bytes) is read as `{}`, so an optional body's schema validates it as the
+ * empty object. A JSON `null` that was sent stays `null` and is refused by the schema like any
+ * other body that is not an object.
  */
-export async function absentBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
+async function absentBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
   if (request.body === undefined) request.body = {};
+}
+
+/**
+ * Every route of the scope whose body schema is marked {@link OPTIONAL_BODY} reads a body not sent
+ * as `{}`: one place for the rule, however many routes take an optional body. Installed before the
+ * routes are registered.
+ */
+export function installOptionalBodies(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    const body = route.schema?.body as Record<string, unknown> | undefined;
+    if (body?.[OPTIONAL_BODY] !== true) return;
+    const others =
+      route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [absentBodyIsEmptyObject, ...others];
+  });
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -15,12 +15,14 @@ export const Link = Type.Object({
 export const ResourceId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$' });
 
 /**
- * The body of an operation that takes none (a DELETE, a sandbox action): nothing, an empty body or
- * `{}`, which a conformant client may send. Declared as a route's `body` with
- * `preValidation: absentBodyIsEmptyObject` (http/json-body.ts), so a body not sent is `{}` while a
- * JSON `null`, an array or a member is refused as on every other route.
+ * Marks a route's body schema as optional: a body not sent is read as `{}` (installOptionalBodies,
+ * http/json-body.ts), while a JSON `null`, an array or an unknown member is refused as on every
+ * other route.
  */
-export const NoBody = Type.Object({}, { additionalProperties: false, description: 'None: send no body, or {}' });
+export const OPTIONAL_BODY = 'x-optional-body';
+
+/** The body of an operation that takes none (a DELETE, a sandbox action): nothing, an empty body or `{}`, which a conformant client may send. */
+export const NoBody = Type.Object({}, { additionalProperties: false, description: 'None: send no body, or {}', [OPTIONAL_BODY]: true });
 
 /** The error statuses a signed `/v1` operation can answer, for route response schemas. */
 export function signedErrorResponses(extra: readonly number[] = []): Record<number, TSchema> {

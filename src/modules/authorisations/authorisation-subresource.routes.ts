@@ -3,7 +3,6 @@ import { Type, type Static, type TObject } from 'typebox';
 import type { DbOrTx } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { ResourceId, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import type { Psd2Role, TppIdentity } from '../../security/tpp-identity.js';
@@ -92,7 +91,6 @@ export function registerAuthorisationSubresource<Params extends TObject, Parent>
       base,
       {
         config,
-        preValidation: absentBodyIsEmptyObject,
         schema: {
           operationId: subresource.operationIds.start,
           tags,

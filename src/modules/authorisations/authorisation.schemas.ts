@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Link } from '../../http/schemas/common.schemas.js';
+import { Link, OPTIONAL_BODY } from '../../http/schemas/common.schemas.js';
 import { SCA_STATUSES, type ScaStatus as ScaStatusValue } from './sca-status.js';
 
 /** Wire schemas of the authorisation sub-resources (Berlin Group 1.3.12 names). */
@@ -18,7 +18,7 @@ export const EMBEDDED_SCA_MEMBERS = ['psuData', 'authenticationMethodId', 'scaAu
 /** The body of `POST …/authorisations`: none, or `{}` (the PSU authorises on the bank's pages, `scaRedirect`). */
 export const StartAuthorisationBody = Type.Object(
   Object.fromEntries(EMBEDDED_SCA_MEMBERS.map((name) => [name, Type.Optional(Type.Unknown({ description: REDIRECT_ONLY }))])),
-  { additionalProperties: false, description: 'None: send no body, or {}' },
+  { additionalProperties: false, description: 'None: send no body, or {}', [OPTIONAL_BODY]: true },
 );
 
 /** 201 of `POST …/authorisations` (startScaprocessResponse). */

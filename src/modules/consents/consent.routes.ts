@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
@@ -93,7 +92,6 @@ export const consentRoutes: FastifyPluginAsyncTypebox<{ consents: ConsentsServic
     '/consents/:consentId',
     {
       config,
-      preValidation: absentBodyIsEmptyObject,
       schema: {
         operationId: 'deleteConsent',
         tags,

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import type { SandboxClockService } from '../clock/sandbox-clock.service.js';
 import { callerOf } from '../sandbox/sandbox-request.js';
 import type { BatchRunner } from './batch-runner.js';
@@ -17,7 +16,7 @@ export const sandboxExecutionRoutes: FastifyPluginAsyncTypebox<SandboxExecutionR
   app.post('/clock', { schema: setClockSchema }, async (request) => sandboxClock.set(callerOf(request), request.body));
 
   // 200, not 201: the answer is what the run did; the run is no resource a TPP reads later.
-  app.post('/batch-runs', { schema: runBatchSchema, preValidation: absentBodyIsEmptyObject }, async (request) => {
+  app.post('/batch-runs', { schema: runBatchSchema }, async (request) => {
     const report = await runner.run('requested', callerOf(request).tppId);
     if (!report.tenantDay) throw new Error('a run limited to one TPP reports its day');
     return {

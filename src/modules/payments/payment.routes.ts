@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { tppOf } from '../../http/request-context.js';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import {
   PAYMENT_SERVICES,
@@ -177,7 +176,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServic
       `/${service}/:paymentProduct/:paymentId`,
       {
         config,
-        preValidation: absentBodyIsEmptyObject,
         schema: {
           operationId: operationId('cancelPayment', service),
           tags,

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import {
   createAgreementSchema,
   createEngagementSchema,
@@ -35,12 +34,8 @@ export const agreementRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = a
     mapper.engagement(await bank.agreements.getEngagement(callerOf(request), request.params.mockAgreementId, request.params.engagementId)),
   );
 
-  app.delete(
-    '/agreements/:mockAgreementId/engagements/:engagementId',
-    { schema: deleteEngagementSchema, preValidation: absentBodyIsEmptyObject },
-    async (request, reply) => {
-      await bank.agreements.removeEngagement(callerOf(request), request.params.mockAgreementId, request.params.engagementId);
-      return reply.code(204).send(null);
-    },
-  );
+  app.delete('/agreements/:mockAgreementId/engagements/:engagementId', { schema: deleteEngagementSchema }, async (request, reply) => {
+    await bank.agreements.removeEngagement(callerOf(request), request.params.mockAgreementId, request.params.engagementId);
+    return reply.code(204).send(null);
+  });
 };

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { createCustomerSchema, deleteCustomerSchema, getCustomerSchema, listCustomersSchema } from './customer.schemas.js';
 import { callerOf } from './sandbox-request.js';
 import type { SandboxRouteOptions } from './sandbox-routes.options.js';
@@ -19,7 +18,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = as
     mapper.customer(await bank.customers.get(callerOf(request), request.params.customerId)),
   );
 
-  app.delete('/customers/:customerId', { schema: deleteCustomerSchema, preValidation: absentBodyIsEmptyObject }, async (request, reply) => {
+  app.delete('/customers/:customerId', { schema: deleteCustomerSchema }, async (request, reply) => {
     await bank.customers.delete(callerOf(request), request.params.customerId);
     return reply.code(204).send(null);
   });

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { Type } from 'typebox';
 import { NoBody, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import type { PsuOverviewService } from '../psu-overview/psu-overview.service.js';
@@ -26,7 +25,6 @@ export const psuPageLinkRoutes: FastifyPluginAsyncTypebox<{ psuPageLinks: PsuPag
   app.post(
     '/psu-page-links',
     {
-      preValidation: absentBodyIsEmptyObject,
       schema: {
         operationId: 'createSandboxPsuPageLink',
         tags: ['Sandbox mock data'],

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { initializeSchema } from './sandbox-initialize.schemas.js';
 import { callerOf } from './sandbox-request.js';
 import type { SandboxRouteOptions } from './sandbox-routes.options.js';
@@ -13,8 +12,6 @@ export const initializeRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = 
     '/initialize',
     {
       schema: initializeSchema,
-      // The body is optional (a bare POST seeds the documented set): none is the empty object.
-      preValidation: absentBodyIsEmptyObject,
     },
     async (request) => ({
       ...(await bank.initializer.initialize(callerOf(request), request.body?.seed)),

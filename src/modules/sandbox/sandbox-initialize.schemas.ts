@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
+import { Link, OPTIONAL_BODY, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -14,7 +14,8 @@ export const InitializeRequest = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  // A bare POST seeds the documented set: the body is optional.
+  { additionalProperties: false, [OPTIONAL_BODY]: true },
 );
 
 export const InitializeSummary = Type.Object({

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
-import { absentBodyIsEmptyObject } from '../../http/json-body.js';
 import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
@@ -92,7 +91,6 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
     '/signing-baskets/:basketId',
     {
       config,
-      preValidation: absentBodyIsEmptyObject,
       schema: {
         operationId: 'deleteSigningBasket',
         tags,
