@@ -73,12 +73,13 @@ describe.each(DIALECTS)('payments after approval (%s)', (dialect) => {
     ['PDNG', ['PDNG'], 'PDNG'],
     ['ACSC', ['ACTC', 'ACSP', 'ACSC'], 'final'],
     ['RJCT', ['RJCT'], 'final'],
-  ] as const)('DELETE of a %s payment: 405 CANCELLATION_INVALID, nothing changes', async (status, steps, why) => {
+  ] as const)('DELETE of a %s payment: 405 CANCELLATION_INVALID with Allow: GET, HEAD, nothing changes', async (status, steps, why) => {
     const payment = await create();
     await move(payment.id, steps);
     const response = await server.client.delete<any>(payment.path);
     expect(response.status).toBe(405);
     expect(response.body.code).toBe('CANCELLATION_INVALID');
+    expect(response.headers['allow']).toBe('GET, HEAD');
     expect(response.body.message).toContain(why);
     expect((await server.client.get<any>(`${payment.path}/status`)).body.transactionStatus).toBe(status);
   });

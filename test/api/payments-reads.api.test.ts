@@ -146,7 +146,7 @@ describe.each(DIALECTS)('payment reads and cancellation (%s)', (dialect) => {
     ['bulk-payments', NDCT],
     ['periodic-payments', NDCT],
   ] as [Service, Product][])(
-    'DELETE of a RCVD %s %s: 204, then CANC with a psuMessage, and a second DELETE is 405',
+    'DELETE of a RCVD %s %s: 204, then CANC with a psuMessage, and a second DELETE is 405 with Allow: GET, HEAD',
     async (service, product) => {
       const { body, path } = await create(service, product);
       const cancelled = await server.client.delete<any>(path);
@@ -163,6 +163,8 @@ describe.each(DIALECTS)('payment reads and cancellation (%s)', (dialect) => {
 
       const again = await server.client.delete<any>(path);
       expectError(again, 405, 'CANCELLATION_INVALID');
+      // RFC 9110 §15.5.6: the methods the payment still takes, the refused DELETE not among them.
+      expect(again.headers['allow']).toBe('GET, HEAD');
       expect(again.body.message).toContain('CANC');
       expect((await server.client.get<any>(`${path}/status`)).body.transactionStatus).toBe('CANC');
     },
