@@ -102,6 +102,18 @@ describe.each(DIALECTS)('payments after approval (%s)', (dialect) => {
     });
   });
 
+  it("a bank's rejection reason longer than 500 characters is read cut to the Berlin Group's psuMessage length", async () => {
+    const payment = await create();
+    const reason = `Not executed: ${'the bank explains at length '.repeat(40)}`;
+    await move(payment.id, ['ACTC', 'RJCT'], { reason });
+    const rejected = await server.client.get<any>(`${payment.path}/status`);
+    expect(rejected.status, rejected.text).toBe(200);
+    // psuMessageText: maxLength 500.
+    expectBerlinGroupSchema('paymentInitiationStatusResponse-200_json', rejected.body);
+    expect(rejected.body.psuMessage).toMatch(/^Not executed: the bank explains at length .*…$/);
+    expect(reason.startsWith(rejected.body.psuMessage.slice(0, -1))).toBe(true);
+  });
+
   it('an equal payment is refused while the first is live and accepted once it is rejected', async () => {
     const first = await create();
     const again = await server.client.post<any>(`/v1/payments/${NDCT}`, first.body, { headers: psu.headers });

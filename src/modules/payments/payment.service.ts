@@ -7,6 +7,7 @@ import { referenceNamesCurrency } from '../../domain/currencies.js';
 import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { formatAmount, type Money } from '../../domain/money.js';
+import { withinPsuMessage } from '../../domain/psu-message.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
@@ -393,7 +394,8 @@ export function createPaymentsService(
       return {
         transactionStatus: payment.status,
         ...(payment.fundsAvailable === undefined ? {} : { fundsAvailable: payment.fundsAvailable }),
-        ...(payment.statusReason === undefined ? {} : { psuMessage: payment.statusReason }),
+        // Within the Berlin Group's 500 characters also when the reason holds a bank's long words.
+        ...(payment.statusReason === undefined ? {} : { psuMessage: withinPsuMessage(payment.statusReason) }),
         ...(settings.sandbox && payment.service === 'periodic-payments' && payment.status === 'ACTC'
           ? { psuMessage: PERIODIC_NOT_EXECUTED }
           : {}),
