@@ -10,7 +10,7 @@ import type { Config } from './config/config.schema.js';
 import { composeModules } from './compose-modules.js';
 import { AppError } from './errors/app-error.js';
 import { ErrorBodySchema } from './errors/error-body.js';
-import { clientErrorResponse, handleError, installErrorHandler, sendError } from './http/error-handler.js';
+import { clientErrorResponse, handleError, installErrorHandler, sendError, type ErrorAnswering } from './http/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
@@ -38,6 +38,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const now = deps.now ?? (() => new Date());
   const db = deps.database.db;
   const deferredCompiles = new DeferredCompiles();
+  const routes = new RouteTable();
+  const errorAnswering: ErrorAnswering = { system: config.systemName, allowedMethods: (path) => routes.allowedMethods(path) };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // One line per request is written by the onResponse hook below, with the fields we choose.
@@ -56,12 +58,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         socket.destroy(error);
       }
     },
-    frameworkErrors: (error, request, reply) => void handleError(error, request, reply, config.systemName),
+    frameworkErrors: (error, request, reply) => void handleError(error, request, reply, errorAnswering),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
 
-  const routes = new RouteTable();
   routes.track(app);
   app.decorateRequest('ctx', null as never);
   app.addHook('onRequest', async (request, reply) => {
@@ -102,14 +103,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     void app.compileRouteSchemas().catch((error: unknown) => app.log.error({ err: error }, 'route schemas that do not compile'));
   });
   installRawJsonParser(app);
-  installErrorHandler(app, config.systemName);
+  installErrorHandler(app, errorAnswering);
   app.setNotFoundHandler(async (request, reply) => {
-    const allowed = routes.allowedMethods(request.url.split('?')[0] ?? '');
-    if (allowed.length > 0) {
-      reply.header('allow', allowed.join(', '));
-      return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'), config.systemName);
-    }
-    return sendError(request, reply, new AppError('ROUTE_UNKNOWN'), config.systemName);
+    // A path some route serves, with another method: 405, its Allow header written by sendError.
+    const known = routes.allowedMethods(request.url.split('?')[0] ?? '').length > 0;
+    return sendError(request, reply, new AppError(known ? 'METHOD_NOT_ALLOWED' : 'ROUTE_UNKNOWN'), errorAnswering);
   });
   installIdempotencyCapture(app, db, {
     now,

@@ -12,26 +12,48 @@ import { languageOf } from './request-context.js';
  * (schema validation, body limits, content types) are translated here; any other error is a
  * bug: it is logged with an occurrence id and answered as a bare 500.
  */
-export function installErrorHandler(app: FastifyInstance, system: string): void {
-  app.setErrorHandler((error: FastifyError | Error, request, reply) => handleError(error, request, reply, system));
+export function installErrorHandler(app: FastifyInstance, answering: ErrorAnswering): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => handleError(error, request, reply, answering));
+}
+
+/** What answering an error needs besides the error. */
+export interface ErrorAnswering {
+  /** The system's name in the error body. */
+  readonly system: string;
+  /** The methods the routes at a concrete path serve (the route table), for a 405's `Allow`. */
+  allowedMethods(path: string): readonly string[];
 }
 
 /** Answers any thrown error; also used for the router's own errors (`frameworkErrors`). */
-export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, system: string): FastifyReply {
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, answering: ErrorAnswering): FastifyReply {
   const appError = toAppError(error);
   // A bank that is down or answered without data it must have: the cause goes to the log.
   const logged =
     appError === undefined || (error instanceof BankError && appError.code !== 'BANK_REFUSED' && appError.code !== 'RESOURCE_UNKNOWN');
-  return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), system, logged ? error : undefined);
+  return sendError(request, reply, appError ?? new AppError('SYSTEM_ERROR'), answering, logged ? error : undefined);
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, system: string, cause?: unknown): FastifyReply {
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+  answering: ErrorAnswering,
+  cause?: unknown,
+): FastifyReply {
   const id = randomUUID();
-  const body = errorBody(error, { id, system, language: languageOf(request) });
+  const body = errorBody(error, { id, system: answering.system, language: languageOf(request) });
   if (cause !== undefined) {
     request.log.error({ err: cause, errorId: id }, 'unexpected error');
   } else if (body.status === 401) {
     request.log.info({ errorId: id, code: error.code }, 'request refused');
+  }
+  if (body.status === 405) {
+    // RFC 9110 §15.5.6: a 405 lists the methods the resource does support. Whether no route takes
+    // the method or the route refuses it now (a payment that can no longer be cancelled), those
+    // are the methods of the path's routes other than the one refused.
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = answering.allowedMethods(path).filter((method) => method !== request.method);
+    reply.header('allow', allowed.join(', '));
   }
   if (error.headers) reply.headers(error.headers);
   return reply.code(body.status).type('application/json; charset=utf-8').send(body);

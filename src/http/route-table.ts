@@ -1,8 +1,9 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 /**
- * The routes the app serves, kept to tell "no such path" (404) from "not with this method"
- * (405, with an Allow header) when Fastify finds no route for a request.
+ * The routes the app serves, kept to tell "no such path" (404) from "not with this method" (405)
+ * when Fastify finds no route for a request, and to list in every 405's Allow header the methods
+ * its path does serve (a route that refuses its own method, a payment's DELETE, answers 405 too).
  */
 export class RouteTable {
   private readonly routes: { pattern: RegExp; methods: Set<string> }[] = [];

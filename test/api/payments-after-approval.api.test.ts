@@ -73,12 +73,13 @@ describe.each(DIALECTS)('payments after approval (%s)', (dialect) => {
     ['PDNG', ['PDNG'], 'PDNG'],
     ['ACSC', ['ACTC', 'ACSP', 'ACSC'], 'final'],
     ['RJCT', ['RJCT'], 'final'],
-  ] as const)('DELETE of a %s payment: 405 CANCELLATION_INVALID, nothing changes', async (status, steps, why) => {
+  ] as const)('DELETE of a %s payment: 405 CANCELLATION_INVALID with Allow: GET, HEAD, nothing changes', async (status, steps, why) => {
     const payment = await create();
     await move(payment.id, steps);
     const response = await server.client.delete<any>(payment.path);
     expect(response.status).toBe(405);
     expect(response.body.code).toBe('CANCELLATION_INVALID');
+    expect(response.headers['allow']).toBe('GET, HEAD');
     expect(response.body.message).toContain(why);
     expect((await server.client.get<any>(`${payment.path}/status`)).body.transactionStatus).toBe(status);
   });
@@ -99,6 +100,18 @@ describe.each(DIALECTS)('payments after approval (%s)', (dialect) => {
       fundsAvailable: false,
       psuMessage: 'Not enough funds by the last batch run of the day',
     });
+  });
+
+  it("a bank's rejection reason longer than 500 characters is read cut to the Berlin Group's psuMessage length", async () => {
+    const payment = await create();
+    const reason = `Not executed: ${'the bank explains at length '.repeat(40)}`;
+    await move(payment.id, ['ACTC', 'RJCT'], { reason });
+    const rejected = await server.client.get<any>(`${payment.path}/status`);
+    expect(rejected.status, rejected.text).toBe(200);
+    // psuMessageText: maxLength 500.
+    expectBerlinGroupSchema('paymentInitiationStatusResponse-200_json', rejected.body);
+    expect(rejected.body.psuMessage).toMatch(/^Not executed: the bank explains at length .*…$/);
+    expect(reason.startsWith(rejected.body.psuMessage.slice(0, -1))).toBe(true);
   });
 
   it('an equal payment is refused while the first is live and accepted once it is rejected', async () => {

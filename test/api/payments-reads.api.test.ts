@@ -2,7 +2,9 @@
  * Reading and cancelling payments (docs/design.md §2) of all three services: the GET answers the body as
  * submitted with its transactionStatus, the status resource the status alone; a payment is found
  * only by the TPP that created it and only under its own service and product (else 404
- * RESOURCE_UNKNOWN); a DELETE before the PSU approved it is 204 and CANC, and a second one 405.
+ * RESOURCE_UNKNOWN); a DELETE before the PSU approved it is 204 and CANC, and a second one 405;
+ * that DELETE ends the payment's open authorisation at once, as a deleted consent's or basket's:
+ * its scaStatus reads failed ("The app cancelled the payment") and its page says so, before any login.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -25,6 +27,7 @@ import {
   type Psu,
   type Service,
 } from '../support/payments.js';
+import { alertOf, buttonsOf, continueHrefOf, NOK_URI, OK_URI, openPage, readScaStatus } from '../support/sca.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const READ_SCHEMAS: Record<Service, string> = {
@@ -143,7 +146,7 @@ describe.each(DIALECTS)('payment reads and cancellation (%s)', (dialect) => {
     ['bulk-payments', NDCT],
     ['periodic-payments', NDCT],
   ] as [Service, Product][])(
-    'DELETE of a RCVD %s %s: 204, then CANC with a psuMessage, and a second DELETE is 405',
+    'DELETE of a RCVD %s %s: 204, then CANC with a psuMessage, and a second DELETE is 405 with Allow: GET, HEAD',
     async (service, product) => {
       const { body, path } = await create(service, product);
       const cancelled = await server.client.delete<any>(path);
@@ -160,8 +163,46 @@ describe.each(DIALECTS)('payment reads and cancellation (%s)', (dialect) => {
 
       const again = await server.client.delete<any>(path);
       expectError(again, 405, 'CANCELLATION_INVALID');
+      // RFC 9110 §15.5.6: the methods the payment still takes, the refused DELETE not among them.
+      expect(again.headers['allow']).toBe('GET, HEAD');
       expect(again.body.message).toContain('CANC');
       expect((await server.client.get<any>(`${path}/status`)).body.transactionStatus).toBe('CANC');
+    },
+  );
+
+  it.each([
+    ['payments', NDCT],
+    ['bulk-payments', NDCT],
+    ['periodic-payments', NDCT],
+  ] as [Service, Product][])(
+    "DELETE of a RCVD %s %s ends its open authorisation at once: scaStatus failed with why, and the link's page says so",
+    async (service, product) => {
+      const { response, path } = await created(
+        initiate(server.client, service, product, bodyFor(service, product), {
+          headers: { ...psu.headers, 'tpp-redirect-uri': OK_URI, 'tpp-nok-redirect-uri': NOK_URI },
+        }),
+      );
+      const links = response.body._links as Record<string, { href: string }>;
+      expect((await server.client.delete<any>(path)).status).toBe(204);
+
+      const english = await readScaStatus(server.client, links['scaStatus']!.href);
+      expect(english.status, english.text).toBe(200);
+      expectBerlinGroupSchema('scaStatusResponse', english.body);
+      expect(english.body).toEqual({ scaStatus: 'failed', psuMessage: 'The app cancelled the payment' });
+      const norwegian = await readScaStatus(server.client, links['scaStatus']!.href, 'nb');
+      expect(norwegian.body).toEqual({ scaStatus: 'failed', psuMessage: 'Appen kansellerte betalingen' });
+
+      // The link ends before the PSU identifies: no form to fill in, the reason and the way back.
+      const page = await openPage(links['scaRedirect']!.href);
+      expect(page.status).toBe(200);
+      expect(alertOf(page.text)).toBe('The app cancelled the payment');
+      expect(continueHrefOf(page.text)).toBe(NOK_URI);
+      expect(buttonsOf(page.text)).toEqual([]);
+      expect(page.text).not.toContain('<form');
+      expect((await server.client.get<any>(`${path}/status`)).body).toEqual({
+        transactionStatus: 'CANC',
+        psuMessage: 'Cancelled by the TPP before the PSU approved it',
+      });
     },
   );
 

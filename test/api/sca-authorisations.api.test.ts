@@ -205,7 +205,7 @@ describe.each(DIALECTS)('SCA authorisation resources (%s)', (dialect) => {
       expect((await server.client.get<any>(`${payment.path}/authorisations/${authorisationId}`)).status).toBe(404);
     });
 
-    it('a RCVD, PDNG or RJCT payment refuses a cancellation authorisation with 405 CANCELLATION_INVALID', async () => {
+    it('a RCVD, PDNG or RJCT payment refuses a cancellation authorisation with 405 CANCELLATION_INVALID and Allow: GET, HEAD', async () => {
       const received = await create();
       const pending = await create({}, 'payments', ndctBody(psu.account, { requestedExecutionDate: osloDay(5) }));
       await walk(pending.links['scaRedirect']!.href);
@@ -215,6 +215,8 @@ describe.each(DIALECTS)('SCA authorisation resources (%s)', (dialect) => {
       for (const payment of [received, pending, rejected]) {
         const response = await server.client.post<any>(`${payment.path}/cancellation-authorisations`, undefined);
         expectError(response, 405, 'CANCELLATION_INVALID');
+        // The list of cancellation authorisations may still be read; the refused POST is not offered.
+        expect(response.headers['allow']).toBe('GET, HEAD');
         expect((await server.client.get<any>(`${payment.path}/cancellation-authorisations`)).body).toEqual({ authorisationIds: [] });
       }
     });

@@ -120,15 +120,17 @@ describe.each(DIALECTS)('SCA effects on payments (%s)', (dialect) => {
       });
     });
 
-    it('an approval after the TPP cancelled the payment fails the authorisation and leaves the payment CANC', async () => {
+    it("the TPP's DELETE while the PSU is on the confirmation page ends the authorisation: the approval posted from that page approves nothing and says why", async () => {
       const { link, path, scaStatus } = await payment();
       expectSeeOther(await identify(link, psu.customerNumber));
       expectSeeOther(await enterCode(link));
+      const confirmation = await openPage(link);
       expect((await server.client.delete<any>(path)).status).toBe(204);
-      const answer = await decide(link, 'approve');
+      expect(await scaStatusOf(server.client, scaStatus)).toEqual({ scaStatus: 'failed', psuMessage: 'The app cancelled the payment' });
+      const answer = await postPage(`${link}/decision`, { csrf: csrfOf(confirmation.text), decision: 'approve' });
       expect(answer.status).toBe(200);
-      expect(alertOf(answer.text)).toBe('The payment is no longer waiting for approval (status CANC)');
-      expect(await scaStatusOf(server.client, scaStatus)).toMatchObject({ scaStatus: 'failed' });
+      expect(alertOf(answer.text)).toBe('The app cancelled the payment');
+      expect(continueHrefOf(answer.text)).toBe(NOK_URI);
       await expectStatus(path, { transactionStatus: 'CANC', psuMessage: 'Cancelled by the TPP before the PSU approved it' });
     });
   });

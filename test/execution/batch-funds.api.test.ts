@@ -11,7 +11,8 @@
  * - on a weekend or holiday no run is the day's last: a payment lacking funds then waits for the
  *   next bank day, and is rejected only at that day's last run;
  * - bulk payments: executed payment by payment in order, each its own ledger posting; all paid:
- *   ACSC; some lacking funds: PART with a psuMessage naming the payments (1-based) not executed;
+ *   ACSC; some lacking funds: PART with a psuMessage naming the payments (1-based) not executed,
+ *   grouped by reason and within the Berlin Group's 500 characters;
  *   none paid: ACCP, then RJCT at the last run, or ACSC once funds arrive.
  */
 import { describe, expect, it } from 'vitest';
@@ -256,9 +257,21 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
       expect(await statusOf(client, payment.path)).toEqual({
         transactionStatus: 'PART',
         fundsAvailable: false,
-        psuMessage: '2 of 4 payments executed; not executed: payment 1 (insufficient funds), payment 3 (insufficient funds)',
+        psuMessage: '2 of 4 payments executed; not executed: payments 1, 3 (insufficient funds)',
       });
       expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '0.00' });
+    });
+
+    it('275 of 300 lacking funds: the psuMessage stays within the Berlin Group 500 characters, grouping them by reason', async () => {
+      const { client, day, psu } = await tppOnBankDay(server, '10:00', '25.00');
+      const payment = await approvedPayment(client, 'bulk-payments', NDCT, bulk(psu, day, Array<string>(300).fill('1.00')), psu.headers);
+      expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, partiallyExecuted: 1 });
+      // statusOf checks the answer against the Berlin Group schema (psuMessageText: maxLength 500).
+      expect(await statusOf(client, payment.path)).toEqual({
+        transactionStatus: 'PART',
+        fundsAvailable: false,
+        psuMessage: '25 of 300 payments executed; not executed: payments 26-300 (insufficient funds)',
+      });
     });
 
     it('none funded: ACCP with fundsAvailable false, then RJCT at the day last run', async () => {

@@ -2,7 +2,9 @@
  * What a batch run makes of a payment from the bank's answers (docs/design.md §3), pure:
  * - every transfer booked: executed (ACSP then ACSC), from ACTC, PDNG or ACCP alike;
  * - some booked (a bulk): partially executed (ACSP then PART), naming each payment not executed
- *   (1-based) with why, whether or not later runs are left that day;
+ *   (1-based) with why, whether or not later runs are left that day; the message groups equal
+ *   reasons and consecutive payments, and stays within the Berlin Group's 500 characters
+ *   (psuMessageText), counting the payments it cannot name ("and N more");
  * - none booked and one refused by the bank: rejected at once (RJCT, fundsAvailable false, the
  *   bank's reason), since a retry would not change the answer;
  * - none booked for lack of funds: awaiting funds (ACCP; nothing more when already ACCP) until the
@@ -12,11 +14,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   decideExecution,
+  partialExecutionMessage,
   statusPath,
   type ExecutionDecision,
   type TransferOutcome,
 } from '../../src/modules/execution/execution-decision.js';
 import { canTransition, type TransactionStatus } from '../../src/modules/payments/payment-status.js';
+import { PSU_MESSAGE_MAX_LENGTH } from '../../src/domain/psu-message.js';
 
 const TODAY = '2026-11-23';
 const RETRIED = { lastChance: false, today: TODAY };
@@ -37,7 +41,7 @@ describe('decideExecution', () => {
     const expected = {
       kind: 'partially-executed',
       reason:
-        '2 of 4 payments executed; not executed: payment 2 (insufficient funds), payment 3 (The bank has no exchange rate from XAU to NOK)',
+        '2 of 4 payments executed; not executed: payment 2 (insufficient funds); payment 3 (The bank has no exchange rate from XAU to NOK)',
     };
     expect(decideExecution(outcomes, RETRIED)).toEqual(expected);
     expect(decideExecution(outcomes, LAST)).toEqual(expected);
@@ -71,6 +75,46 @@ describe('decideExecution', () => {
     expect(decideExecution([NO_RATE], LAST)).toEqual(expected);
     // A refusal among payments lacking funds: waiting would not make the bank pay it.
     expect(decideExecution(['insufficient-funds', NO_RATE], RETRIED)).toEqual(expected);
+  });
+});
+
+describe('partialExecutionMessage', () => {
+  const bulkOf = (count: number, outcomeOf: (item: number) => TransferOutcome): TransferOutcome[] =>
+    Array.from({ length: count }, (_, index) => outcomeOf(index + 1));
+
+  it('300 payments, 275 lacking funds: within 500 characters, saying how many were executed and which were not', () => {
+    const message = partialExecutionMessage(bulkOf(300, (item) => (item <= 25 ? 'booked' : 'insufficient-funds')));
+    expect(message.length).toBeLessThanOrEqual(PSU_MESSAGE_MAX_LENGTH);
+    expect(message).toBe('25 of 300 payments executed; not executed: payments 26-300 (insufficient funds)');
+  });
+
+  it('every other of 300 lacking funds: names those that fit, in order, and counts the rest', () => {
+    const message = partialExecutionMessage(bulkOf(300, (item) => (item % 2 === 0 ? 'insufficient-funds' : 'booked')));
+    expect(message.length).toBeLessThanOrEqual(PSU_MESSAGE_MAX_LENGTH);
+    expect(message).toMatch(
+      /^150 of 300 payments executed; not executed: payments 2, 4, 6, 8, [\d, ]+ \(insufficient funds\); and \d+ more$/,
+    );
+    const named = /payments ([\d, ]+) \(/.exec(message)![1]!.split(', ').map(Number);
+    expect(named).toEqual(named.map((_, index) => 2 * (index + 1)));
+    expect(message).toContain(`; and ${150 - named.length} more`);
+  });
+
+  it('groups equal reasons, in the order they first fail, consecutive payments as a range', () => {
+    const message = partialExecutionMessage(
+      bulkOf(8, (item) => (item === 1 || item === 5 ? 'booked' : item === 3 ? NO_RATE : 'insufficient-funds')),
+    );
+    expect(message).toBe(
+      '2 of 8 payments executed; not executed: payments 2, 4, 6-8 (insufficient funds); payment 3 (The bank has no exchange rate from XAU to NOK)',
+    );
+  });
+
+  it("a bank's very long reasons, each its own: cut, and the message still within 500 characters", () => {
+    const long = (item: number): TransferOutcome => ({ refused: `Refused ${item}: ${'the bank explains at length '.repeat(40)}` });
+    const message = partialExecutionMessage(bulkOf(1000, (item) => (item === 1 ? 'booked' : long(item))));
+    expect(message.length).toBeLessThanOrEqual(PSU_MESSAGE_MAX_LENGTH);
+    expect(message).toMatch(
+      /^1 of 1000 payments executed; not executed: payment 2 \(Refused 2: the bank explains [^)]*…\); .*; and \d+ more$/,
+    );
   });
 });
 

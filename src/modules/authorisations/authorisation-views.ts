@@ -1,4 +1,5 @@
 import type { Language } from '../../domain/localized.js';
+import { withinPsuMessage } from '../../domain/psu-message.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Authorisation } from './authorisation.model.js';
 import { failureReasonOf } from './authorisation.service.js';
@@ -11,5 +12,5 @@ import type { ScaStatus } from './sca-status.js';
 export function scaStatusView(authorisation: Authorisation | undefined, language: Language): { scaStatus: ScaStatus; psuMessage?: string } {
   if (!authorisation) throw new AppError('RESOURCE_UNKNOWN', { path: 'authorisationId' });
   const reason = failureReasonOf(authorisation);
-  return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: reason[language] } : {}) };
+  return { scaStatus: authorisation.scaStatus, ...(reason ? { psuMessage: withinPsuMessage(reason[language]) } : {}) };
 }

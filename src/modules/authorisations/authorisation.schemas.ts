@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PSU_MESSAGE_MAX_LENGTH } from '../../domain/psu-message.js';
 import { Link, OPTIONAL_BODY } from '../../http/schemas/common.schemas.js';
 import { SCA_STATUSES, type ScaStatus as ScaStatusValue } from './sca-status.js';
 
@@ -36,5 +37,5 @@ export const AuthorisationsResponse = Type.Object({
 /** 200 of `GET …/authorisations/{authorisationId}` (scaStatusResponse). */
 export const ScaStatusResponse = Type.Object({
   scaStatus: ScaStatus,
-  psuMessage: Type.Optional(Type.String({ maxLength: 500, description: 'Why the authorisation failed' })),
+  psuMessage: Type.Optional(Type.String({ maxLength: PSU_MESSAGE_MAX_LENGTH, description: 'Why the authorisation failed' })),
 });

@@ -105,7 +105,8 @@ export interface AuthorisationService {
   expireOverdue(): Promise<number>;
   /**
    * Ends the open authorisations of resources in the caller's transaction without touching the
-   * resources (payments put into a signing basket, a basket deleted): their links stop working, saying why.
+   * resources (payments put into a signing basket, a basket or consent deleted, a payment cancelled by
+   * its DELETE): their links stop working, saying why.
    */
   abandonOpen(
     trx: DbOrTx,

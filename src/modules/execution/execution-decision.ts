@@ -1,3 +1,4 @@
+import { clipText, PSU_MESSAGE_MAX_LENGTH } from '../../domain/psu-message.js';
 import type { TransactionStatus } from '../payments/payment-status.js';
 
 /*
@@ -23,19 +24,14 @@ export interface DecisionContext {
 
 /**
  * All transfers booked: executed. Some booked: a bulk partly executed (PART), naming the payments
- * that were not. None booked: for lack of funds, awaiting funds until the day's last chance, then
- * rejected; refused by the bank, rejected at once (a retry would not change the answer).
+ * that were not ({@link partialExecutionMessage}). None booked: for lack of funds, awaiting funds
+ * until the day's last chance, then rejected; refused by the bank, rejected at once (a retry would
+ * not change the answer).
  */
 export function decideExecution(outcomes: readonly TransferOutcome[], context: DecisionContext): ExecutionDecision {
   const booked = outcomes.filter((outcome) => outcome === 'booked').length;
   if (booked === outcomes.length) return { kind: 'executed' };
-  if (booked > 0) {
-    const failed = outcomes.flatMap((outcome, index) => (outcome === 'booked' ? [] : [`${index + 1} (${reasonOf(outcome)})`]));
-    return {
-      kind: 'partially-executed',
-      reason: `${booked} of ${outcomes.length} payments executed; not executed: payment ${failed.join(', payment ')}`,
-    };
-  }
+  if (booked > 0) return { kind: 'partially-executed', reason: partialExecutionMessage(outcomes) };
   const refusal = outcomes.find((outcome): outcome is { refused: string } => typeof outcome === 'object');
   if (refusal) return { kind: 'rejected', reason: `Not executed: ${refusal.refused}`, fundsAvailable: false };
   if (!context.lastChance) return { kind: 'awaiting-funds' };
@@ -48,6 +44,67 @@ export function decideExecution(outcomes: readonly TransferOutcome[], context: D
 
 function reasonOf(outcome: Exclude<TransferOutcome, 'booked'>): string {
   return outcome === 'insufficient-funds' ? 'insufficient funds' : outcome.refused;
+}
+
+/** How long one reason may be in a bulk's message: a bank's long refusal leaves room for the rest. */
+const REASON_MAX_LENGTH = 200;
+
+/**
+ * A bulk's PART status message, within the Berlin Group's 500 characters: how many of how many
+ * were executed, then the payments not executed (1-based) grouped by reason in the order they
+ * first fail, consecutive ones as a range ("payments 26-300 (insufficient funds)"); what does not
+ * fit is counted ("; and 12 more").
+ */
+export function partialExecutionMessage(outcomes: readonly TransferOutcome[]): string {
+  const failed = outcomes.flatMap((outcome, index) => (outcome === 'booked' ? [] : [{ item: index + 1, reason: reasonOf(outcome) }]));
+  const byReason = new Map<string, number[]>();
+  for (const { item, reason } of failed) {
+    const items = byReason.get(reason);
+    if (items) items.push(item);
+    else byReason.set(reason, [item]);
+  }
+  let message = `${outcomes.length - failed.length} of ${outcomes.length} payments executed; not executed: `;
+  // Room kept for the longest count of the rest there can be.
+  const budget = PSU_MESSAGE_MAX_LENGTH - moreThan(failed.length, failed.length).length;
+  let named = 0;
+  for (const [reason, items] of byReason) {
+    const separator = named === 0 ? '' : '; ';
+    const because = ` (${clipText(reason, REASON_MAX_LENGTH)})`;
+    const shown: string[] = [];
+    let count = 0;
+    let length = message.length + separator.length + 'payments '.length + because.length;
+    const runs = runsOf(items);
+    for (const run of runs) {
+      const text = run.first === run.last ? `${run.first}` : `${run.first}-${run.last}`;
+      const added = (shown.length === 0 ? 0 : ', '.length) + text.length;
+      if (length + added > budget) break;
+      shown.push(text);
+      length += added;
+      count += run.last - run.first + 1;
+    }
+    if (shown.length === 0) break;
+    message += `${separator}${count === 1 ? 'payment' : 'payments'} ${shown.join(', ')}${because}`;
+    named += count;
+    if (shown.length < runs.length) break;
+  }
+  return `${message}${moreThan(failed.length - named, named)}`;
+}
+
+/** The count of failed payments not named: "; and 12 more", or when none could be named "300 payments". */
+function moreThan(unnamed: number, named: number): string {
+  if (unnamed === 0) return '';
+  return named === 0 ? `${unnamed} payments` : `; and ${unnamed} more`;
+}
+
+/** Ascending item numbers as runs of consecutive ones. */
+function runsOf(items: readonly number[]): { first: number; last: number }[] {
+  const runs: { first: number; last: number }[] = [];
+  for (const item of items) {
+    const run = runs.at(-1);
+    if (run !== undefined && run.last + 1 === item) run.last = item;
+    else runs.push({ first: item, last: item });
+  }
+  return runs;
 }
 
 /** The statuses a decision moves a payment through, from where it is; empty when it stays (ACCP retried in vain). */

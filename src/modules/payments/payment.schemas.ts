@@ -7,6 +7,7 @@ import {
   signedErrorResponses,
 } from '../../http/schemas/common.schemas.js';
 import { FREQUENCIES, type Frequency } from '../../domain/periodic-schedule.js';
+import { PSU_MESSAGE_MAX_LENGTH } from '../../domain/psu-message.js';
 import { TRANSACTION_STATUSES, type TransactionStatus } from './payment-status.js';
 
 /*
@@ -263,7 +264,7 @@ export const PaymentCreatedResponse = Type.Object({
 export const PaymentStatusResponse = Type.Object({
   transactionStatus: TransactionStatus,
   fundsAvailable: Type.Optional(Type.Boolean()),
-  psuMessage: Type.Optional(Type.String()),
+  psuMessage: Type.Optional(Type.String({ maxLength: PSU_MESSAGE_MAX_LENGTH })),
 });
 
 export const PaymentCancelResponse = Type.Object({

@@ -7,6 +7,7 @@ import { referenceNamesCurrency } from '../../domain/currencies.js';
 import { CreatedResource } from '../../domain/created-resource.js';
 import { localized } from '../../domain/localized.js';
 import { formatAmount, type Money } from '../../domain/money.js';
+import { withinPsuMessage } from '../../domain/psu-message.js';
 import { executionDates } from '../../domain/periodic-schedule.js';
 import type { NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
@@ -393,7 +394,8 @@ export function createPaymentsService(
       return {
         transactionStatus: payment.status,
         ...(payment.fundsAvailable === undefined ? {} : { fundsAvailable: payment.fundsAvailable }),
-        ...(payment.statusReason === undefined ? {} : { psuMessage: payment.statusReason }),
+        // Within the Berlin Group's 500 characters also when the reason holds a bank's long words.
+        ...(payment.statusReason === undefined ? {} : { psuMessage: withinPsuMessage(payment.statusReason) }),
         ...(settings.sandbox && payment.service === 'periodic-payments' && payment.status === 'ACTC'
           ? { psuMessage: PERIODIC_NOT_EXECUTED }
           : {}),
@@ -404,15 +406,29 @@ export function createPaymentsService(
       const payment = await this.find(tpp, service, product, paymentId);
       switch (cancellationRule(payment.status)) {
         case 'cancel-now':
-          await withTransaction(db, (trx) =>
-            transitionPayment(trx, payment, {
+          await withTransaction(db, async (trx) => {
+            // The order the SCA flow takes: the payment's authorisations first, then the payment
+            // (transitionPayment locks it): an approval under way finishes first, and this DELETE
+            // then finds the payment no longer RCVD.
+            await sca.authorisations.lockOf(trx, 'payment', [payment.id]);
+            const actor = { type: 'tpp' as const, id: tpp.id };
+            await transitionPayment(trx, payment, {
               to: 'CANC',
               reason: 'Cancelled by the TPP before the PSU approved it',
-              actor: { type: 'tpp', id: tpp.id },
+              actor,
               requestId,
               at: now().toISOString(),
-            }),
-          );
+            });
+            // Its open authorisations end with it, as a deleted consent's or basket's do: their
+            // scaStatus reads failed and their page says why at once, before the PSU logs in.
+            await sca.authorisations.abandonOpen(
+              trx,
+              'payment',
+              [payment.id],
+              localized('The app cancelled the payment', 'Appen kansellerte betalingen'),
+              actor,
+            );
+          });
           return { kind: 'cancelled' };
         case 'needs-authorisation':
           return {
