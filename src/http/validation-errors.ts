@@ -1,11 +1,12 @@
 import { localized } from '../domain/localized.js';
 import { AppError } from '../errors/app-error.js';
-import { BERLIN_GROUP_NOT_TAKEN, type BerlinGroupNotTaken } from './schemas/common.schemas.js';
+import { BERLIN_GROUP_NOT_TAKEN, PATTERN_TEXT, type BerlinGroupNotTaken } from './schemas/common.schemas.js';
 
 /**
- * A schema validation failure in the TPP's terms. Only a request that already failed validation
- * gets here, so reading the route's schema to say more (a Berlin Group field the bank does not
- * take) costs a request that validates nothing.
+ * A schema validation failure in the TPP's terms: the field, and what it may hold. Only a request
+ * that already failed validation gets here, so reading the route's schema to say more (a Berlin
+ * Group field the bank does not take, the values a field allows, what a pattern means) costs a
+ * request that validates nothing.
  */
 
 /** An ajv error as Fastify hands it over. */
@@ -39,18 +40,59 @@ export function validationAppError(issues: readonly ValidationIssue[], context: 
       });
     }
   }
-  return new AppError('FORMAT_ERROR', { detail: `${path} ${describe(first)}`, path });
+  return new AppError('FORMAT_ERROR', { detail: `${path} ${describe(first, issues, root)}`, path });
 }
 
-function describe(first: ValidationIssue): string {
+function describe(first: ValidationIssue, issues: readonly ValidationIssue[], root: Schema | undefined): string {
   switch (first.keyword) {
     case 'required':
       return 'is missing';
     case 'additionalProperties':
       return 'is not a field of this request (check its spelling)';
+    case 'const':
+    case 'enum':
+      return allowedValuesText(first, issues);
+    case 'pattern': {
+      const words = schemaAt(root, parentPath(first.schemaPath))?.[PATTERN_TEXT];
+      return typeof words === 'string' ? words : (first.message ?? 'is not valid');
+    }
+    case 'minLength':
+      return first.params['limit'] === 1 ? 'must not be empty' : (first.message ?? 'is not valid');
     default:
       return first.message ?? 'is not valid';
   }
+}
+
+/**
+ * The values a `const` or `enum` allows. A union of literals (TypeBox writes it as an `anyOf` of
+ * `const`s) fails with one error per literal and then the `anyOf`'s own: all of them are listed.
+ */
+function allowedValuesText(first: ValidationIssue, issues: readonly ValidationIssue[]): string {
+  const union = issues.find(
+    (issue) =>
+      issue.keyword === 'anyOf' &&
+      issue.instancePath === first.instancePath &&
+      issue.schemaPath !== undefined &&
+      first.schemaPath?.startsWith(`${issue.schemaPath}/`) === true,
+  );
+  const alternatives = union ? issues.filter((issue) => issue.schemaPath?.startsWith(`${union.schemaPath}/`)) : [first];
+  const values: unknown[] = [];
+  for (const issue of alternatives) {
+    const literal =
+      issue.instancePath !== first.instancePath
+        ? undefined
+        : issue.keyword === 'const'
+          ? [issue.params['allowedValue']]
+          : issue.keyword === 'enum' && Array.isArray(issue.params['allowedValues'])
+            ? (issue.params['allowedValues'] as unknown[])
+            : undefined;
+    // A branch that is not a literal: the values alone would not say what is allowed.
+    if (literal === undefined) return first.message ?? 'is not valid';
+    values.push(...literal);
+  }
+  const texts = [...new Set(values.map((value) => JSON.stringify(value)))];
+  if (texts.length === 1) return `must be ${texts[0]!}`;
+  return `must be one of ${texts.slice(0, -1).join(', ')} or ${texts.at(-1)!}`;
 }
 
 /** Why the Berlin Group member an `additionalProperties: false` refused is not taken, if it is one (letter case aside). */

@@ -33,6 +33,12 @@ export const OPTIONAL_BODY = 'x-optional-body';
 export const BERLIN_GROUP_NOT_TAKEN = 'x-berlin-group-not-taken';
 export type BerlinGroupNotTaken = Readonly<Record<string, Localized>>;
 
+/**
+ * On a string schema with a `pattern`: what the pattern asks for, in words. A value not matching
+ * it is refused with these words instead of the expression (http/validation-errors.ts).
+ */
+export const PATTERN_TEXT = 'x-pattern-text';
+
 /** The body of an operation that takes none (a DELETE, a sandbox action): nothing, an empty body or `{}`, which a conformant client may send. */
 export const NoBody = Type.Object({}, { additionalProperties: false, description: 'None: send no body, or {}', [OPTIONAL_BODY]: true });
 

@@ -4,6 +4,7 @@ import {
   BERLIN_GROUP_NOT_TAKEN,
   Link,
   NotificationRequestHeaders,
+  PATTERN_TEXT,
   ResourceId,
   SignedRequestHeaders,
   signedErrorResponses,
@@ -27,7 +28,13 @@ const strict = { additionalProperties: false } as const;
 const VISIBLE_TEXT = '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]*$';
 
 const text = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, pattern: VISIBLE_TEXT, ...(description ? { description } : {}) });
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: VISIBLE_TEXT,
+    [PATTERN_TEXT]: 'must contain a visible character and no control characters (such as a tab or a line break)',
+    ...(description ? { description } : {}),
+  });
 
 /** The Berlin Group accountReference members a payment's accounts are not named by. */
 function accountReferencesNotTaken(): BerlinGroupNotTaken {
@@ -133,7 +140,9 @@ const transferFields = {
   creditorName: text(70),
   ultimateCreditor: Type.Optional(text(70)),
   ultimateDebtor: Type.Optional(text(70)),
-  purposeCode: Type.Optional(Type.String({ pattern: '^[A-Z]{4}$' })),
+  purposeCode: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{4}$', [PATTERN_TEXT]: 'must be an ISO 20022 purpose code: four capital letters' }),
+  ),
   chargeBearer: Type.Optional(ChargeBearer),
   remittanceInformationUnstructured: Type.Optional(text(140)),
   remittanceInformationUnstructuredArray: Type.Optional(
