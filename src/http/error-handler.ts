@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error.js';
 import { errorBody } from '../errors/error-body.js';
 import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
 import { languageOf } from './request-context.js';
+import { validationAppError, type RouteSchemas, type ValidationIssue } from './validation-errors.js';
 
 /**
  * The one place that turns a thrown error into an HTTP answer. Services throw {@link AppError};
@@ -26,7 +27,7 @@ export interface ErrorAnswering {
 
 /** Answers any thrown error; also used for the router's own errors (`frameworkErrors`). */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, answering: ErrorAnswering): FastifyReply {
-  const appError = toAppError(error);
+  const appError = toAppError(error, request.routeOptions?.schema as RouteSchemas | undefined);
   // A bank that is down or answered without data it must have: the cause goes to the log.
   const logged =
     appError === undefined || (error instanceof BankError && appError.code !== 'BANK_REFUSED' && appError.code !== 'RESOURCE_UNKNOWN');
@@ -83,8 +84,11 @@ export function clientErrorResponse(
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
-/** Maps the errors a request can legitimately cause; `undefined` means "a bug". */
-export function toAppError(error: unknown): AppError | undefined {
+/**
+ * Maps the errors a request can legitimately cause; `undefined` means "a bug". `schemas` are the
+ * route's, which a validation error is explained from (http/validation-errors.ts).
+ */
+export function toAppError(error: unknown, schemas?: RouteSchemas): AppError | undefined {
   if (error instanceof AppError) {
     return error;
   }
@@ -95,18 +99,7 @@ export function toAppError(error: unknown): AppError | undefined {
     return undefined;
   }
   if (error.validation) {
-    const first = error.validation[0];
-    const path = first ? validationPath(error.validationContext, first) : undefined;
-    const message =
-      first?.keyword === 'required'
-        ? 'is missing'
-        : first?.keyword === 'additionalProperties'
-          ? 'is not a field of this request (check its spelling)'
-          : (first?.message ?? 'is not valid');
-    return new AppError('FORMAT_ERROR', {
-      detail: path ? `${path} ${message}` : message,
-      ...(path ? { path } : {}),
-    });
+    return validationAppError(error.validation, error.validationContext, schemas);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -140,29 +133,6 @@ function fromBankError(error: BankError): AppError {
     case 'unknown-account':
       return new AppError('RESOURCE_UNKNOWN', { detail: error.message });
   }
-}
-
-interface ValidationIssue {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
-
-function validationPath(context: string | undefined, issue: ValidationIssue): string {
-  const segments = issue.instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const extra = issue.params['missingProperty'] ?? issue.params['additionalProperty'];
-  if (typeof extra === 'string') {
-    segments.push(extra);
-  }
-  const path = segments.reduce((acc, segment) => (/^\d+$/.test(segment) ? `${acc}[${segment}]` : acc ? `${acc}.${segment}` : segment), '');
-  if (context === 'headers' || context === 'params' || context === 'querystring') {
-    return path || context;
-  }
-  return path || 'body';
 }
 
 function isFastifyError(error: unknown): error is FastifyError & { validation?: ValidationIssue[]; validationContext?: string } {

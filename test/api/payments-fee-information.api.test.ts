@@ -177,7 +177,7 @@ describe.each(DIALECTS)('Straks fee information (%s)', (dialect) => {
         'FORMAT_ERROR',
         'creditorAccount.currency',
       ],
-      ['an unknown field', () => feeBody({ chargeBearer: 'SLEV' }), undefined, 400, 'FORMAT_ERROR', 'chargeBearer'],
+      ['an unknown field', () => feeBody({ chargeBearr: 'SLEV' }), undefined, 400, 'FORMAT_ERROR', 'chargeBearr'],
     ])('%s', async (_name, body, headers, status, code, path) => {
       const sent = body();
       expectError(await askFee(sent, headers ?? psu.headers), status, code, path);

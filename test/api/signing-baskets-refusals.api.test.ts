@@ -175,10 +175,17 @@ describe.each(DIALECTS)('signing basket creation and its refusals (%s)', (dialec
       expectBasketError(await postBasket(server.client, {}, alice.headers), 400, 'FORMAT_ERROR', 'paymentIds');
     });
 
-    it('a property other than paymentIds is refused, naming it', async () => {
+    it('a property other than paymentIds and consentIds is refused, naming it', async () => {
+      const first = await payment();
+      const response = await postBasket(server.client, { paymentIds: [first.paymentId], consentId: ['c-1'] }, alice.headers);
+      expectBasketError(response, 400, 'FORMAT_ERROR', 'consentId');
+      await expectStillBasketable(server, [first], alice.headers);
+    });
+
+    it('consent ids are 400 REFERENCE_MIX_INVALID at consentIds: a basket holds payments only', async () => {
       const first = await payment();
       const response = await postBasket(server.client, { paymentIds: [first.paymentId], consentIds: ['c-1'] }, alice.headers);
-      expectBasketError(response, 400, 'FORMAT_ERROR', 'consentIds');
+      expectBasketError(response, 400, 'REFERENCE_MIX_INVALID', 'consentIds');
       await expectStillBasketable(server, [first], alice.headers);
     });
 

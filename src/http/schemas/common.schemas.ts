@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import type { Localized } from '../../domain/localized.js';
 
 /** Berlin Group `hrefType` / link object. */
 export const Link = Type.Object({
@@ -20,6 +21,23 @@ export const ResourceId = Type.String({ minLength: 1, maxLength: 100, pattern: '
  * other route.
  */
 export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * Marks, on an object schema, the members the Berlin Group defines there that this bank does not
+ * take, each with why. A body sending one is refused as that (400 PARAMETER_NOT_SUPPORTED naming
+ * it as a Berlin Group field), not as a misspelt name: the error handler reads this beside the
+ * `additionalProperties: false` that refused it (http/validation-errors.ts), so a request that
+ * validates pays nothing for it. test/http/berlin-group-members.test.ts checks against the
+ * Berlin Group file that every member it defines is either a property or listed here.
+ */
+export const BERLIN_GROUP_NOT_TAKEN = 'x-berlin-group-not-taken';
+export type BerlinGroupNotTaken = Readonly<Record<string, Localized>>;
+
+/**
+ * On a string schema with a `pattern`: what the pattern asks for, in words. A value not matching
+ * it is refused with these words instead of the expression (http/validation-errors.ts).
+ */
+export const PATTERN_TEXT = 'x-pattern-text';
 
 /** The body of an operation that takes none (a DELETE, a sandbox action): nothing, an empty body or `{}`, which a conformant client may send. */
 export const NoBody = Type.Object({}, { additionalProperties: false, description: 'None: send no body, or {}', [OPTIONAL_BODY]: true });

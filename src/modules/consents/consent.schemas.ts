@@ -1,5 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { Link, NotificationRequestHeaders, ResourceId, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
+import { localized } from '../../domain/localized.js';
+import {
+  BERLIN_GROUP_NOT_TAKEN,
+  Link,
+  NotificationRequestHeaders,
+  ResourceId,
+  SignedRequestHeaders,
+} from '../../http/schemas/common.schemas.js';
 import { CONSENT_STATUSES, type ConsentStatus as ConsentStatusValue } from './consent-status.js';
 
 /*
@@ -20,8 +27,17 @@ export const ConsentAccountReference = Type.Object(
     pan: Type.Optional(Type.String({ maxLength: 35, description: 'Refused: name a card account by maskedPan' })),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
   },
-  strict,
+  { ...strict, [BERLIN_GROUP_NOT_TAKEN]: consentReferencesNotTaken() },
 );
+
+/** The Berlin Group accountReference members a consent's accounts are not named by. */
+function consentReferencesNotTaken() {
+  const byNumber = localized(
+    'a consent names a payment account by bban or iban, a card account by maskedPan',
+    'et samtykke oppgir en konto med bban eller iban, en kortkonto med maskedPan',
+  );
+  return { msisdn: byNumber, other: byNumber, cashAccountType: byNumber };
+}
 
 const References = Type.Array(ConsentAccountReference, { maxItems: 100 });
 const AllAccounts = Type.Union([Type.Literal('allAccounts'), Type.Literal('allAccountsWithOwnerName')]);
@@ -31,12 +47,34 @@ export const AccountAccess = Type.Object(
     accounts: Type.Optional(References),
     balances: Type.Optional(References),
     transactions: Type.Optional(References),
-    additionalInformation: Type.Optional(Type.Object({ ownerName: Type.Optional(References) }, strict)),
+    additionalInformation: Type.Optional(
+      Type.Object(
+        { ownerName: Type.Optional(References) },
+        {
+          ...strict,
+          [BERLIN_GROUP_NOT_TAKEN]: {
+            trustedBeneficiaries: localized(
+              'the bank keeps no list of trusted beneficiaries to give access to',
+              'banken har ingen liste over betrodde mottakere å gi tilgang til',
+            ),
+          },
+        },
+      ),
+    ),
     availableAccounts: Type.Optional(AllAccounts),
     availableAccountsWithBalance: Type.Optional(AllAccounts),
     allPsd2: Type.Optional(AllAccounts),
   },
-  { ...strict, description: 'Empty accounts/balances/transactions lists: the PSU picks the accounts on the SCA page' },
+  {
+    ...strict,
+    description: 'Empty accounts/balances/transactions lists: the PSU picks the accounts on the SCA page',
+    [BERLIN_GROUP_NOT_TAKEN]: {
+      restrictedTo: localized(
+        'a consent is not restricted by account type here: name the accounts, or let the PSU pick them on the SCA page',
+        'et samtykke begrenses ikke etter kontotype her: oppgi kontoene, eller la brukeren velge dem på SCA-siden',
+      ),
+    },
+  },
 );
 
 export const ConsentBody = Type.Object(

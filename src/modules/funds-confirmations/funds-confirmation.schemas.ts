@@ -1,4 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { localized } from '../../domain/localized.js';
+import { BERLIN_GROUP_NOT_TAKEN } from '../../http/schemas/common.schemas.js';
 import { AccountReference, Amount } from '../payments/payment.schemas.js';
 
 /**
@@ -13,7 +15,12 @@ const FundsAccountReference = Type.Object(
     maskedPan: Type.Optional(Type.String({ maxLength: 35, description: 'Not taken here (400 PARAMETER_NOT_SUPPORTED): use bban or iban' })),
     msisdn: Type.Optional(Type.String({ maxLength: 35, description: 'Not taken here (400 PARAMETER_NOT_SUPPORTED): use bban or iban' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    [BERLIN_GROUP_NOT_TAKEN]: {
+      other: localized('name the account by bban or iban', 'oppgi kontoen med bban eller iban'),
+    },
+  },
 );
 
 /** Berlin Group confirmationOfFunds. */

@@ -9,8 +9,10 @@ import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './paymen
  * payment.schemas.ts (so its type is theirs, `Static<>`), with the names it was sent in: an
  * address in street/postalCode/city stays so, one in streetName/postCode/townName too. GET echoes
  * it back as it is. The only changes made before storing: periodic `executionRule: preceeding` is
- * stored as `preceding`, and a KID sent in the deprecated `remittanceInformationStructured` is
- * stored in `remittanceInformationStructuredArray` (version 2 below).
+ * stored as `preceding`, a KID sent in the deprecated `remittanceInformationStructured` is
+ * stored in `remittanceInformationStructuredArray` (version 2 below), and a message sent as a
+ * `remittanceInformationUnstructuredArray` of one is stored as `remittanceInformationUnstructured`
+ * (structured-remittance.ts; no version: no stored body held the array before, it was refused).
  *
  * Where the version lives: in a column of its own, `payment.body_version` (migration 0013), not
  * in the JSON as `{ v: 1, … }`. The body is the TPP's document and is spread into the GET answer:

@@ -15,7 +15,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/error-catalogue.js';
 import type { PaymentBody } from './payment-document.js';
 import { isInstant, type PaymentProduct } from './payment-products.js';
-import { withStructuredArray } from './structured-remittance.js';
+import { withStoredRemittance } from './structured-remittance.js';
 import type {
   AccountReference,
   Amount,
@@ -171,6 +171,7 @@ function checkStructured(entry: StructuredRemittance, path: string): void {
 
 interface Remittance {
   remittanceInformationUnstructured?: string | undefined;
+  remittanceInformationUnstructuredArray?: string[] | undefined;
   remittanceInformationStructured?: StructuredRemittance | undefined;
   remittanceInformationStructuredArray?: StructuredRemittance[] | undefined;
 }
@@ -187,13 +188,38 @@ function checkRemittance(body: Remittance, prefix: string): void {
       ),
     );
   }
-  if (body.remittanceInformationUnstructured !== undefined && (structured || array)) {
+  const lines = body.remittanceInformationUnstructuredArray;
+  if (lines !== undefined && lines.length > 1) {
+    refuse(
+      `${prefix}remittanceInformationUnstructuredArray`,
+      localized(
+        `has ${lines.length} entries: a payment carries one message of at most 140 characters, sent as one entry (or as remittanceInformationUnstructured)`,
+        `har ${lines.length} linjer: en betaling har én melding på høyst 140 tegn, sendt som én linje (eller som remittanceInformationUnstructured)`,
+      ),
+    );
+  }
+  if (lines !== undefined && body.remittanceInformationUnstructured !== undefined) {
+    refuse(
+      `${prefix}remittanceInformationUnstructuredArray`,
+      localized(
+        'may not be sent together with remittanceInformationUnstructured: a payment carries one message, sent in one of them',
+        'kan ikke sendes sammen med remittanceInformationUnstructured: en betaling har én melding, sendt i ett av dem',
+      ),
+    );
+  }
+  const message =
+    body.remittanceInformationUnstructured !== undefined
+      ? 'remittanceInformationUnstructured'
+      : lines !== undefined && lines.length > 0
+        ? 'remittanceInformationUnstructuredArray'
+        : undefined;
+  if (message !== undefined && (structured || array)) {
     const field = structured ? 'remittanceInformationStructured' : 'remittanceInformationStructuredArray';
     refuse(
       `${prefix}${field}`,
       localized(
-        'may not be sent together with remittanceInformationUnstructured: a payment carries either a KID or a message',
-        'kan ikke sendes sammen med remittanceInformationUnstructured: en betaling har enten KID eller melding',
+        `may not be sent together with ${message}: a payment carries either a KID or a message`,
+        `kan ikke sendes sammen med ${message}: en betaling har enten KID eller melding`,
       ),
     );
   }
@@ -254,9 +280,30 @@ function domesticAmountAndCreditor(
   return { amount, creditor };
 }
 
+/**
+ * Norwegian domestic and SEPA credit transfers share their charges: each party pays its own bank
+ * (SHAR, or SLEV: by the scheme's rules, which say the same). DEBT or CRED would have the bank
+ * charge one party for the other's bank, which these schemes do not do, so they are refused rather
+ * than taken and not honoured.
+ */
+function checkSharedCharges(chargeBearer: string | undefined, path: string): void {
+  if (chargeBearer !== 'DEBT' && chargeBearer !== 'CRED') return;
+  refuse(
+    path,
+    localized(
+      `is ${chargeBearer}, which this product does not offer: Norwegian domestic and SEPA credit transfers share the charges, each party paying its own bank (SHAR or SLEV)`,
+      `er ${chargeBearer}, som dette produktet ikke tilbyr: innenlandske betalinger og SEPA-betalinger deler gebyrene, hver part betaler sin egen bank (SHAR eller SLEV)`,
+    ),
+    'PARAMETER_NOT_SUPPORTED',
+  );
+}
+
 /** The creditor of a domestic transfer (NDCT, INDCTS, bulk and periodic items). */
 function domesticTransfer(item: BulkItem, prefix: string): { amount: Money; creditor: string } {
   const transfer = domesticAmountAndCreditor(item.instructedAmount, `${prefix}instructedAmount`, item.creditorAccount, prefix);
+  // Routed by the account number; a BIC given beside it is still a BIC.
+  if (item.creditorAgent !== undefined) must(checkBic(item.creditorAgent), `${prefix}creditorAgent`);
+  checkSharedCharges(item.chargeBearer, `${prefix}chargeBearer`);
   checkCreditorAddress(item.creditorAddress, prefix);
   checkRemittance(item, prefix);
   return transfer;
@@ -341,7 +388,7 @@ function fingerprint(parts: unknown): string {
 
 /**
  * The remittance part of the duplicate fingerprint, of a body whose KIDs are in the array
- * ({@link withStructuredArray}): a KID sent in the deprecated single field and the same KID sent
+ * ({@link withStoredRemittance}): a KID sent in the deprecated single field and the same KID sent
  * in the array are the same payment. (The null stands where the single field's KID was, so the
  * fingerprints of payments stored before with the array stay the same.)
  */
@@ -379,6 +426,7 @@ export function checkSinglePayment(
         refuse('creditorAccount.iban', localized('is required for a SEPA credit transfer', 'er påkrevd for en SEPA-betaling'));
       }
       creditor = must(checkIban(body.creditorAccount.iban), 'creditorAccount.iban');
+      checkSharedCharges(body.chargeBearer, 'chargeBearer');
       checkCreditorSide(body, amount, context, { reportingRequired: false, townRequired: false });
       break;
     }
@@ -407,7 +455,7 @@ export function checkSinglePayment(
       );
     }
   }
-  const stored = withStructuredArray(body);
+  const stored = withStoredRemittance(body);
   // No date means today: a payment dated today and one without a date are the same payment.
   const keyWith = (remittance: unknown) =>
     fingerprint([
@@ -461,7 +509,7 @@ export function checkBulkPayment(body: BulkNdctBody, context: RuleContext): Paym
   const requestedExecutionDate =
     body.requestedExecutionDate === undefined ? undefined : checkDate(body.requestedExecutionDate, 'requestedExecutionDate', context);
   let total: Money = { minor: 0n, currency: 'NOK' };
-  const payments = body.payments.map(withStructuredArray);
+  const payments = body.payments.map(withStoredRemittance);
   const items = body.payments.map((item, index) => {
     const { amount, creditor } = domesticTransfer(item, `payments[${index}].`);
     total = addMoney(total, amount);
@@ -524,7 +572,7 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
   if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
     refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
   }
-  const normalised: PeriodicNdctBody = withStructuredArray({ ...body, ...(executionRule === undefined ? {} : { executionRule }) });
+  const normalised: PeriodicNdctBody = withStoredRemittance({ ...body, ...(executionRule === undefined ? {} : { executionRule }) });
   return {
     debtorBban,
     debtorCurrency,

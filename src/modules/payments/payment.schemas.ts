@@ -1,10 +1,14 @@
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { localized } from '../../domain/localized.js';
 import {
+  BERLIN_GROUP_NOT_TAKEN,
   Link,
   NotificationRequestHeaders,
+  PATTERN_TEXT,
   ResourceId,
   SignedRequestHeaders,
   signedErrorResponses,
+  type BerlinGroupNotTaken,
 } from '../../http/schemas/common.schemas.js';
 import { FREQUENCIES, type Frequency } from '../../domain/periodic-schedule.js';
 import { PSU_MESSAGE_MAX_LENGTH } from '../../domain/psu-message.js';
@@ -14,7 +18,9 @@ import { TRANSACTION_STATUSES, type TransactionStatus } from './payment-status.j
  * Wire schemas of payment initiation (Berlin Group 1.3.12 names, Norwegian profile). They check
  * shape, types and lengths; the rules that need arithmetic or other fields (check digits,
  * currencies, KID, dates, regulatory reporting) live in payment-rules.ts, which names the field
- * it refuses just as these do. Unknown fields are refused, so a misspelt one is never ignored.
+ * it refuses just as these do. Unknown fields are refused, so a misspelt one is never ignored; a
+ * Berlin Group member the bank does not take is listed under BERLIN_GROUP_NOT_TAKEN beside the
+ * properties, and refused as such.
  */
 
 const strict = { additionalProperties: false } as const;
@@ -23,7 +29,19 @@ const strict = { additionalProperties: false } as const;
 const VISIBLE_TEXT = '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]*$';
 
 const text = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, pattern: VISIBLE_TEXT, ...(description ? { description } : {}) });
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: VISIBLE_TEXT,
+    [PATTERN_TEXT]: 'must contain a visible character and no control characters (such as a tab or a line break)',
+    ...(description ? { description } : {}),
+  });
+
+/** The Berlin Group accountReference members a payment's accounts are not named by. */
+function accountReferencesNotTaken(): BerlinGroupNotTaken {
+  const byNumber = localized('a payment names its accounts by bban or iban', 'en betaling oppgir kontoene sine med bban eller iban');
+  return { pan: byNumber, maskedPan: byNumber, msisdn: byNumber, other: byNumber };
+}
 
 export const AccountReference = Type.Object(
   {
@@ -34,7 +52,7 @@ export const AccountReference = Type.Object(
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' })),
     cashAccountType: Type.Optional(Type.String({ maxLength: 35 })),
   },
-  strict,
+  { ...strict, [BERLIN_GROUP_NOT_TAKEN]: accountReferencesNotTaken() },
 );
 export type AccountReference = Static<typeof AccountReference>;
 
@@ -100,18 +118,41 @@ const DeprecatedStructuredRemittance = Type.Object(StructuredRemittance.properti
 
 const IsoDateText = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 
+const ChargeBearer = Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')], {
+  description:
+    'ISO 20022 ChargeBearerType1Code. Norwegian domestic and SEPA transfers share the charges (each party pays its own bank): ' +
+    'they take SHAR or SLEV; DEBT and CRED only the cross-border products',
+});
+
 /** Fields every credit transfer has. */
 const transferFields = {
   endToEndIdentification: Type.Optional(text(35)),
   /** Berlin Group's optional instruction id (a bulk item's own reference, as TPPs send it); kept and echoed. */
   instructionIdentification: Type.Optional(text(35)),
+  debtorName: Type.Optional(text(70, "The debtor's name as the TPP knows it: kept and echoed; the bank pays from the account's owner")),
   instructedAmount: Amount,
   creditorAccount: AccountReference,
+  creditorAgent: Type.Optional(
+    Type.String({
+      description: 'BIC of the creditor bank. A domestic payment is routed by the account number: the BIC is checked, kept and echoed',
+    }),
+  ),
+  creditorAgentName: Type.Optional(text(140, "The creditor bank's name: kept and echoed")),
   creditorName: text(70),
   ultimateCreditor: Type.Optional(text(70)),
   ultimateDebtor: Type.Optional(text(70)),
-  purposeCode: Type.Optional(Type.String({ pattern: '^[A-Z]{4}$' })),
+  purposeCode: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{4}$', [PATTERN_TEXT]: 'must be an ISO 20022 purpose code: four capital letters' }),
+  ),
+  chargeBearer: Type.Optional(ChargeBearer),
   remittanceInformationUnstructured: Type.Optional(text(140)),
+  remittanceInformationUnstructuredArray: Type.Optional(
+    Type.Array(text(140), {
+      description:
+        'The message as a Berlin Group array: one entry, taken as remittanceInformationUnstructured (a payment carries one message ' +
+        'of at most 140 characters; more entries are 400 FORMAT_ERROR). Stored and answered as remittanceInformationUnstructured',
+    }),
+  ),
   remittanceInformationStructured: Type.Optional(DeprecatedStructuredRemittance),
   remittanceInformationStructuredArray: Type.Optional(
     Type.Array(StructuredRemittance, {
@@ -119,6 +160,14 @@ const transferFields = {
       maxItems: 10,
       description: 'The KIDs (referenceType SCOR). Answered here also when the payment was sent with remittanceInformationStructured',
     }),
+  ),
+};
+
+/** The Berlin Group payment members the bank does not take. */
+const creditorIdNotTaken: BerlinGroupNotTaken = {
+  creditorId: localized(
+    'a creditor identifier (such as a SEPA Creditor ID) belongs to direct debits; a credit transfer names its creditor by creditorName and creditorAccount',
+    'en kreditor-ID (som en SEPA Creditor ID) hører til direkte debitering; en overføring oppgir mottakeren med creditorName og creditorAccount',
   ),
 };
 
@@ -134,8 +183,8 @@ const singleFields = {
   requestedExecutionDate: Type.Optional(IsoDateText),
 };
 
-function body<T extends TProperties>(properties: T, title: string): TObject<T> {
-  return Type.Object(properties, { ...strict, title });
+function body<T extends TProperties>(properties: T, title: string, notTaken: BerlinGroupNotTaken = creditorIdNotTaken): TObject<T> {
+  return Type.Object(properties, { ...strict, title, [BERLIN_GROUP_NOT_TAKEN]: notTaken });
 }
 
 export const NdctBody = body({ ...singleFields, ...transferFields, creditorAddress: Type.Optional(PostalAddress) }, 'NDCT payment');
@@ -146,7 +195,6 @@ export const NcbctBody = body(
     ...transferFields,
     creditorAgent: Type.String({ description: 'BIC of the creditor bank' }),
     creditorAddress: PostalAddress,
-    chargeBearer: Type.Optional(Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')])),
     ...regulatoryReportingFields,
   },
   'NCBCT payment',
@@ -157,7 +205,6 @@ export const CbctBody = body(
     ...transferFields,
     creditorAgent: Type.Optional(Type.String({ description: 'BIC of the creditor bank; required unless creditorAccount has an IBAN' })),
     creditorAddress: PostalAddress,
-    chargeBearer: Type.Optional(Type.Union([Type.Literal('DEBT'), Type.Literal('CRED'), Type.Literal('SHAR'), Type.Literal('SLEV')])),
     ...regulatoryReportingFields,
   },
   'CBCT payment',
@@ -176,6 +223,14 @@ export const SctBody = body(
 /** One payment of a bulk: an NDCT without debtor account and date, which the bulk gives once. */
 export const BulkItem = Type.Object({ ...transferFields, creditorAddress: Type.Optional(PostalAddress) }, strict);
 
+/** A time of day for a bulk: the bank executes bulks in its batch runs of a day, at no time of the TPP's choosing. */
+const bulkNotTaken: BerlinGroupNotTaken = {
+  requestedExecutionTime: localized(
+    'the bank executes a bulk in its batch runs of the requested day: send requestedExecutionDate',
+    'banken utfører en massebetaling i bunkekjøringene den ønskede dagen: send requestedExecutionDate',
+  ),
+};
+
 export const MAX_BULK_PAYMENTS = 1000;
 
 export const BulkNdctBody = body(
@@ -183,10 +238,12 @@ export const BulkNdctBody = body(
     paymentInformationId: Type.Optional(text(35)),
     batchBookingPreferred: Type.Optional(Type.Boolean()),
     debtorAccount: AccountReference,
+    debtorName: transferFields.debtorName,
     requestedExecutionDate: Type.Optional(IsoDateText),
     payments: Type.Array(BulkItem, { minItems: 1, maxItems: MAX_BULK_PAYMENTS }),
   },
   'Bulk NDCT payment',
+  bulkNotTaken,
 );
 
 export const PeriodicNdctBody = body(
@@ -233,6 +290,7 @@ export const InstantFeeInformationBody = body(
     creditorAccount: AccountReference,
   },
   'INDCTS fee information',
+  {},
 );
 export type InstantFeeInformationBody = Static<typeof InstantFeeInformationBody>;
 

@@ -48,6 +48,7 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
       const created = await signingBaskets.create({
         tpp: tppOf(request),
         paymentIds: request.body.paymentIds,
+        consentIds: request.body.consentIds,
         headers: requestHeadersOf(request),
         requestId,
       });

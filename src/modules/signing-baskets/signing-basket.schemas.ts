@@ -12,7 +12,10 @@ export const BasketStatus = Type.Unsafe<BasketStatusValue>(
   }),
 );
 
-/** `POST /v1/signing-baskets` (signingBasket): payments only; this server signs no consents. */
+/**
+ * `POST /v1/signing-baskets` (signingBasket): payments only; this server signs no consents, so
+ * `consentIds` is taken empty (none) and refused with ids (the service says why).
+ */
 export const SigningBasketBody = Type.Object(
   {
     paymentIds: Type.Array(ResourceId, {
@@ -20,6 +23,12 @@ export const SigningBasketBody = Type.Object(
       maxItems: MAX_BASKET_PAYMENTS,
       description: `1..${MAX_BASKET_PAYMENTS} distinct ids of this TPP's single payments, each still RCVD and in no open basket`,
     }),
+    consentIds: Type.Optional(
+      Type.Array(ResourceId, {
+        maxItems: MAX_BASKET_PAYMENTS,
+        description: 'Empty or absent: a basket holds payments only (consent ids are 400 REFERENCE_MIX_INVALID)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -25,6 +25,8 @@ export const MAX_BASKET_PAYMENTS = 10;
 export interface BasketCreation {
   readonly tpp: TppIdentity;
   readonly paymentIds: readonly string[];
+  /** Berlin Group's consents to sign with the payments: taken only empty. */
+  readonly consentIds?: readonly string[] | undefined;
   readonly headers: RequestHeaders;
   /** The request's X-Request-ID, kept with the basket and its audit event. */
   readonly requestId: string;
@@ -241,6 +243,16 @@ export function createSigningBasketsService(
 
   return {
     async create(creation) {
+      if (creation.consentIds !== undefined && creation.consentIds.length > 0) {
+        // Berlin Group lets a basket sign consents too; here a consent has its own SCA and a basket holds payments only.
+        throw new AppError('REFERENCE_MIX_INVALID', {
+          path: 'consentIds',
+          detail: localized(
+            'a basket of this bank holds payments only: send consentIds empty or not at all, and authorise each consent on its own',
+            'en kurv i denne banken inneholder bare betalinger: send consentIds tom eller ikke i det hele tatt, og godkjenn hvert samtykke for seg',
+          ),
+        });
+      }
       const payments = await basketablePayments(creation.tpp, creation.paymentIds);
       const party = await debtorPartyOf(creation.tpp, payments);
       const psuId = await approvingPsu(creation, party, payments);
