@@ -820,6 +820,22 @@ describe('checkPeriodicPayment', () => {
       patch: { dayOfExecution: '15', endDate: '2026-12-15' },
       expected: ACCEPTED,
     },
+    // 2026-12-12 is a Saturday: the one date moves outside [startDate, endDate] by either rule.
+    {
+      name: 'startDate and endDate on a Saturday, following',
+      patch: { startDate: '2026-12-12', endDate: '2026-12-12' },
+      expected: format('endDate'),
+    },
+    {
+      name: 'startDate and endDate on a Saturday, preceding',
+      patch: { startDate: '2026-12-12', endDate: '2026-12-12', executionRule: 'preceding' },
+      expected: format('endDate'),
+    },
+    {
+      name: 'startDate on a Saturday, endDate the Monday after',
+      patch: { startDate: '2026-12-12', endDate: '2026-12-14' },
+      expected: ACCEPTED,
+    },
     {
       name: 'MonthlyVariable in March ending in February',
       patch: { frequency: 'MonthlyVariable', [MONTHS]: ['3'], endDate: '2027-02-28' },

@@ -522,7 +522,14 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
   }
   const schedule: PeriodicSchedule = { startDate, endDate, frequency: body.frequency, dayOfExecution, executionRule, monthsOfExecution };
   if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
-    refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
+    // endDate and startDate bound the moved dates too (periodic-schedule.ts): a Saturday start and end has none.
+    refuse(
+      'endDate',
+      localized(
+        `leaves no execution date in the schedule: no date, once the executionRule moves it onto a bank day, lies from startDate ${startDate} to endDate ${String(endDate)}`,
+        `gir ingen utførelsesdato i planen: ingen dato, flyttet til en bankdag etter executionRule, ligger fra startDate ${startDate} til endDate ${String(endDate)}`,
+      ),
+    );
   }
   const normalised: PeriodicNdctBody = withStructuredArray({ ...body, ...(executionRule === undefined ? {} : { executionRule }) });
   return {
