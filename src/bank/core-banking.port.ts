@@ -185,6 +185,15 @@ export interface PaymentInstruction {
   readonly paymentId: string;
   /** A bulk's payment, from 1; absent for a single payment. */
   readonly item?: number | undefined;
+  /**
+   * Set on every payment of a bulk whose PSU asked for one booking (Berlin Group
+   * `batchBookingPreferred: true`): the bank executes the payments of this paymentId all or none.
+   * They are always submitted together, in one {@link CoreBanking.submitPayments} call, one after
+   * another. When not every one can be executed, none is: each that could not answers its own
+   * outcome (`pending-funds` or `rejected`), the others `pending-funds` (they are submitted again
+   * with the rest), and nothing is moved.
+   */
+  readonly allOrNone?: boolean | undefined;
   /** The debtor account's {@link BankAccount.id}. */
   readonly debtorAccountId: string;
   /** What the creditor receives; the debtor is debited its value in the account's currency. */

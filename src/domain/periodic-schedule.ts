@@ -20,11 +20,14 @@ import { fail, localized, pass, type Check } from './localized.js';
  * - MonthlyVariable: in every year from startDate's year, each month in monthsOfExecution, on the
  *   day as for Monthly.
  *
- * A date is included while its unshifted date is on or before endDate (the rolled date may fall
- * after it). A rolled date before startDate or before the `from` of the query is skipped, and one
- * equal to the previous execution is not repeated, so the dates are strictly increasing. The
- * search stops 100 years after max(startDate, from) and at the end of year 9999, so a schedule
- * that never executes (MonthlyVariable without months) ends.
+ * One rule for both ends: an execution belongs to the schedule when its unshifted date and its
+ * rolled date both lie in [startDate, endDate]. endDate is "the last applicable day of execution"
+ * (BG), so a date the rule moves past it is dropped just as one moved before startDate is
+ * (following on a Saturday endDate does not execute on the Monday after). A rolled date before
+ * the `from` of the query is skipped too, and one equal to the previous execution is not
+ * repeated, so the dates are strictly increasing. The search stops 100 years after
+ * max(startDate, from) and at the end of year 9999, so a schedule that never executes
+ * (MonthlyVariable without months) ends.
  */
 
 /** The Berlin Group frequencies (ISO 20022 EventFrequency7Code subset); all are supported. */
@@ -159,8 +162,9 @@ function checkScheduleShape(schedule: PeriodicSchedule): void {
 /**
  * The next up to `count` execution dates of a periodic payment on or after `from` (and startDate),
  * moved onto bank days by the execution rule; see the module comment for the rules. Fewer when
- * endDate comes first. Throws RangeError for a dayOfExecution or month out of range, which the
- * check functions below refuse before a schedule is built.
+ * endDate comes first; none when every date falls outside [startDate, endDate] once moved.
+ * Throws RangeError for a dayOfExecution or month out of range, which the check functions below
+ * refuse before a schedule is built.
  */
 export function executionDates(schedule: PeriodicSchedule, options: { from: IsoDate; count: number }): IsoDate[] {
   checkScheduleShape(schedule);
@@ -174,7 +178,8 @@ export function executionDates(schedule: PeriodicSchedule, options: { from: IsoD
     if (unshifted > searchEnd || (endDate !== undefined && unshifted > endDate)) break;
     if (unshifted < startDate) continue;
     const date = schedule.frequency === 'Daily' ? unshifted : rollToBankDay(unshifted, rule);
-    if (date < earliest) continue;
+    // Outside [startDate, endDate] once moved: not an execution (the loop ends at the next unshifted date past endDate).
+    if (date < earliest || (endDate !== undefined && date > endDate)) continue;
     const previous = dates[dates.length - 1];
     if (previous !== undefined && date <= previous) continue;
     dates.push(date);

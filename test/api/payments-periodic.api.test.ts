@@ -61,7 +61,7 @@ describe.each(DIALECTS)('periodic payments (%s)', (dialect) => {
     return { body, read: read.body };
   }
 
-  /** Up to 12 ISO dates, strictly increasing, each a bank day, the first on or after startDate (and none after endDate's roll). */
+  /** Up to 12 ISO dates, strictly increasing, each a bank day, from startDate to endDate. */
   function expectExecutionDates(dates: unknown, body: Body): void {
     expect(Array.isArray(dates), JSON.stringify(dates)).toBe(true);
     const list = dates as string[];
@@ -73,6 +73,8 @@ describe.each(DIALECTS)('periodic payments (%s)', (dialect) => {
     }
     for (let i = 1; i < list.length; i++) expect(list[i]! > list[i - 1]!, `${list[i - 1]} then ${list[i]}`).toBe(true);
     expect(list[0]! >= String(body['startDate']), `${list[0]} is before startDate ${String(body['startDate'])}`).toBe(true);
+    const endDate = body['endDate'];
+    if (typeof endDate === 'string') expect(list.at(-1)! <= endDate, `${list.at(-1)} is after endDate ${endDate}`).toBe(true);
   }
 
   it.each(FREQUENCIES)('accepts frequency %s, and its GET lists the coming execution dates on bank days', async (frequency) => {
@@ -180,6 +182,30 @@ describe.each(DIALECTS)('periodic payments (%s)', (dialect) => {
     while (!isBankDay(osloDay(start))) start++;
     const { read } = await createAndRead({ frequency: 'Daily', startDate: osloDay(start), endDate: osloDay(start) });
     expect(read.nextExecutionDates).toEqual([osloDay(start)]);
+  });
+
+  /** The first Saturday at least 10 days ahead (within the startDate window). */
+  function comingSaturday(): number {
+    let offset = 10;
+    while (new Date(`${osloDay(offset)}T00:00:00Z`).getUTCDay() !== 6) offset++;
+    return offset;
+  }
+
+  it.each(['following', 'preceding'])(
+    'refuses startDate and endDate on the same Saturday (%s moves the only date outside them) at endDate',
+    async (executionRule) => {
+      const saturday = osloDay(comingSaturday());
+      const response = await post({ frequency: 'Monthly', startDate: saturday, endDate: saturday, executionRule });
+      expectError(response, 400, 'FORMAT_ERROR', 'endDate');
+      expect(response.body.tppMessages[0].text).toContain('leaves no execution date in the schedule');
+    },
+  );
+
+  it('does not list a date the following rule moves past endDate', async () => {
+    // Weekly from a Saturday to the next: the first rolls to the Monday after it, the second past endDate.
+    const saturday = comingSaturday();
+    const { read } = await createAndRead({ frequency: 'Weekly', startDate: osloDay(saturday), endDate: osloDay(saturday + 7) });
+    expect(read.nextExecutionDates).toHaveLength(1);
   });
 
   it('refuses an endDate that is not a date at endDate', async () => {

@@ -34,6 +34,8 @@ import { accountNumber, osloDay } from '../support/sandbox.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 type Build = (debtor: { bban: string }) => Body;
+/** The IBAN registry's example of a Brazilian account: outside the SEPA schemes. */
+const BRAZILIAN_IBAN = 'BR1800360305000010009795493C1';
 const amount = (currency: string, value: unknown) => ({ instructedAmount: { currency, amount: value } });
 const kids = (...references: string[]) => ({
   remittanceInformationUnstructured: undefined,
@@ -91,6 +93,15 @@ const REFUSALS: [string, Product, Build, number, string, string][] = [
     'an SCT creditor without iban',
     SCT,
     (d) => sctBody(d, { creditorAccount: { bban: accountNumber().bban } }),
+    400,
+    'FORMAT_ERROR',
+    'creditorAccount.iban',
+  ],
+  // An SCT reaches only the SEPA schemes' countries (EPC409-09).
+  [
+    'an SCT to a Brazilian IBAN',
+    SCT,
+    (d) => sctBody(d, { ...amount('EUR', '80.08'), creditorAccount: { iban: BRAZILIAN_IBAN }, creditorName: 'Muster GmbH' }),
     400,
     'FORMAT_ERROR',
     'creditorAccount.iban',
@@ -373,6 +384,9 @@ const ACCEPTANCES: [string, Product, Build][] = [
     (d) => sctBody(d, { regulatoryReportingCode: '29', regulatoryReportingInformation: 'Consulting', creditorAgent: 'COBADEFFXXX' }),
   ],
   ['SCT to a creditor IBAN', SCT, (d) => sctBody(d, { creditorAccount: { iban: 'DE89370400440532013000', currency: 'EUR' } })],
+  ['SCT to a Swiss IBAN', SCT, (d) => sctBody(d, { creditorAccount: { iban: 'CH9300762011623852957' } })],
+  ['SCT to a British IBAN', SCT, (d) => sctBody(d, { creditorAccount: { iban: 'GB29NWBK60161331926819' } })],
+  ['CBCT to a Brazilian IBAN, which SCT cannot reach', CBCT, (d) => crossBorderBody(d, { creditorAccount: { iban: BRAZILIAN_IBAN } })],
   ['a requestedExecutionDate today', NDCT, (d) => ndctBody(d, { requestedExecutionDate: osloDay(0) })],
   ['a requestedExecutionDate 365 days ahead', NDCT, (d) => ndctBody(d, { requestedExecutionDate: osloDay(365) })],
   ['an INDCTS dated today', INDCTS, (d) => ndctBody(d, { requestedExecutionDate: osloDay(0) })],
@@ -400,6 +414,14 @@ describe.each(DIALECTS)('payment body rules (%s)', (dialect) => {
     const response = await initiate(server.client, 'payments', product, build(psu.account), { headers: psu.headers });
     expect(response.status, response.text).toBe(201);
     expect(response.body.transactionStatus).toBe('RCVD');
+  });
+
+  it('says why an SCT to a Brazilian IBAN is refused, in English and in Bokmål', async () => {
+    const body = sctBody(psu.account, { creditorAccount: { iban: BRAZILIAN_IBAN } });
+    const english = await initiate(server.client, 'payments', SCT, body, { headers: psu.headers });
+    expect(english.body.tppMessages[0].text).toContain('is an account in BR, outside the countries of the SEPA schemes');
+    const bokmal = await initiate(server.client, 'payments', SCT, body, { headers: { ...psu.headers, 'Accept-Language': 'nb' } });
+    expect(bokmal.body.tppMessages[0].text).toContain('er en konto i BR, utenfor landene i SEPA-ordningene');
   });
 
   it('refuses a payment body that is not an object, and an empty body, with 400 FORMAT_ERROR', async () => {

@@ -415,6 +415,42 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
         expect((await bank.balances(tpp, ola.id)).closingBooked).toEqual(nok(40_000n));
       });
 
+      it("executes an all-or-none bulk's payments all together or none, the others of the file on what it left", async () => {
+        const { tpp, seed } = await world();
+        const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(60_000n) });
+        const paymentId = randomUUID();
+        const bulk = [nok(50_000n), nok(20_000n), nok(5_000n)].map((amount, index) =>
+          instruction(debtor, amount, { paymentId, item: index + 1, allOrNone: true }),
+        );
+        const after = instruction(debtor, nok(55_000n));
+        // One after another, 50 000 and 5 000 would be paid and 20 000 not; all or none, none is.
+        expect(await bank.submitPayments(tpp, [...bulk, after])).toEqual([
+          { kind: 'pending-funds' },
+          { kind: 'pending-funds' },
+          { kind: 'pending-funds' },
+          { kind: 'executed' },
+        ]);
+        expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(5_000n));
+        expect((await wholeFeed()).filter((outcome) => outcome.paymentId === paymentId)).toEqual([]);
+        // Funded, all of it is paid at once; submitted again, nothing more moves.
+        await seed.transaction(debtor.id, { status: 'booked', bookingDate: '2025-06-01', amount: nok(70_000n), counterpartyName: 'Lønn' });
+        for (let round = 0; round < 2; round++) {
+          expect(await bank.submitPayments(tpp, bulk)).toEqual(bulk.map(() => ({ kind: 'executed' })));
+          expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(0n));
+        }
+        // One the bank cannot make answers why; the others of its bulk wait, and nothing moves.
+        await seed.transaction(debtor.id, { status: 'booked', bookingDate: '2025-06-01', amount: nok(10_000n), counterpartyName: 'Lønn' });
+        const refusedId = randomUUID();
+        const refused = [nok(1_000n), { minor: 100n, currency: 'HUF' }].map((amount, index) =>
+          instruction(debtor, amount, { paymentId: refusedId, item: index + 1, allOrNone: true }),
+        );
+        expect(await bank.submitPayments(tpp, refused)).toEqual([
+          { kind: 'pending-funds' },
+          { kind: 'rejected', reason: expect.stringMatching(/HUF/) },
+        ]);
+        expect((await bank.balances(tpp, debtor.id)).closingBooked).toEqual(nok(10_000n));
+      });
+
       it("charges a payment's fee with it, once, as a statement line of its own; without funds for both, nothing moves", async () => {
         const { tpp, seed } = await world();
         const debtor = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });

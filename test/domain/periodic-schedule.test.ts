@@ -207,8 +207,45 @@ describe('executionDates limits', () => {
     expect(datesOf({ ...monthly, endDate }, 12)).toHaveLength(length);
   });
 
-  it('keeps a date whose unshifted day is endDate even when it rolls past it', () => {
-    expect(datesOf({ startDate: '2026-11-24', endDate: '2026-12-24', frequency: 'Monthly' }, 12)).toEqual(['2026-11-24', '2026-12-28']);
+  // endDate is "the last applicable day of execution" (BG): a date rolled past it is dropped, as one rolled before startDate is.
+  it.each<[string, PeriodicSchedule, string[]]>([
+    [
+      'Monthly ultimo ending on Saturday 31 July 2027, following',
+      { startDate: '2027-05-01', endDate: '2027-07-31', frequency: 'Monthly', dayOfExecution: 31 },
+      ['2027-05-31', '2027-06-30'],
+    ],
+    [
+      'Monthly ultimo ending on Saturday 31 July 2027, preceding',
+      { startDate: '2027-05-01', endDate: '2027-07-31', frequency: 'Monthly', dayOfExecution: 31, executionRule: 'preceding' },
+      ['2027-05-31', '2027-06-30', '2027-07-30'],
+    ],
+    [
+      'Monthly ending on Christmas Eve, following',
+      { startDate: '2026-11-24', endDate: '2026-12-24', frequency: 'Monthly' },
+      ['2026-11-24'],
+    ],
+    [
+      'Monthly ending on Christmas Eve, preceding',
+      { startDate: '2026-11-24', endDate: '2026-12-24', frequency: 'Monthly', executionRule: 'preceding' },
+      ['2026-11-24', '2026-12-23'],
+    ],
+    // The first date rolls back before startDate and is dropped; the last stays within endDate.
+    [
+      'Weekly from Maundy Thursday, preceding, ending a week on',
+      { startDate: '2026-04-02', endDate: '2026-04-09', frequency: 'Weekly', executionRule: 'preceding' },
+      ['2026-04-09'],
+    ],
+  ])('drops a date moved past endDate (%s)', (_name, schedule, expected) => {
+    expect(datesOf(schedule, 12)).toEqual(expected);
+  });
+
+  it.each<[string, PeriodicSchedule]>([
+    // 2026-12-12 is a Saturday: following moves it to Monday the 14th, after endDate; preceding to Friday the 11th, before startDate.
+    ['following', { startDate: '2026-12-12', endDate: '2026-12-12', frequency: 'Monthly' }],
+    ['preceding', { startDate: '2026-12-12', endDate: '2026-12-12', frequency: 'Monthly', executionRule: 'preceding' }],
+    ['following, Weekly ending on the Sunday', { startDate: '2026-12-12', endDate: '2026-12-13', frequency: 'Weekly' }],
+  ])('has no date when the only one moves outside [startDate, endDate] (%s)', (_name, schedule) => {
+    expect(datesOf(schedule, 12)).toEqual([]);
   });
 
   it.each<[string, PeriodicSchedule, string, string[]]>([

@@ -13,7 +13,10 @@
  * - bulk payments: executed payment by payment in order, each its own ledger posting; all paid:
  *   ACSC; some lacking funds: PART with a psuMessage naming the payments (1-based) not executed,
  *   grouped by reason and within the Berlin Group's 500 characters;
- *   none paid: ACCP, then RJCT at the last run, or ACSC once funds arrive.
+ *   none paid: ACCP, then RJCT at the last run, or ACSC once funds arrive;
+ * - a bulk with batchBookingPreferred true executes all or none: one payment lacking funds keeps
+ *   every one unbooked (ACCP, then RJCT at the last run saying none was executed), never PART, and
+ *   the money it did not take pays a later payment of the same run.
  */
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
@@ -185,8 +188,16 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
   });
 
   describe('a bulk payment', () => {
-    function bulk(psu: FundedPsu, day: string, amounts: readonly string[], creditors: readonly ({ bban: string } | undefined)[] = []) {
+    /** Executed payment by payment unless `batchBookingPreferred` (then all or none). */
+    function bulk(
+      psu: FundedPsu,
+      day: string,
+      amounts: readonly string[],
+      creditors: readonly ({ bban: string } | undefined)[] = [],
+      batchBookingPreferred = false,
+    ) {
       return bulkBody(psu.account, {
+        batchBookingPreferred,
         requestedExecutionDate: day,
         payments: amounts.map((amount, index) =>
           bulkItem({ ...nok(amount), ...(creditors[index] ? { creditorAccount: creditors[index] } : {}) }),
@@ -286,6 +297,77 @@ describe.each(DIALECTS)('batch runs and funds (%s)', (dialect) => {
       expect(status.psuMessage).toMatch(INSUFFICIENT);
       expect(await ledgerOfPayment(server, payment.paymentId)).toEqual([]);
       expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '10.00' });
+    });
+
+    describe('with batchBookingPreferred true (all or none)', () => {
+      it('all funded: ACSC, each payment its own posting', async () => {
+        const { client, day, psu } = await tppOnBankDay(server, '10:00', '1000.00');
+        const payment = await approvedPayment(
+          client,
+          'bulk-payments',
+          NDCT,
+          bulk(psu, day, ['500.00', '200.00', '50.00'], [], true),
+          psu.headers,
+        );
+        expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
+        expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
+        expect(await ledgerOfPayment(server, payment.paymentId)).toHaveLength(3);
+        expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '250.00' });
+      });
+
+      it('one lacking funds: no payment booked, ACCP, then RJCT at the day last run naming why; never PART', async () => {
+        // Item by item, 500 and 50 would be paid and 200 not (the PART test above); all or none, nothing is.
+        const { client, day, psu } = await tppOnBankDay(server, '10:00', '600.00');
+        const payment = await approvedPayment(
+          client,
+          'bulk-payments',
+          NDCT,
+          bulk(psu, day, ['500.00', '200.00', '50.00'], [], true),
+          psu.headers,
+        );
+        expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
+        expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACCP', fundsAvailable: false });
+        expect(await ledgerOfPayment(server, payment.paymentId)).toEqual([]);
+        expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '600.00', interimAvailable: '600.00' });
+        await setClock(client, osloDateTime(day, '16:00'));
+        expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, rejected: 1 });
+        expect(await statusOf(client, payment.path)).toEqual({
+          transactionStatus: 'RJCT',
+          fundsAvailable: false,
+          psuMessage: `Insufficient funds on the debtor account for all the payments of the bulk: not executed by the last batch run of ${day}; none of the 3 payments was executed, as the bulk is booked as one (batchBookingPreferred)`,
+        });
+        expect(await paymentMoves(server, payment.paymentId)).toEqual(['RCVD>ACTC', 'ACTC>ACCP', 'ACCP>RJCT']);
+        expect(await ledgerOfPayment(server, payment.paymentId)).toEqual([]);
+        expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '600.00' });
+      });
+
+      it('one lacking funds, then the funds arrive: every payment executed together, ACSC', async () => {
+        const { client, day, psu } = await tppOnBankDay(server, '10:00', '600.00');
+        const payment = await approvedPayment(
+          client,
+          'bulk-payments',
+          NDCT,
+          bulk(psu, day, ['500.00', '200.00', '50.00'], [], true),
+          psu.headers,
+        );
+        expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, awaitingFunds: 1 });
+        await setBalance(client, psu.accountId, '750.00');
+        expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1 });
+        expect(await statusOf(client, payment.path)).toEqual({ transactionStatus: 'ACSC', fundsAvailable: true });
+        expect(await ledgerOfPayment(server, payment.paymentId)).toHaveLength(3);
+        expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '0.00' });
+      });
+
+      it('what a bulk left unbooked pays a later payment of the same run from the account', async () => {
+        const { client, day, psu } = await tppOnBankDay(server, '10:00', '600.00');
+        const first = await approvedPayment(client, 'bulk-payments', NDCT, bulk(psu, day, ['500.00', '200.00'], [], true), psu.headers);
+        const second = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account, nok('550.00')), psu.headers);
+        expect((await runBatch(client)).counts).toEqual({ ...NO_COUNTS, executed: 1, awaitingFunds: 1 });
+        expect((await statusOf(client, first.path)).transactionStatus).toBe('ACCP');
+        expect((await statusOf(client, second.path)).transactionStatus).toBe('ACSC');
+        expect(await ledgerOfPayment(server, first.paymentId)).toEqual([]);
+        expect(await balanceOf(client, psu.accountId)).toMatchObject({ closingBooked: '50.00' });
+      });
     });
 
     it('none funded, then the funds arrive: every payment executed, ACSC', async () => {

@@ -9,6 +9,8 @@
  *   bank's reason), since a retry would not change the answer;
  * - none booked for lack of funds: awaiting funds (ACCP; nothing more when already ACCP) until the
  *   day's last chance, then rejected (RJCT) with a reason naming insufficient funds and the date;
+ * - a bulk booked as one (batchBookingPreferred, all or none): none booked is rejected (at once
+ *   when refused, naming the payments; for funds at the last chance) saying none was executed;
  * - every status path starts from where the payment is and only takes legal transitions.
  */
 import { describe, expect, it } from 'vitest';
@@ -75,6 +77,40 @@ describe('decideExecution', () => {
     expect(decideExecution([NO_RATE], LAST)).toEqual(expected);
     // A refusal among payments lacking funds: waiting would not make the bank pay it.
     expect(decideExecution(['insufficient-funds', NO_RATE], RETRIED)).toEqual(expected);
+  });
+
+  describe('a bulk booked as one (batchBookingPreferred: all or none)', () => {
+    const ALL_OR_NONE_RETRIED = { ...RETRIED, allOrNone: true };
+    const ALL_OR_NONE_LAST = { ...LAST, allOrNone: true };
+    const NONE = 'none of the 3 payments was executed, as the bulk is booked as one (batchBookingPreferred)';
+
+    it('all booked: executed', () => {
+      expect(decideExecution(['booked', 'booked', 'booked'], ALL_OR_NONE_LAST)).toEqual({ kind: 'executed' });
+    });
+
+    it('none booked for lack of funds: awaiting funds, then rejected at the last chance saying none was executed', () => {
+      const outcomes: TransferOutcome[] = ['insufficient-funds', 'insufficient-funds', 'insufficient-funds'];
+      expect(decideExecution(outcomes, ALL_OR_NONE_RETRIED)).toEqual({ kind: 'awaiting-funds' });
+      expect(decideExecution(outcomes, ALL_OR_NONE_LAST)).toEqual({
+        kind: 'rejected',
+        reason: `Insufficient funds on the debtor account for all the payments of the bulk: not executed by the last batch run of ${TODAY}; ${NONE}`,
+        fundsAvailable: false,
+      });
+    });
+
+    it('one refused by the bank: rejected at once, naming the payments refused and that none was executed', () => {
+      const expected = {
+        kind: 'rejected',
+        reason: `Not executed: payment 2 (${NO_RATE.refused}); ${NONE}`,
+        fundsAvailable: false,
+      };
+      expect(decideExecution(['insufficient-funds', NO_RATE, 'insufficient-funds'], ALL_OR_NONE_RETRIED)).toEqual(expected);
+      expect(decideExecution(['insufficient-funds', NO_RATE, 'insufficient-funds'], ALL_OR_NONE_LAST)).toEqual(expected);
+    });
+
+    it('some booked (a bank that did not book all or none): partially executed, as it happened', () => {
+      expect(decideExecution(['booked', 'insufficient-funds', 'booked'], ALL_OR_NONE_LAST).kind).toBe('partially-executed');
+    });
   });
 });
 

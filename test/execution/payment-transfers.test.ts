@@ -7,10 +7,11 @@
  *   names it (IBAN first, else BBAN);
  * - the statement text is the creditor's name and the KID or message: "Name: message";
  * - a single payment's quoted fee (a Straks payment's) goes with it; none with a fee of 0, none
- *   with a bulk's payments.
+ *   with a bulk's payments;
+ * - a bulk with batchBookingPreferred true has every payment marked all-or-none.
  */
 import { describe, expect, it } from 'vitest';
-import { instructionsOf } from '../../src/modules/execution/payment-transfers.js';
+import { executesAllOrNone, instructionsOf } from '../../src/modules/execution/payment-transfers.js';
 import { DEBTOR, storedPayment } from '../support/stored-payment.js';
 
 const DATE = '2026-11-23';
@@ -180,6 +181,21 @@ describe('instructionsOf a bulk payment', () => {
         description: 'Utleier',
       },
     ]);
+  });
+
+  it('marks every payment all-or-none when the bulk prefers one booking (batchBookingPreferred true), none otherwise', () => {
+    const withFlag = (batchBookingPreferred: boolean | undefined) =>
+      storedPayment({ service: 'bulk-payments', body: { ...bulk.body, batchBookingPreferred } });
+    expect(instructionsOf(withFlag(true), DATE).map((instruction) => instruction.allOrNone)).toEqual([true, true, true]);
+    expect(instructionsOf(withFlag(false), DATE).map((instruction) => instruction.allOrNone)).toEqual([undefined, undefined, undefined]);
+    expect(instructionsOf(withFlag(undefined), DATE).map((instruction) => instruction.allOrNone)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(executesAllOrNone(withFlag(true))).toBe(true);
+    expect(executesAllOrNone(withFlag(false))).toBe(false);
+    expect(executesAllOrNone(single({}))).toBe(false);
   });
 
   it('a bulk of one payment is still item 1, not a single payment', () => {

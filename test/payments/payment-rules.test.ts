@@ -211,6 +211,45 @@ describe('checkSinglePayment', () => {
     ]);
   });
 
+  // An SCT reaches only the SEPA schemes' countries (EPC409-09); other products take an IBAN of any country.
+  describe('the SEPA scheme countries of an SCT creditor', () => {
+    const to = (iban: string) => ({ creditorAccount: { iban } });
+    const sepa = [
+      ['a German', SCT_CREDITOR_IBAN],
+      ['a Swiss', 'CH9300762011623852957'],
+      ['a British', 'GB29NWBK60161331926819'],
+      ['a Gibraltar', 'GI75NWBK000000007099453'],
+      ['an Albanian', 'AL47212110090000000235698741'],
+      ['a Serbian', 'RS35260005601001611379'],
+      ['a San Marino', 'SM86U0322509800000000270100'],
+    ] as const;
+    const outside = [
+      ['a Brazilian', 'BR1800360305000010009795493C1'],
+      ['a Turkish', 'TR330006100519786457841326'],
+      ['a Kosovo', 'XK051212012345678906'],
+      ['a Ukrainian', 'UA213223130000026007233566001'],
+    ] as const;
+    singleTable([
+      ...sepa.map(([name, iban]) => row('SCT', `${name} creditor iban`, to(iban), ACCEPTED)),
+      ...outside.map(([name, iban]) => row('SCT', `${name} creditor iban`, to(iban), format('creditorAccount.iban'))),
+      ...outside.map(([name, iban]) => row('CBCT', `${name} creditor iban`, to(iban), ACCEPTED)),
+      ...outside.map(([name, iban]) => row('NCBCT', `${name} creditor iban`, to(iban), ACCEPTED)),
+    ]);
+
+    it('says why, in English and Bokmål, and names the product to use', () => {
+      try {
+        single('SCT', to('BR1800360305000010009795493C1'));
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(AppError);
+        const detail = (error as AppError).detail!;
+        expect(detail.en).toContain('is an account in BR, outside the countries of the SEPA schemes');
+        expect(detail.en).toContain('cross-border-credit-transfers');
+        expect(detail.nb).toContain('er en konto i BR, utenfor landene i SEPA-ordningene');
+      }
+    });
+  });
+
   describe('currencies', () => {
     const eur = { instructedAmount: { currency: 'EUR', amount: '100.00' } };
     singleTable([
@@ -818,6 +857,22 @@ describe('checkPeriodicPayment', () => {
     {
       name: 'Monthly on the 15th ending on the 15th of the start month',
       patch: { dayOfExecution: '15', endDate: '2026-12-15' },
+      expected: ACCEPTED,
+    },
+    // 2026-12-12 is a Saturday: the one date moves outside [startDate, endDate] by either rule.
+    {
+      name: 'startDate and endDate on a Saturday, following',
+      patch: { startDate: '2026-12-12', endDate: '2026-12-12' },
+      expected: format('endDate'),
+    },
+    {
+      name: 'startDate and endDate on a Saturday, preceding',
+      patch: { startDate: '2026-12-12', endDate: '2026-12-12', executionRule: 'preceding' },
+      expected: format('endDate'),
+    },
+    {
+      name: 'startDate on a Saturday, endDate the Monday after',
+      patch: { startDate: '2026-12-12', endDate: '2026-12-14' },
       expected: ACCEPTED,
     },
     {

@@ -211,9 +211,22 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
     },
     submitPayment: submit,
     async submitPayments(tpp, instructions) {
-      // A payment file: each in the order given, as if submitted one after another.
+      // A payment file: each in the order given, as if submitted one after another; an all-or-none
+      // bulk's payments (next to each other) checked together first, and executed only all together.
       const outcomes: SubmissionOutcome[] = [];
-      for (const instruction of instructions) outcomes.push(await submit(tpp, instruction));
+      for (let start = 0; start < instructions.length;) {
+        const first = instructions[start]!;
+        let end = start + 1;
+        while (first.allOrNone && end < instructions.length && instructions[end]!.paymentId === first.paymentId) end++;
+        const group = instructions.slice(start, end);
+        const blocked = first.allOrNone && !options.decidesLater ? blockersOf(tpp, group) : undefined;
+        if (blocked?.some((outcome) => outcome !== undefined)) {
+          outcomes.push(...blocked.map((outcome) => outcome ?? { kind: 'pending-funds' as const }));
+        } else {
+          for (const instruction of group) outcomes.push(await submit(tpp, instruction));
+        }
+        start = end;
+      }
       return outcomes;
     },
     async outcomesSince(cursor, limit = 100) {
@@ -233,6 +246,24 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
       return { kind: 'accepted' };
     }
     return execute(tpp, instruction);
+  }
+
+  /**
+   * What would stop each payment of an all-or-none bulk (one debtor account), tried one after
+   * another without moving money: undefined for one that could be executed.
+   */
+  function blockersOf(tpp: RequestingTpp, group: readonly PaymentInstruction[]): (SubmissionOutcome | undefined)[] {
+    const debtor = tenant(tpp).accounts.get(group[0]!.debtorAccountId);
+    let available = debtor ? balancesOf(tpp, debtor.id, debtor.currency).interimAvailable.minor : 0n;
+    return group.map((instruction): SubmissionOutcome | undefined => {
+      if (executed.has(`${instruction.paymentId}:${instruction.item ?? ''}`)) return undefined;
+      if (!debtor) return { kind: 'rejected', reason: 'The debtor account no longer exists' };
+      if (instruction.amount.currency !== debtor.currency) {
+        return { kind: 'rejected', reason: `This bank does not exchange ${instruction.amount.currency}` };
+      }
+      available -= instruction.amount.minor + (instruction.fee?.minor ?? 0n);
+      return available < 0n ? { kind: 'pending-funds' } : undefined;
+    });
   }
 
   /** Executes a payment now (once per payment and item), or answers why not. */

@@ -20,24 +20,47 @@ export interface DecisionContext {
   readonly lastChance: boolean;
   /** The TPP's bank date, named in the reason of a rejection. */
   readonly today: string;
+  /**
+   * A bulk the PSU asked to have booked as one (batchBookingPreferred): the bank executes all its
+   * payments or none, so a rejection says that none was and names what stopped them.
+   */
+  readonly allOrNone?: boolean | undefined;
 }
 
 /**
  * All transfers booked: executed. Some booked: a bulk partly executed (PART), naming the payments
- * that were not ({@link partialExecutionMessage}). None booked: for lack of funds, awaiting funds
- * until the day's last chance, then rejected; refused by the bank, rejected at once (a retry would
- * not change the answer).
+ * that were not ({@link partialExecutionMessage}; a batch-booked bulk never is: its bank books all
+ * or none). None booked: for lack of funds, awaiting funds until the day's last chance, then
+ * rejected; refused by the bank, rejected at once (a retry would not change the answer).
  */
 export function decideExecution(outcomes: readonly TransferOutcome[], context: DecisionContext): ExecutionDecision {
   const booked = outcomes.filter((outcome) => outcome === 'booked').length;
   if (booked === outcomes.length) return { kind: 'executed' };
   if (booked > 0) return { kind: 'partially-executed', reason: partialExecutionMessage(outcomes) };
   const refusal = outcomes.find((outcome): outcome is { refused: string } => typeof outcome === 'object');
+  if (context.allOrNone) return allOrNoneDecision(outcomes, context);
   if (refusal) return { kind: 'rejected', reason: `Not executed: ${refusal.refused}`, fundsAvailable: false };
   if (!context.lastChance) return { kind: 'awaiting-funds' };
   return {
     kind: 'rejected',
     reason: `Insufficient funds on the debtor account: not executed by the last batch run of ${context.today}`,
+    fundsAvailable: false,
+  };
+}
+
+/**
+ * None of a batch-booked bulk's payments executed (the bank books all or none): rejected at once
+ * when the bank refused some, naming them; else waiting for funds for the whole bulk, as a single
+ * payment does, and rejected at the day's last chance.
+ */
+function allOrNoneDecision(outcomes: readonly TransferOutcome[], context: DecisionContext): ExecutionDecision {
+  const count = `none of the ${outcomes.length} payments was executed, as the bulk is booked as one (batchBookingPreferred)`;
+  const refused = outcomes.flatMap((outcome, index) => (typeof outcome === 'object' ? [`payment ${index + 1} (${outcome.refused})`] : []));
+  if (refused.length > 0) return { kind: 'rejected', reason: `Not executed: ${refused.join(', ')}; ${count}`, fundsAvailable: false };
+  if (!context.lastChance) return { kind: 'awaiting-funds' };
+  return {
+    kind: 'rejected',
+    reason: `Insufficient funds on the debtor account for all the payments of the bulk: not executed by the last batch run of ${context.today}; ${count}`,
     fundsAvailable: false,
   };
 }

@@ -12,7 +12,7 @@ import type { BatchOutcome } from './batch-run-report.js';
 import { decideExecution, statusPath, type ExecutionDecision, type TransferOutcome } from './execution-decision.js';
 import { isFinalOutcome, paymentSubmissionRepository, type SubmissionRow } from './payment-submission.repository.js';
 import type { RecordedOutcome } from './recorded-outcome.js';
-import { instructionsOf } from './payment-transfers.js';
+import { executesAllOrNone, instructionsOf } from './payment-transfers.js';
 
 export interface ExecutionContext {
   /** The TPP's bank date: the execution date, and the day a payment lacking funds waits on. */
@@ -36,6 +36,8 @@ export interface Submission {
   readonly tppId: string;
   /** The payment's items without a final outcome yet, in order. */
   readonly instructions: readonly PaymentInstruction[];
+  /** A batch-booked bulk: the bank executes its items all or none ({@link executesAllOrNone}). */
+  readonly allOrNone: boolean;
 }
 
 /** The bank's answer for each item submitted (0 for a single payment). */
@@ -75,7 +77,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
       open.map((instruction) => instruction.item ?? 0),
       at,
     );
-    return { paymentId: payment.id, tppId: payment.tppId, instructions: open };
+    return { paymentId: payment.id, tppId: payment.tppId, instructions: open, allOrNone: executesAllOrNone(payment) };
   }
 
   /**
@@ -111,7 +113,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
     rows: readonly SubmissionRow[],
     context: ExecutionContext,
   ): Promise<ExecutionResult> {
-    const settlement = settlementOf(payment, rows, context);
+    const settlement = settlementOf(payment, rows, context, executesAllOrNone(payment));
     if (settlement.awaitingFundsSince !== undefined) {
       await paymentStore.setAwaitingFundsSince(trx, payment.id, settlement.awaitingFundsSince);
     }
@@ -151,7 +153,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
     const submissions = entries.map(({ payment, executionDate }): Submission => {
       const outcomes = new Map((recorded.get(payment.id) ?? []).map((row) => [row.item, row.outcome]));
       const open = instructionsOf(payment, executionDate).filter((instruction) => !isFinalOutcome(outcomes.get(instruction.item ?? 0)));
-      return { paymentId: payment.id, tppId: payment.tppId, instructions: open };
+      return { paymentId: payment.id, tppId: payment.tppId, instructions: open, allOrNone: executesAllOrNone(payment) };
     });
     await paymentSubmissionRepository.markManyInFlight(
       trx,
@@ -217,7 +219,7 @@ export function createPaymentExecutor(db: Db, coreBanking: CoreBanking, logger?:
     const results = entries.map(({ submission, context }): ExecutionResult => {
       const payment = payments.get(submission.paymentId);
       if (!payment) return 'skipped';
-      const settlement = settlementOf(payment, after.get(payment.id) ?? [], context);
+      const settlement = settlementOf(payment, after.get(payment.id) ?? [], context, submission.allOrNone);
       if (settlement.awaitingFundsSince !== undefined) {
         const since = awaiting.get(settlement.awaitingFundsSince) ?? [];
         since.push(payment.id);
@@ -298,7 +300,7 @@ interface Settlement {
  * How a payment moves by what its items' recorded outcomes say (docs/design.md §3); `skipped`
  * while one is unknown or when it is final already. Pure: {@link settle} and recordMany apply it.
  */
-function settlementOf(payment: PaymentState, rows: readonly SubmissionRow[], context: ExecutionContext): Settlement {
+function settlementOf(payment: PaymentState, rows: readonly SubmissionRow[], context: ExecutionContext, allOrNone: boolean): Settlement {
   if (FINAL_STATUSES.has(payment.status) || rows.length === 0 || rows.some((row) => row.outcome === undefined)) {
     return { result: 'skipped' };
   }
@@ -322,7 +324,7 @@ function settlementOf(payment: PaymentState, rows: readonly SubmissionRow[], con
     payment.status === 'ACSP' ||
     context.lastChance ||
     (payment.awaitingFundsSince !== undefined && payment.awaitingFundsSince < context.today);
-  const decision = decideExecution(outcomes, { lastChance, today: context.today });
+  const decision = decideExecution(outcomes, { lastChance, today: context.today, allOrNone });
   const awaitingFundsSince =
     decision.kind === 'awaiting-funds' && payment.awaitingFundsSince === undefined ? bankDayOf(context.today) : undefined;
   const path = pathOf(payment.status, decision);

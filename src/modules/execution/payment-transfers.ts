@@ -18,14 +18,25 @@ function itemsOf(payment: Payment): readonly TransferFields[] {
 }
 
 /**
+ * A bulk whose PSU prefers one booking entry (Berlin Group `batchBookingPreferred: true`): the bank
+ * executes all its payments or none (docs/design.md §3), as one entry cannot be booked in part.
+ */
+export function executesAllOrNone(payment: Payment): boolean {
+  return payment.service === 'bulk-payments' && payment.body.batchBookingPreferred === true;
+}
+
+/**
  * What the bank is handed to execute a payment (the core-banking port's submission): one
  * instruction for a single payment, one per payment of a bulk (item 1, 2, … in order), each
- * executed by the bank at most once however often it is submitted. Pure.
+ * executed by the bank at most once however often it is submitted, and a batch-booked bulk's all
+ * or none ({@link executesAllOrNone}). Pure.
  */
 export function instructionsOf(payment: Payment, executionDate: string): PaymentInstruction[] {
+  const allOrNone = executesAllOrNone(payment) ? true : undefined;
   return itemsOf(payment).map((item, index) => ({
     paymentId: payment.id,
     item: payment.service === 'bulk-payments' ? index + 1 : undefined,
+    allOrNone,
     debtorAccountId: payment.debtorAccountId,
     amount: amountOf(item),
     creditorAccount: referenceOf(item.creditorAccount),

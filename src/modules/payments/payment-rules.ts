@@ -9,6 +9,7 @@ import { checkKid } from '../../domain/kid.js';
 import { localized, type Check, type Localized } from '../../domain/localized.js';
 import { readPostalAddress, townFieldOf } from '../../domain/postal-address.js';
 import { addMoney, checkPositiveAmount, compareMoney, formatAmount, type Money } from '../../domain/money.js';
+import { isSepaSchemeCountry } from '../../domain/sepa-scheme-countries.js';
 import { checkDayOfExecution, checkMonthsOfExecution, executionDates, type PeriodicSchedule } from '../../domain/periodic-schedule.js';
 import { isRegulatoryReportingCode, requiresRegulatoryReporting, type NokRates } from '../../domain/regulatory-reporting.js';
 import { AppError } from '../../errors/app-error.js';
@@ -111,6 +112,22 @@ function foreignAccount(reference: AccountReference, path: string): string {
     refuse(`${path}.bban`, localized('must be 1 to 30 letters or digits', 'må være 1 til 30 bokstaver eller sifre'));
   }
   return reference.bban;
+}
+
+/**
+ * An SCT reaches only an account held in the SEPA schemes' scope (EPC409-09, sepa-scheme-countries.ts),
+ * known by the IBAN's country; elsewhere the payment is a cross-border credit transfer.
+ */
+function requireSepaSchemeCountry(iban: string, path: string): void {
+  const country = iban.slice(0, 2);
+  if (isSepaSchemeCountry(country)) return;
+  refuse(
+    path,
+    localized(
+      `is an account in ${country}, outside the countries of the SEPA schemes: a SEPA credit transfer cannot reach it; send it as cross-border-credit-transfers`,
+      `er en konto i ${country}, utenfor landene i SEPA-ordningene: en SEPA-betaling kan ikke nå den; send den som cross-border-credit-transfers`,
+    ),
+  );
 }
 
 function amountOf(amount: Amount, path: string): Money {
@@ -426,6 +443,7 @@ export function checkSinglePayment(
         refuse('creditorAccount.iban', localized('is required for a SEPA credit transfer', 'er påkrevd for en SEPA-betaling'));
       }
       creditor = must(checkIban(body.creditorAccount.iban), 'creditorAccount.iban');
+      requireSepaSchemeCountry(creditor, 'creditorAccount.iban');
       checkSharedCharges(body.chargeBearer, 'chargeBearer');
       checkCreditorSide(body, amount, context, { reportingRequired: false, townRequired: false });
       break;
@@ -570,7 +588,14 @@ export function checkPeriodicPayment(body: PeriodicNdctBody, context: RuleContex
   }
   const schedule: PeriodicSchedule = { startDate, endDate, frequency: body.frequency, dayOfExecution, executionRule, monthsOfExecution };
   if (executionDates(schedule, { from: startDate, count: 1 }).length === 0) {
-    refuse('endDate', localized('leaves no execution date in the schedule', 'gir ingen utførelsesdato i planen'));
+    // endDate and startDate bound the moved dates too (periodic-schedule.ts): a Saturday start and end has none.
+    refuse(
+      'endDate',
+      localized(
+        `leaves no execution date in the schedule: no date, once the executionRule moves it onto a bank day, lies from startDate ${startDate} to endDate ${String(endDate)}`,
+        `gir ingen utførelsesdato i planen: ingen dato, flyttet til en bankdag etter executionRule, ligger fra startDate ${startDate} til endDate ${String(endDate)}`,
+      ),
+    );
   }
   const normalised: PeriodicNdctBody = withStoredRemittance({ ...body, ...(executionRule === undefined ? {} : { executionRule }) });
   return {

@@ -49,6 +49,11 @@ export interface OutgoingTransfer {
   readonly description: string;
   /** What the bank charges the debtor beside the amount, posted under a key of its own; absent: nothing. */
   readonly fee?: { readonly idempotencyKey: string; readonly amount: Money } | undefined;
+  /**
+   * Transfers next to each other with the same group are booked all or none (a batch-booked
+   * bulk's payments, {@link PaymentInstruction.allOrNone}); absent: on its own.
+   */
+  readonly allOrNoneGroup?: string | undefined;
 }
 
 /**
@@ -60,7 +65,9 @@ export type TransferResult =
   | { readonly kind: 'booked'; readonly creditedInBank: boolean }
   | { readonly kind: 'already-booked' }
   | { readonly kind: 'insufficient-funds' }
-  | { readonly kind: 'refused'; readonly reason: string };
+  | { readonly kind: 'refused'; readonly reason: string }
+  /** Could have been booked, but another transfer of its all-or-none group could not: nothing moved. */
+  | { readonly kind: 'withheld' };
 
 /**
  * The sandbox ledger's own postings, inside a caller's transaction (what the sandbox's tests post
@@ -305,7 +312,9 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
    * cannot both spend the same money. In the order given, in a few statements whatever their
    * number: the keys already recorded, the accounts and their balances read at once, each funds
    * check (amount and fee) made in memory on what the transfers before it left (debits and credits
-   * alike), and the postings written together. The answers are those of transferring each in turn.
+   * alike), and the postings written together. The answers are those of transferring each in turn,
+   * but for an all-or-none group (a batch-booked bulk) one of which cannot be booked: then none is,
+   * what its members booked in memory taken back before anything is written (the others `withheld`).
    */
   async function transferAllLocked(trx: DbOrTx, tpp: RequestingTpp, transfers: readonly OutgoingTransfer[]): Promise<TransferResult[]> {
     const recorded = await ledger.recordedAmong(
@@ -325,7 +334,9 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     const clearing = sandboxClearingAccount(tpp);
     const booked = new Set<string>();
     const postings: LedgerPosting[] = [];
-    const results = transfers.map((transfer): TransferResult => {
+    /** Each balance as it was before the current all-or-none group first moved it (none outside a group). */
+    let undo: Map<string, bigint> | undefined;
+    const book = (transfer: OutgoingTransfer): TransferResult => {
       if (recorded.has(transfer.idempotencyKey) || booked.has(transfer.idempotencyKey)) return { kind: 'already-booked' };
       const debtor = ledgerKeyOf({ id: transfer.debtorAccountId });
       if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
@@ -346,12 +357,43 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       for (const leg of [...legs, ...(fee?.legs ?? [])]) {
         const key = balanceKey(leg.accountId, leg.currency);
         const before = expected.get(key);
-        if (before !== undefined) expected.set(key, before + leg.amountMinor);
+        if (before === undefined) continue;
+        if (undo && !undo.has(key)) undo.set(key, before);
+        expected.set(key, before + leg.amountMinor);
       }
       booked.add(transfer.idempotencyKey);
       postings.push(postingOf(transfer, legs), ...(fee ? [fee] : []));
       return { kind: 'booked', creditedInBank: creditor !== undefined };
-    });
+    };
+    const results: TransferResult[] = [];
+    for (let start = 0; start < transfers.length;) {
+      const group = transfers[start]!.allOrNoneGroup;
+      if (group === undefined) {
+        results.push(book(transfers[start]!));
+        start++;
+        continue;
+      }
+      let end = start + 1;
+      while (end < transfers.length && transfers[end]!.allOrNoneGroup === group) end++;
+      const members = transfers.slice(start, end);
+      // All or none: booked in memory one after another, and taken back if any could not be.
+      undo = new Map();
+      const postingsBefore = postings.length;
+      const outcomes = members.map(book);
+      if (outcomes.some((outcome) => outcome.kind !== 'booked' && outcome.kind !== 'already-booked')) {
+        for (const [key, before] of undo) expected.set(key, before);
+        postings.length = postingsBefore;
+        members.forEach((member, index) => {
+          if (outcomes[index]!.kind === 'booked') {
+            booked.delete(member.idempotencyKey);
+            outcomes[index] = { kind: 'withheld' };
+          }
+        });
+      }
+      undo = undefined;
+      results.push(...outcomes);
+      start = end;
+    }
     const written = await ledger.postMany(trx, postings);
     // The keys were read under the sandbox's lock, which every posting of a payment takes: one
     // recorded meanwhile is a broken lock, and the funds checks above would not hold.
@@ -671,6 +713,7 @@ function transferOf(instruction: PaymentInstruction): OutgoingTransfer {
     bookingDate: instruction.executionDate,
     description: instruction.description,
     fee: instruction.fee && { idempotencyKey: paymentFeeKey(instruction.paymentId, instruction.item), amount: instruction.fee },
+    allOrNoneGroup: instruction.allOrNone ? instruction.paymentId : undefined,
   };
 }
 
@@ -698,7 +741,9 @@ function submissionOutcomeOf(result: TransferResult): SubmissionOutcome {
     case 'booked':
     case 'already-booked':
       return { kind: 'executed' };
+    // Withheld: submitted again with the rest of its group, it is booked when they all can be.
     case 'insufficient-funds':
+    case 'withheld':
       return { kind: 'pending-funds' };
     case 'refused':
       return { kind: 'rejected', reason: result.reason };
