@@ -9,6 +9,7 @@ import { tppIdentityOf } from '../security/certificates/tpp-certificate.js';
 import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
 import { parseRequestHeaders, type RequestHeaders } from './headers/request-headers.js';
+import { readRawHeaders } from './headers/raw-headers.js';
 import { checkNorwegianIdentityNumber } from '../domain/norwegian-identity-number.js';
 import { parseJsonBody, readBodyOfBodilessMethod } from './json-body.js';
 
@@ -32,14 +33,17 @@ export interface FrontDoorOptions {
 
 /**
  * The checks every API request passes before its handler, in this order (docs/design.md §2, §5):
- * X-Request-ID, Accept, then the signature and certificate, then the body's JSON syntax, then the
+ * X-Request-ID, no single-valued header sent twice, Accept, then the signature and certificate, then the body's JSON syntax, then the
  * Berlin Group headers, then the route's PSD2 role. Route schemas validate the body after this.
  */
 export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptions): void {
   scope.addHook('onRequest', async (request) => {
+    const raw = readRawHeaders(request.raw.rawHeaders);
+    request.ctx.rawHeaders = raw.values;
     // The root hook has recorded a valid X-Request-ID; only a refusal needs to look again.
     if (request.ctx.requestId === undefined) {
       const requestId = request.headers['x-request-id'];
+      if ((raw.values.get('x-request-id')?.length ?? 0) > 1) throw sentMoreThanOnce('X-Request-ID');
       if (requestId === undefined) {
         throw new AppError('FORMAT_ERROR', {
           detail: localized('the X-Request-ID header is missing', 'X-Request-ID-headeren mangler'),
@@ -52,6 +56,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
         path: 'X-Request-ID',
       });
     }
+    if (raw.repeated !== undefined) throw sentMoreThanOnce(raw.repeated);
     if (!acceptsJson(request.headers.accept)) {
       throw new AppError('ACCEPT_UNSUPPORTED', { path: 'Accept' });
     }
@@ -87,7 +92,7 @@ async function identify(request: FastifyRequest, options: FrontDoorOptions): Pro
     await options.onTpp(SANDBOX_TPP);
     return SANDBOX_TPP;
   }
-  const headers = rawHeaderValues(request.raw.rawHeaders);
+  const headers = request.ctx.rawHeaders ?? readRawHeaders(request.raw.rawHeaders).values;
   const verified = await verifySignedRequest(
     {
       method: request.raw.method ?? request.method,
@@ -135,17 +140,9 @@ async function withTokenPsu(request: FastifyRequest, headers: RequestHeaders, op
   return { ...headers, psuId: checked.value };
 }
 
-/** Header values as received, by lower-case name, duplicates kept apart (Node merges some). */
-function rawHeaderValues(rawHeaders: readonly string[]): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] ?? '').toLowerCase();
-    const list = map.get(name);
-    if (list) {
-      list.push(rawHeaders[i + 1] ?? '');
-    } else {
-      map.set(name, [rawHeaders[i + 1] ?? '']);
-    }
-  }
-  return map;
+function sentMoreThanOnce(header: string): AppError {
+  return new AppError('FORMAT_ERROR', {
+    detail: localized(`the ${header} header is sent more than once`, `${header}-headeren er sendt mer enn én gang`),
+    path: header,
+  });
 }

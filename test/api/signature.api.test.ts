@@ -257,6 +257,42 @@ describe('signed front door', () => {
       expectRefusal(answer, 400, 'FORMAT_ERROR', 'Digest');
     });
 
+    // Node joins most repeats with ", " and keeps only the first Authorization or Content-Type:
+    // a header read as one value is refused by name when sent twice, whatever the values.
+    it.each([
+      ['X-Request-ID', undefined],
+      ['Date', undefined],
+      ['PSU-ID', '31129956715'],
+      ['PSU-Corporate-ID', '923609016'],
+      ['TPP-Redirect-URI', 'https://tpp.example/ok'],
+      ['TPP-Nok-Redirect-URI', 'https://tpp.example/nok'],
+      ['TPP-Explicit-Authorisation-Preferred', 'true'],
+      ['PSU-IP-Address', '192.168.8.78'],
+      ['PSU-IP-Port', '443'],
+      ['PSU-User-Agent', 'Mozilla/5.0'],
+      ['PSU-Geo-Location', 'GEO:52.506931;13.144558'],
+      ['TPP-Notification-URI', 'https://tpp.example/notify'],
+      ['Consent-ID', 'c0ffee00-0000-4000-8000-000000000001'],
+      ['Authorization', 'Bearer abc'],
+      ['Content-Type', 'application/json'],
+    ])('refuses %s sent twice with 400 FORMAT_ERROR naming it', async (name, value) => {
+      const lower = name.toLowerCase();
+      const headers = signRequest({ method: 'GET', path: WHOAMI, headers: value === undefined ? {} : { [lower]: value } }, tpp);
+      const list = Object.entries(headers).flat();
+      list.push(name, headers[lower] ?? '');
+      const answer = await send(server.baseUrl, 'GET', WHOAMI, list);
+      expectRefusal(answer, 400, 'FORMAT_ERROR', name);
+      expect(answer.body.message).toMatch(new RegExp(`: the ${name} header is sent more than once$`));
+    });
+
+    it('serves list headers sent twice (Accept, Accept-Language, PSU-Accept-Language)', async () => {
+      const headers = signRequest({ method: 'GET', path: WHOAMI, headers: { 'psu-accept-language': 'nb' } }, tpp);
+      const list = [...Object.entries(headers).flat(), 'Accept', 'application/json', 'Accept-Language', 'nb', 'Accept-Language', 'en'];
+      list.push('PSU-Accept-Language', 'en');
+      const answer = await send(server.baseUrl, 'GET', WHOAMI, list);
+      expect(answer.status).toBe(200);
+    });
+
     it.each(['yesterday', '2026-01-01T00:00:00Z', new Date().toUTCString().replace('GMT', '+0100')])(
       'refuses Date: %s with 400 FORMAT_ERROR',
       async (date) => {
