@@ -6,7 +6,7 @@
  * RFC 2047 wrapping, and the unsigned sandbox TPP (XS2A_REQUIRE_SIGNATURE=false). Each refusal is
  * checked for its status, code and path, and every 401 against the Berlin Group Error401 schema.
  */
-import { createHash, generateKeyPairSync, randomUUID, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest, type SignOptions, type SigningCredentials, type UnsignedRequest } from '../../src/client/request-signer.js';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
+import { buildSigningString } from '../../src/security/signature/signing-string.js';
 import { encodeQsealcStatements, QC_STATEMENTS_OID } from '../../src/security/certificates/qc-statements.js';
 import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
 import { readRevocationList, TrustStore } from '../../src/security/certificates/trust-store.js';
@@ -30,6 +31,15 @@ const WHOAMI = '/v1/test/whoami';
 const PAYMENTS = '/v1/test/payments';
 const CONTACT = '/v1/tpps/NO-FSA-123456789/contact-information';
 const DAY = 86_400_000;
+const FULL_DAY: Record<string, string> = {
+  Sun: 'Sunday',
+  Mon: 'Monday',
+  Tue: 'Tuesday',
+  Wed: 'Wednesday',
+  Thu: 'Thursday',
+  Fri: 'Friday',
+  Sat: 'Saturday',
+};
 const tempDirs: string[] = [];
 
 interface Answer {
@@ -92,6 +102,26 @@ async function signedCall(server: TestServer, credentials: SigningCredentials, e
   const headers = signRequest(request, credentials, exchange.options);
   exchange.tamper?.(headers);
   return send(server.baseUrl, method, path, headers, exchange.sendBody ?? body);
+}
+
+/** A tamper that sends `date` as Date, signed: the SDK writes only IMF-fixdate. */
+function signedDate(
+  credentials: SigningCredentials,
+  date: string,
+  method = 'GET',
+  path = WHOAMI,
+): (headers: Record<string, string>) => void {
+  return (headers) => {
+    headers['date'] = date;
+    const names = signatureParameter(headers, 'headers').split(' ');
+    const signingString = buildSigningString(names, {
+      method,
+      target: path,
+      header: (name) => (headers[name] === undefined ? undefined : [headers[name]]),
+    });
+    if (!signingString.ok) throw new Error(`cannot sign ${signingString.missingHeader}`);
+    withSignatureParameter(headers, 'signature', sign('sha256', signingString.bytes, credentials.privateKey).toString('base64'));
+  };
 }
 
 /** Replaces one parameter of the Signature header. */
@@ -300,6 +330,42 @@ describe('signed front door', () => {
         expectRefusal(answer, 400, 'FORMAT_ERROR', 'Date');
       },
     );
+
+    // RFC 9110 §5.6.7: a recipient accepts all three HTTP-date formats.
+    it.each([
+      [
+        'asctime',
+        (d: Date) =>
+          d
+            .toUTCString()
+            .replace(
+              /^(\w+), (\d+) (\w+) (\d+) ([\d:]+) GMT$/,
+              (_, w, day, m, y, t) => `${w} ${m} ${String(Number(day)).padStart(2, ' ')} ${t} ${y}`,
+            ),
+      ],
+      [
+        'RFC 850',
+        (d: Date) =>
+          d
+            .toUTCString()
+            .replace(/^(\w+), (\d+) (\w+) \d\d(\d\d) /, (_, w: string, day, m, yy) => `${FULL_DAY[w] ?? w}, ${day}-${m}-${yy} `),
+      ],
+      ['IMF-fixdate', (d: Date) => d.toUTCString()],
+    ])('accepts a signed Date in %s format', async (_name, format) => {
+      const date = format(new Date());
+      const answer = await signedCall(server, tpp, { tamper: signedDate(tpp, date) });
+      expect(answer.status, `${date}: ${JSON.stringify(answer.body)}`).toBe(200);
+    });
+
+    it.each([
+      ['Tue, 31 Feb 2026 10:00:00 GMT', 'Date names 31 Feb 2026, which is not a real date'],
+      ['Sat Nov 28 24:00:00 2026', 'Date names the time 24:00:00, which is not a time of day'],
+      ['Mon, 28 Nov 2026 02:49:56 GMT', 'the weekday in Date does not match the date: 28 Nov 2026 is a Saturday'],
+    ])('refuses the signed Date %s with 400 FORMAT_ERROR saying why', async (date, text) => {
+      const answer = await signedCall(server, tpp, { tamper: signedDate(tpp, date) });
+      expectRefusal(answer, 400, 'FORMAT_ERROR', 'Date');
+      expect(answer.body.message).toMatch(new RegExp(`: ${text}$`));
+    });
 
     it.each([
       ['6 minutes old', -360_000],
