@@ -258,6 +258,35 @@ describe('signed front door', () => {
       expectRefusal(answer, 401, 'SIGNATURE_MISSING', 'Signature');
     });
 
+    // draft-cavage-http-signatures-10 §3.1: the same parameters as `Authorization: Signature <params>`.
+    it.each(['Signature', 'signature', 'SIGNATURE'])('serves the signature sent as Authorization: %s <params>', async (scheme) => {
+      const answer = await signedCall(server, tpp, {
+        tamper: (h) => {
+          h['authorization'] = `${scheme} ${h['signature']}`;
+          delete h['signature'];
+        },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body).toEqual({ tpp: 'PSDNO-FSA-123456789', roles: ['PSP_PI', 'PSP_AI'] });
+    });
+
+    it('verifies a signature sent as Authorization: Signature (tampered: 401 SIGNATURE_INVALID)', async () => {
+      const answer = await signedCall(server, tpp, {
+        tamper: (h) => {
+          h['authorization'] = `Signature ${h['signature']}`;
+          delete h['signature'];
+          h['x-request-id'] = randomUUID();
+        },
+      });
+      expectRefusal(answer, 401, 'SIGNATURE_INVALID', 'Signature');
+    });
+
+    it('refuses a signature sent both as Signature and as Authorization: Signature with 400 FORMAT_ERROR', async () => {
+      const answer = await signedCall(server, tpp, { tamper: (h) => (h['authorization'] = `Signature ${h['signature']}`) });
+      expectRefusal(answer, 400, 'FORMAT_ERROR', 'Authorization');
+      expect(answer.body.message).toMatch(/sent both in Signature and in Authorization: Signature/);
+    });
+
     it('refuses a request without TPP-Signature-Certificate with 401 CERTIFICATE_MISSING', async () => {
       const answer = await signedCall(server, tpp, { tamper: (h) => delete h['tpp-signature-certificate'] });
       expectRefusal(answer, 401, 'CERTIFICATE_MISSING', 'TPP-Signature-Certificate');
@@ -777,6 +806,23 @@ describe('sandbox without required signatures (XS2A_REQUIRE_SIGNATURE=false)', (
     const answer = await signedCall(server, tpp);
     expect(answer.status).toBe(200);
     expect(answer.body.tpp).toBe('PSDNO-FSA-123456789');
+  });
+
+  it('serves a signature sent as Authorization: Signature as its own TPP, and verifies it', async () => {
+    const asAuthorization = (h: Record<string, string>): void => {
+      h['authorization'] = `Signature ${h['signature']}`;
+      delete h['signature'];
+    };
+    const answer = await signedCall(server, tpp, { tamper: asAuthorization });
+    expect(answer.status).toBe(200);
+    expect(answer.body.tpp).toBe('PSDNO-FSA-123456789');
+    const tampered = await signedCall(server, tpp, {
+      tamper: (h) => {
+        asAuthorization(h);
+        h['x-request-id'] = randomUUID();
+      },
+    });
+    expectRefusal(tampered, 401, 'SIGNATURE_INVALID', 'Signature');
   });
 
   it.each<[string, Exchange, number, string, string | undefined]>([
