@@ -10,7 +10,15 @@ import type { Config } from './config/config.schema.js';
 import { composeModules } from './compose-modules.js';
 import { AppError } from './errors/app-error.js';
 import { ErrorBodySchema } from './errors/error-body.js';
-import { clientErrorResponse, handleError, installErrorHandler, sendError, type ErrorAnswering } from './http/error-handler.js';
+import {
+  clientErrorResponse,
+  handleError,
+  installErrorHandler,
+  MAX_PATH_PARAMETER_LENGTH,
+  refuseFragment,
+  sendError,
+  type ErrorAnswering,
+} from './http/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
@@ -47,7 +55,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // docs/design.md §5: `/x/` is the same resource as `/x` (a real TPP collection sends the slash).
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers(deferredCompiles) } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
     // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own.
@@ -77,6 +85,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('content-language', request.ctx.language);
     // docs/design.md §5: no answer is ever read as anything but its declared type.
     reply.header('x-content-type-options', 'nosniff');
+    // Before routing reads `#frag` as a query name.
+    refuseFragment(request.raw.url);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

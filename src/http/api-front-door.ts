@@ -9,6 +9,7 @@ import { tppIdentityOf } from '../security/certificates/tpp-certificate.js';
 import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
 import { parseRequestHeaders, type RequestHeaders } from './headers/request-headers.js';
+import { readRawHeaders } from './headers/raw-headers.js';
 import { checkNorwegianIdentityNumber } from '../domain/norwegian-identity-number.js';
 import { parseJsonBody, readBodyOfBodilessMethod } from './json-body.js';
 
@@ -32,14 +33,17 @@ export interface FrontDoorOptions {
 
 /**
  * The checks every API request passes before its handler, in this order (docs/design.md §2, §5):
- * X-Request-ID, Accept, then the signature and certificate, then the body's JSON syntax, then the
+ * X-Request-ID, no single-valued header sent twice, Accept, then the signature and certificate, then the body's JSON syntax, then the
  * Berlin Group headers, then the route's PSD2 role. Route schemas validate the body after this.
  */
 export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptions): void {
   scope.addHook('onRequest', async (request) => {
+    const raw = readRawHeaders(request.raw.rawHeaders);
+    request.ctx.rawHeaders = raw.values;
     // The root hook has recorded a valid X-Request-ID; only a refusal needs to look again.
     if (request.ctx.requestId === undefined) {
       const requestId = request.headers['x-request-id'];
+      if ((raw.values.get('x-request-id')?.length ?? 0) > 1) throw sentMoreThanOnce('X-Request-ID');
       if (requestId === undefined) {
         throw new AppError('FORMAT_ERROR', {
           detail: localized('the X-Request-ID header is missing', 'X-Request-ID-headeren mangler'),
@@ -52,6 +56,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
         path: 'X-Request-ID',
       });
     }
+    if (raw.repeated !== undefined) throw sentMoreThanOnce(raw.repeated);
     if (!acceptsJson(request.headers.accept)) {
       throw new AppError('ACCEPT_UNSUPPORTED', { path: 'Accept' });
     }
@@ -59,7 +64,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
 
   scope.addHook('preValidation', async (request) => {
     await readBodyOfBodilessMethod(request);
-    if (options.signed || (options.verifiesSignatureWhenSent && request.headers.signature !== undefined)) {
+    if (options.signed || (options.verifiesSignatureWhenSent && carriesSignature(request))) {
       request.ctx.tpp = await identify(request, options);
     }
     parseJsonBody(request);
@@ -83,11 +88,11 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
 async function identify(request: FastifyRequest, options: FrontDoorOptions): Promise<TppIdentity> {
   // Unsigned requests act as the sandbox TPP only when they carry no signing material at all: a
   // request with a certificate but no signature is a forgotten signature, refused as such.
-  if (!options.requireSignature && request.headers.signature === undefined && request.headers['tpp-signature-certificate'] === undefined) {
+  if (!options.requireSignature && !carriesSignature(request) && request.headers['tpp-signature-certificate'] === undefined) {
     await options.onTpp(SANDBOX_TPP);
     return SANDBOX_TPP;
   }
-  const headers = rawHeaderValues(request.raw.rawHeaders);
+  const headers = withSignatureOfAuthorization(request.ctx.rawHeaders ?? readRawHeaders(request.raw.rawHeaders).values);
   const verified = await verifySignedRequest(
     {
       method: request.raw.method ?? request.method,
@@ -104,6 +109,36 @@ async function identify(request: FastifyRequest, options: FrontDoorOptions): Pro
 }
 
 const EMPTY = Buffer.alloc(0);
+// draft-cavage-http-signatures-10 §3.1: the same parameters may come as `Authorization: Signature
+// <params>` instead of a Signature header (Berlin Group uses the latter); the scheme name in any case.
+const SIGNATURE_SCHEME = /^Signature +(\S.*)$/is;
+
+function signatureOfAuthorization(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : SIGNATURE_SCHEME.exec(authorization.trim())?.[1];
+}
+
+function carriesSignature(request: FastifyRequest): boolean {
+  return request.headers.signature !== undefined || signatureOfAuthorization(request.headers.authorization) !== undefined;
+}
+
+/**
+ * The headers the signature check reads, with an `Authorization: Signature …` as the Signature
+ * header. Both at once is refused: which one the TPP meant cannot be told.
+ */
+function withSignatureOfAuthorization(headers: ReadonlyMap<string, readonly string[]>): ReadonlyMap<string, readonly string[]> {
+  const parameters = signatureOfAuthorization(headers.get('authorization')?.[0]);
+  if (parameters === undefined) return headers;
+  if (headers.has('signature')) {
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized(
+        'the signature is sent both in Signature and in Authorization: Signature; send it once, in the Signature header',
+        'signaturen er sendt både i Signature og i Authorization: Signature; send den én gang, i Signature-headeren',
+      ),
+      path: 'Authorization',
+    });
+  }
+  return new Map(headers).set('signature', [parameters]);
+}
 // RFC 9110 §11.1: the scheme name is case-insensitive (`bearer` is Bearer), and one or more spaces
 // separate it from the token (token68).
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
@@ -114,7 +149,8 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,512})$/i;
  */
 async function withTokenPsu(request: FastifyRequest, headers: RequestHeaders, options: FrontDoorOptions): Promise<RequestHeaders> {
   const authorization = request.headers.authorization;
-  if (authorization === undefined) return headers;
+  // An Authorization carrying the signature is no PSU token; the signature check has read it.
+  if (authorization === undefined || signatureOfAuthorization(authorization) !== undefined) return headers;
   const token = BEARER.exec(authorization)?.[1];
   const tpp = request.ctx.tpp;
   if (token === undefined || !tpp || !options.psuOfToken) {
@@ -135,17 +171,9 @@ async function withTokenPsu(request: FastifyRequest, headers: RequestHeaders, op
   return { ...headers, psuId: checked.value };
 }
 
-/** Header values as received, by lower-case name, duplicates kept apart (Node merges some). */
-function rawHeaderValues(rawHeaders: readonly string[]): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = (rawHeaders[i] ?? '').toLowerCase();
-    const list = map.get(name);
-    if (list) {
-      list.push(rawHeaders[i + 1] ?? '');
-    } else {
-      map.set(name, [rawHeaders[i + 1] ?? '']);
-    }
-  }
-  return map;
+function sentMoreThanOnce(header: string): AppError {
+  return new AppError('FORMAT_ERROR', {
+    detail: localized(`the ${header} header is sent more than once`, `${header}-headeren er sendt mer enn én gang`),
+    path: header,
+  });
 }

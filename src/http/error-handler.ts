@@ -4,6 +4,7 @@ import { BankError } from '../bank/bank-error.js';
 import { AppError } from '../errors/app-error.js';
 import { errorBody } from '../errors/error-body.js';
 import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
+import { localized } from '../domain/localized.js';
 import { languageOf } from './request-context.js';
 import { validationAppError, type RouteSchemas, type ValidationIssue } from './validation-errors.js';
 
@@ -84,6 +85,21 @@ export function clientErrorResponse(
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
+/** The longest path parameter the router takes (find-my-way's `maxParamLength`). */
+export const MAX_PATH_PARAMETER_LENGTH = 100;
+
+/** RFC 9112 §3.2: a request-target has no fragment; a client that sends one means no query by it. */
+export function refuseFragment(rawUrl: string | undefined): void {
+  if (rawUrl?.includes('#')) {
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized(
+        'the request target holds a fragment (#), which is not sent in HTTP',
+        'forespørselsmålet har et fragment (#), som ikke sendes i HTTP',
+      ),
+    });
+  }
+}
+
 /**
  * Maps the errors a request can legitimately cause; `undefined` means "a bug". `schemas` are the
  * route's, which a validation error is explained from (http/validation-errors.ts).
@@ -106,6 +122,20 @@ export function toAppError(error: unknown, schemas?: RouteSchemas): AppError | u
       return new AppError('PAYLOAD_TOO_LARGE');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('CONTENT_TYPE_UNSUPPORTED');
+    // The router's own texts echo the whole URL; these say what is wrong without it.
+    case 'FST_ERR_BAD_URL':
+      return new AppError('FORMAT_ERROR', {
+        detail: localized('the path holds a malformed percent-encoding', 'stien har en feilformet prosentkoding'),
+      });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // Every id this server hands out is far shorter, so an over-long one names nothing it knows:
+      // 404 as any unknown id (docs/design.md §4), without guessing which parameter the route has.
+      return new AppError('RESOURCE_UNKNOWN', {
+        detail: localized(
+          `no resource has an id of more than ${MAX_PATH_PARAMETER_LENGTH} characters`,
+          `ingen ressurs har en id på mer enn ${MAX_PATH_PARAMETER_LENGTH} tegn`,
+        ),
+      });
     default:
       break;
   }

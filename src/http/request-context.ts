@@ -18,6 +18,8 @@ export interface RequestContext {
   tpp: TppIdentity | undefined;
   /** The validated PSU-/TPP- headers, set on API routes after the signature check. */
   headers: RequestHeaders | undefined;
+  /** The headers as received, repeats kept apart (`/v1` routes; read once by the front door). */
+  rawHeaders: ReadonlyMap<string, readonly string[]> | undefined;
   /** The body exactly as received (the Digest is computed over these bytes). */
   rawBody: Buffer | undefined;
 }
@@ -43,6 +45,7 @@ export function newRequestContext(request: FastifyRequest): RequestContext {
     requestId: undefined,
     tpp: undefined,
     headers: undefined,
+    rawHeaders: undefined,
     rawBody: undefined,
   };
 }

@@ -79,6 +79,44 @@ describe('front door details', () => {
     expect(raw).toContain('"code":"FORMAT_ERROR"');
   });
 
+  it('answers an over-long path parameter 404 RESOURCE_UNKNOWN without echoing the URL', async () => {
+    const id = 'a'.repeat(150);
+    const response = await server.client.get<{ message: string; tppMessages: { path?: string }[] }>(
+      `/v1/payments/norwegian-domestic-credit-transfers/${id}`,
+    );
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ code: 'RESOURCE_UNKNOWN' });
+    expect(response.body.message).toMatch(/: no resource has an id of more than 100 characters$/);
+    expect(response.body.message).not.toContain(id);
+    expectBerlinGroupSchema('Error404_NG_PIS', response.body);
+  });
+
+  it('answers a malformed percent-encoding in the path 400 FORMAT_ERROR without echoing the URL', async () => {
+    const response = await server.client.get<{ message: string }>('/v1/payments/norwegian-domestic-credit-transfers/%ZZ');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'FORMAT_ERROR' });
+    expect(response.body.message).toMatch(/: the path holds a malformed percent-encoding$/);
+    expect(response.body.message).not.toContain('/v1');
+    expectBerlinGroupSchema('Error400_NG_PIS', response.body);
+  });
+
+  it('refuses a fragment in the request target (RFC 9112 §3.2) instead of reading it as a query name', async () => {
+    const target = '/v1/sandbox/clock#frag';
+    const credentials = (await server.newTpp('PSDNO-FSA-300000001')).credentials;
+    const headers = signRequest({ method: 'GET', path: target, headers: { accept: 'application/json' } }, credentials);
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    const raw = await rawExchange(
+      server.baseUrl,
+      `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${lines.join('')}\r\n`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as { code: string; message: string; tppMessages: { path?: string }[] };
+    expect(body).toMatchObject({ code: 'FORMAT_ERROR' });
+    expect(body.message).toMatch(/: the request target holds a fragment \(#\), which is not sent in HTTP$/);
+    expect(body.tppMessages[0]?.path).toBeUndefined();
+    expect(raw.toLowerCase()).toContain(`x-request-id: ${headers['x-request-id']}`);
+  });
+
   it('recognises a retried X-Request-ID in another letter case', async () => {
     const id = 'A3BB189E-8BF9-4888-9912-ACE4E6543002';
     const first = await server.client.post('/v1/test/probe/1', { amount: '1.00' }, { headers: { 'X-Request-ID': id } });

@@ -6,7 +6,7 @@
  * RFC 2047 wrapping, and the unsigned sandbox TPP (XS2A_REQUIRE_SIGNATURE=false). Each refusal is
  * checked for its status, code and path, and every 401 against the Berlin Group Error401 schema.
  */
-import { createHash, generateKeyPairSync, randomUUID, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest, type SignOptions, type SigningCredentials, type UnsignedRequest } from '../../src/client/request-signer.js';
 import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
+import { buildSigningString } from '../../src/security/signature/signing-string.js';
 import { encodeQsealcStatements, QC_STATEMENTS_OID } from '../../src/security/certificates/qc-statements.js';
 import { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
 import { readRevocationList, TrustStore } from '../../src/security/certificates/trust-store.js';
@@ -30,6 +31,15 @@ const WHOAMI = '/v1/test/whoami';
 const PAYMENTS = '/v1/test/payments';
 const CONTACT = '/v1/tpps/NO-FSA-123456789/contact-information';
 const DAY = 86_400_000;
+const FULL_DAY: Record<string, string> = {
+  Sun: 'Sunday',
+  Mon: 'Monday',
+  Tue: 'Tuesday',
+  Wed: 'Wednesday',
+  Thu: 'Thursday',
+  Fri: 'Friday',
+  Sat: 'Saturday',
+};
 const tempDirs: string[] = [];
 
 interface Answer {
@@ -92,6 +102,26 @@ async function signedCall(server: TestServer, credentials: SigningCredentials, e
   const headers = signRequest(request, credentials, exchange.options);
   exchange.tamper?.(headers);
   return send(server.baseUrl, method, path, headers, exchange.sendBody ?? body);
+}
+
+/** A tamper that sends `date` as Date, signed: the SDK writes only IMF-fixdate. */
+function signedDate(
+  credentials: SigningCredentials,
+  date: string,
+  method = 'GET',
+  path = WHOAMI,
+): (headers: Record<string, string>) => void {
+  return (headers) => {
+    headers['date'] = date;
+    const names = signatureParameter(headers, 'headers').split(' ');
+    const signingString = buildSigningString(names, {
+      method,
+      target: path,
+      header: (name) => (headers[name] === undefined ? undefined : [headers[name]]),
+    });
+    if (!signingString.ok) throw new Error(`cannot sign ${signingString.missingHeader}`);
+    withSignatureParameter(headers, 'signature', sign('sha256', signingString.bytes, credentials.privateKey).toString('base64'));
+  };
 }
 
 /** Replaces one parameter of the Signature header. */
@@ -228,6 +258,35 @@ describe('signed front door', () => {
       expectRefusal(answer, 401, 'SIGNATURE_MISSING', 'Signature');
     });
 
+    // draft-cavage-http-signatures-10 §3.1: the same parameters as `Authorization: Signature <params>`.
+    it.each(['Signature', 'signature', 'SIGNATURE'])('serves the signature sent as Authorization: %s <params>', async (scheme) => {
+      const answer = await signedCall(server, tpp, {
+        tamper: (h) => {
+          h['authorization'] = `${scheme} ${h['signature']}`;
+          delete h['signature'];
+        },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body).toEqual({ tpp: 'PSDNO-FSA-123456789', roles: ['PSP_PI', 'PSP_AI'] });
+    });
+
+    it('verifies a signature sent as Authorization: Signature (tampered: 401 SIGNATURE_INVALID)', async () => {
+      const answer = await signedCall(server, tpp, {
+        tamper: (h) => {
+          h['authorization'] = `Signature ${h['signature']}`;
+          delete h['signature'];
+          h['x-request-id'] = randomUUID();
+        },
+      });
+      expectRefusal(answer, 401, 'SIGNATURE_INVALID', 'Signature');
+    });
+
+    it('refuses a signature sent both as Signature and as Authorization: Signature with 400 FORMAT_ERROR', async () => {
+      const answer = await signedCall(server, tpp, { tamper: (h) => (h['authorization'] = `Signature ${h['signature']}`) });
+      expectRefusal(answer, 400, 'FORMAT_ERROR', 'Authorization');
+      expect(answer.body.message).toMatch(/sent both in Signature and in Authorization: Signature/);
+    });
+
     it('refuses a request without TPP-Signature-Certificate with 401 CERTIFICATE_MISSING', async () => {
       const answer = await signedCall(server, tpp, { tamper: (h) => delete h['tpp-signature-certificate'] });
       expectRefusal(answer, 401, 'CERTIFICATE_MISSING', 'TPP-Signature-Certificate');
@@ -257,6 +316,42 @@ describe('signed front door', () => {
       expectRefusal(answer, 400, 'FORMAT_ERROR', 'Digest');
     });
 
+    // Node joins most repeats with ", " and keeps only the first Authorization or Content-Type:
+    // a header read as one value is refused by name when sent twice, whatever the values.
+    it.each([
+      ['X-Request-ID', undefined],
+      ['Date', undefined],
+      ['PSU-ID', '31129956715'],
+      ['PSU-Corporate-ID', '923609016'],
+      ['TPP-Redirect-URI', 'https://tpp.example/ok'],
+      ['TPP-Nok-Redirect-URI', 'https://tpp.example/nok'],
+      ['TPP-Explicit-Authorisation-Preferred', 'true'],
+      ['PSU-IP-Address', '192.168.8.78'],
+      ['PSU-IP-Port', '443'],
+      ['PSU-User-Agent', 'Mozilla/5.0'],
+      ['PSU-Geo-Location', 'GEO:52.506931;13.144558'],
+      ['TPP-Notification-URI', 'https://tpp.example/notify'],
+      ['Consent-ID', 'c0ffee00-0000-4000-8000-000000000001'],
+      ['Authorization', 'Bearer abc'],
+      ['Content-Type', 'application/json'],
+    ])('refuses %s sent twice with 400 FORMAT_ERROR naming it', async (name, value) => {
+      const lower = name.toLowerCase();
+      const headers = signRequest({ method: 'GET', path: WHOAMI, headers: value === undefined ? {} : { [lower]: value } }, tpp);
+      const list = Object.entries(headers).flat();
+      list.push(name, headers[lower] ?? '');
+      const answer = await send(server.baseUrl, 'GET', WHOAMI, list);
+      expectRefusal(answer, 400, 'FORMAT_ERROR', name);
+      expect(answer.body.message).toMatch(new RegExp(`: the ${name} header is sent more than once$`));
+    });
+
+    it('serves list headers sent twice (Accept, Accept-Language, PSU-Accept-Language)', async () => {
+      const headers = signRequest({ method: 'GET', path: WHOAMI, headers: { 'psu-accept-language': 'nb' } }, tpp);
+      const list = [...Object.entries(headers).flat(), 'Accept', 'application/json', 'Accept-Language', 'nb', 'Accept-Language', 'en'];
+      list.push('PSU-Accept-Language', 'en');
+      const answer = await send(server.baseUrl, 'GET', WHOAMI, list);
+      expect(answer.status).toBe(200);
+    });
+
     it.each(['yesterday', '2026-01-01T00:00:00Z', new Date().toUTCString().replace('GMT', '+0100')])(
       'refuses Date: %s with 400 FORMAT_ERROR',
       async (date) => {
@@ -264,6 +359,42 @@ describe('signed front door', () => {
         expectRefusal(answer, 400, 'FORMAT_ERROR', 'Date');
       },
     );
+
+    // RFC 9110 §5.6.7: a recipient accepts all three HTTP-date formats.
+    it.each([
+      [
+        'asctime',
+        (d: Date) =>
+          d
+            .toUTCString()
+            .replace(
+              /^(\w+), (\d+) (\w+) (\d+) ([\d:]+) GMT$/,
+              (_, w, day, m, y, t) => `${w} ${m} ${String(Number(day)).padStart(2, ' ')} ${t} ${y}`,
+            ),
+      ],
+      [
+        'RFC 850',
+        (d: Date) =>
+          d
+            .toUTCString()
+            .replace(/^(\w+), (\d+) (\w+) \d\d(\d\d) /, (_, w: string, day, m, yy) => `${FULL_DAY[w] ?? w}, ${day}-${m}-${yy} `),
+      ],
+      ['IMF-fixdate', (d: Date) => d.toUTCString()],
+    ])('accepts a signed Date in %s format', async (_name, format) => {
+      const date = format(new Date());
+      const answer = await signedCall(server, tpp, { tamper: signedDate(tpp, date) });
+      expect(answer.status, `${date}: ${JSON.stringify(answer.body)}`).toBe(200);
+    });
+
+    it.each([
+      ['Tue, 31 Feb 2026 10:00:00 GMT', 'Date names 31 Feb 2026, which is not a real date'],
+      ['Sat Nov 28 24:00:00 2026', 'Date names the time 24:00:00, which is not a time of day'],
+      ['Mon, 28 Nov 2026 02:49:56 GMT', 'the weekday in Date does not match the date: 28 Nov 2026 is a Saturday'],
+    ])('refuses the signed Date %s with 400 FORMAT_ERROR saying why', async (date, text) => {
+      const answer = await signedCall(server, tpp, { tamper: signedDate(tpp, date) });
+      expectRefusal(answer, 400, 'FORMAT_ERROR', 'Date');
+      expect(answer.body.message).toMatch(new RegExp(`: ${text}$`));
+    });
 
     it.each([
       ['6 minutes old', -360_000],
@@ -675,6 +806,23 @@ describe('sandbox without required signatures (XS2A_REQUIRE_SIGNATURE=false)', (
     const answer = await signedCall(server, tpp);
     expect(answer.status).toBe(200);
     expect(answer.body.tpp).toBe('PSDNO-FSA-123456789');
+  });
+
+  it('serves a signature sent as Authorization: Signature as its own TPP, and verifies it', async () => {
+    const asAuthorization = (h: Record<string, string>): void => {
+      h['authorization'] = `Signature ${h['signature']}`;
+      delete h['signature'];
+    };
+    const answer = await signedCall(server, tpp, { tamper: asAuthorization });
+    expect(answer.status).toBe(200);
+    expect(answer.body.tpp).toBe('PSDNO-FSA-123456789');
+    const tampered = await signedCall(server, tpp, {
+      tamper: (h) => {
+        asAuthorization(h);
+        h['x-request-id'] = randomUUID();
+      },
+    });
+    expectRefusal(tampered, 401, 'SIGNATURE_INVALID', 'Signature');
   });
 
   it.each<[string, Exchange, number, string, string | undefined]>([

@@ -9,6 +9,7 @@ import { parseSignatureParameters } from './signature-parameters.js';
 import { ALWAYS_SIGNED, SIGNED_WHEN_PRESENT } from './signed-headers.js';
 import { buildSigningString, type MessageParts } from './signing-string.js';
 import { verifyRsaSignature } from './verify-signature.js';
+import { parseHttpDate } from '../../domain/http-date.js';
 
 export interface SignedRequest extends MessageParts {
   readonly body: Buffer;
@@ -126,16 +127,9 @@ function single(
 }
 
 function checkDate(value: string, policy: SignaturePolicy): void {
-  const time = Date.parse(value);
-  if (Number.isNaN(time) || !/GMT$/.test(value.trim())) {
-    throw new AppError('FORMAT_ERROR', {
-      detail: localized(
-        'Date must be an HTTP date such as "Mon, 02 Jun 2025 10:00:00 GMT"',
-        'Date må være en HTTP-dato, for eksempel "Mon, 02 Jun 2025 10:00:00 GMT"',
-      ),
-      path: 'Date',
-    });
-  }
+  const date = parseHttpDate(value, policy.now);
+  if (!date.ok) throw new AppError('FORMAT_ERROR', { detail: date.reason, path: 'Date' });
+  const time = date.value.getTime();
   if (policy.maxClockSkewSeconds !== undefined) {
     const skewSeconds = Math.abs(policy.now.getTime() - time) / 1000;
     if (skewSeconds > policy.maxClockSkewSeconds) {
