@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { PsuIdRequiredError, walkScaRedirect } from '../client/sca-redirect-driver.js';
+import { parseCommandArgs } from './command-line.js';
 import { loadPsuBrowser, savePsuBrowser } from './psu-browser-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -10,8 +10,7 @@ import { UsageError } from './usage-error.js';
  * keeps the link's session cookie between runs (psu-browser-store.ts).
  */
 export async function psuScaCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
+  const { values, positionals } = parseCommandArgs('psu sca', args, {
     options: {
       'psu-id': { type: 'string' },
       code: { type: 'string', multiple: true },
@@ -20,7 +19,6 @@ export async function psuScaCommand(args: readonly string[]): Promise<number> {
       lang: { type: 'string', default: 'en' },
     },
     allowPositionals: true,
-    strict: true,
   });
   const [link] = positionals;
   if (!link || !URL.canParse(link)) {

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { readCredentials } from '../client/tpp-credentials.js';
 import { TppClient } from '../client/tpp-client.js';
 import type { ConsentBody } from '../client/wire-types.js';
 import { TransactionPageError, type ReportedTransaction } from '../client/transaction-pages.js';
 import { loadConfig } from '../config/load-config.js';
+import { parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
 
 /** How many days a consent made by `tpp consent` lasts unless --valid-until says otherwise. */
@@ -17,8 +17,7 @@ const DEFAULT_VALIDITY_DAYS = 90;
  * for every account the PSU may share.
  */
 export async function tppConsentCommand(args: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...args],
+  const { values } = parseCommandArgs('tpp consent', args, {
     options: {
       'psu-id': { type: 'string' },
       bban: { type: 'string', multiple: true, default: [] },
@@ -29,7 +28,6 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
       tpp: { type: 'string', default: './tpp' },
       server: { type: 'string' },
     },
-    strict: true,
   });
   if (values['psu-id'] === undefined) {
     throw new UsageError('tpp consent needs --psu-id: the PSU who approves the consent', { commands: ['tpp consent'], brief: true });
@@ -61,8 +59,7 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
  * statement table (date, amount, counterparty, text) or, with --json, the Berlin Group entries.
  */
 export async function tppTransactionsCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
+  const { values, positionals } = parseCommandArgs('tpp transactions', args, {
     options: {
       consent: { type: 'string' },
       card: { type: 'boolean', default: false },
@@ -74,7 +71,6 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
       server: { type: 'string' },
     },
     allowPositionals: true,
-    strict: true,
   });
   const [accountId] = positionals;
   if (accountId === undefined || values.consent === undefined) {

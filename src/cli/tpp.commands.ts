@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { CREDENTIAL_FILES, readCredentials } from '../client/tpp-credentials.js';
 import { TppClient } from '../client/tpp-client.js';
 import { loadConfig } from '../config/load-config.js';
 import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
+import { parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -14,8 +14,7 @@ import { UsageError } from './usage-error.js';
  * directory the server uses) or from a running sandbox's `POST /sandbox/tpp-certificates`.
  */
 export async function tppInitCommand(args: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...args],
+  const { values } = parseCommandArgs('tpp init', args, {
     options: {
       org: { type: 'string' },
       name: { type: 'string' },
@@ -25,7 +24,6 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       'rotate-with': { type: 'string' },
       domains: { type: 'string', default: '' },
     },
-    strict: true,
   });
   const org = values.org ?? '';
   // Hosts the certificate secures: where the bank may send status notifications (docs/notifications.md).
@@ -90,8 +88,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
 
 /** `nordic-xs2a tpp call`: signs a request with the TPP's QSealC, sends it, prints the answer. */
 export async function tppCallCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
+  const { values, positionals } = parseCommandArgs('tpp call', args, {
     options: {
       body: { type: 'string' },
       header: { type: 'string', multiple: true, default: [] },
@@ -101,7 +98,6 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
       expect: { type: 'string' },
     },
     allowPositionals: true,
-    strict: true,
   });
   const [method, target] = positionals;
   const href = target !== undefined && /^https?:\/\//i.test(target) && URL.canParse(target) ? new URL(target) : undefined;

@@ -186,6 +186,30 @@ describe('usage', () => {
     expect(outcome.stdout).toBe('');
   });
 
+  // Every command parses its line the one way (src/cli/command-line.ts): strictly, the refusal naming the
+  // option and followed by that command's usage alone, exit 2, and nothing run (migrate made no database).
+  it.each([
+    [['serve', '--bogus'], 'serve', 'unknown option --bogus'],
+    [['migrate', '--x'], 'migrate', 'unknown option --x'],
+    [['migrate', 'now'], 'migrate', 'takes no argument "now"'],
+    [['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--x'], 'tpp init', 'unknown option --x'],
+    [['tpp', 'init', '--org'], 'tpp init', '--org needs a value'],
+    [['tpp', 'call', 'GET', '/v1/sandbox/clock', '--x'], 'tpp call', 'unknown option --x'],
+    [['tpp', 'consent', '--psu-id', '31129956715', '--x'], 'tpp consent', 'unknown option --x'],
+    [['tpp', 'transactions', 'an-account', '--consent', 'c', '--x'], 'tpp transactions', 'unknown option --x'],
+    [['psu', 'sca', 'http://127.0.0.1:9/sca/x', '--x'], 'psu sca', 'unknown option --x'],
+  ] as const)('%j is a usage error naming the option, with that command usage alone (exit 2)', async (args, command, problem) => {
+    const cwd = tempDir();
+    const outcome = await runCli(args, { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(lines(outcome.stderr)[0]).toBe(`nordic-xs2a: ${command}: ${problem}`);
+    expect(outcome.stderr).toContain(`Usage:\n  nordic-xs2a ${command} `);
+    // Not the whole page: no other command's line.
+    expect(lines(outcome.stderr).filter((line) => line.startsWith('  nordic-xs2a '))).toHaveLength(1);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('refuses an unknown tpp command with exit code 2', async () => {
     const outcome = await runCli(['tpp', 'register'], { cwd: tempDir() });
     expect(outcome.code).toBe(2);

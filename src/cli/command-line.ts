@@ -1,0 +1,34 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './usage-error.js';
+import type { CommandName } from './usage.js';
+
+/**
+ * The arguments of `command`, parsed the one way every command parses them: strictly, so an
+ * unknown option, a missing value or a stray argument is a usage error naming it, printed with
+ * that command's usage (exit 2), never ignored.
+ */
+export function parseCommandArgs<T extends Omit<ParseArgsConfig, 'args' | 'strict' | 'tokens'>>(
+  command: CommandName,
+  args: readonly string[],
+  config: T,
+): ReturnType<typeof parseArgs<T & { args: string[]; strict: true }>> {
+  try {
+    return parseArgs({ ...config, args: [...args], strict: true as const });
+  } catch (error) {
+    const code = String((error as NodeJS.ErrnoException).code ?? '');
+    if (!code.startsWith('ERR_PARSE_ARGS_')) throw error;
+    throw new UsageError(`${command}: ${argumentProblem(code, (error as Error).message)}`, { commands: [command] });
+  }
+}
+
+/** node:util's text for what is wrong, in the CLI's words for the common cases, on one line. */
+function argumentProblem(code: string, message: string): string {
+  const option = /'(-[^' ]*)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) return `unknown option ${option}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined && message.includes('argument missing')) {
+    return `${option} needs a value`;
+  }
+  const argument = /^Unexpected argument '(.*)'\./.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && argument !== undefined) return `takes no argument "${argument}"`;
+  return message.replace(/\s*\n\s*/g, ' ');
+}
