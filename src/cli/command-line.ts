@@ -32,3 +32,11 @@ function argumentProblem(code: string, message: string): string {
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && argument !== undefined) return `takes no argument "${argument}"`;
   return message.replace(/\s*\n\s*/g, ' ');
 }
+
+/** An option's value that must be an http(s) URL (a server, a link): a usage error naming the option otherwise. */
+export function httpUrl(command: CommandName, option: string, value: string): string {
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+    throw new UsageError(`${option} takes an http(s) URL such as http://127.0.0.1:8080, not "${value}"`, { commands: [command] });
+  }
+  return value;
+}

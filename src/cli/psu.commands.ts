@@ -3,6 +3,8 @@ import { parseCommandArgs } from './command-line.js';
 import { loadPsuBrowser, savePsuBrowser } from './psu-browser-store.js';
 import { UsageError } from './usage-error.js';
 
+const PAGE_LANGUAGES: readonly string[] = ['nb', 'en'];
+
 /**
  * `nordic-xs2a psu sca URL`: plays the PSU on a sandbox's SCA redirect pages with plain form posts
  * (identify, one-time code, approve or reject), for scripts and CI where no browser is at hand.
@@ -21,8 +23,12 @@ export async function psuScaCommand(args: readonly string[]): Promise<number> {
     allowPositionals: true,
   });
   const [link] = positionals;
-  if (!link || !URL.canParse(link)) {
-    throw new UsageError('psu sca needs the scaRedirect link (an absolute URL)', { commands: ['psu sca'] });
+  if (!link || !/^https?:\/\//i.test(link) || !URL.canParse(link)) {
+    throw new UsageError('psu sca needs the scaRedirect link (an absolute http(s) URL)', { commands: ['psu sca'] });
+  }
+  // The pages speak Norwegian Bokmål and English; another language would quietly get English.
+  if (!PAGE_LANGUAGES.includes(values.lang)) {
+    throw new UsageError(`--lang takes ${PAGE_LANGUAGES.join(' or ')}, not "${values.lang}"`, { commands: ['psu sca'] });
   }
   const cookies = loadPsuBrowser(link);
   const journey = await walkScaRedirect(link, {

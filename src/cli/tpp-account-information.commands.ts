@@ -3,8 +3,9 @@ import { TppClient } from '../client/tpp-client.js';
 import type { ConsentBody } from '../client/wire-types.js';
 import { TransactionPageError, type ReportedTransaction } from '../client/transaction-pages.js';
 import { loadConfig } from '../config/load-config.js';
-import { parseCommandArgs } from './command-line.js';
+import { httpUrl, parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
+import type { CommandName } from './usage.js';
 
 /** How many days a consent made by `tpp consent` lasts unless --valid-until says otherwise. */
 const DEFAULT_VALIDITY_DAYS = 90;
@@ -40,7 +41,7 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
     ? { allPsd2: 'allAccounts' }
     : { accounts, balances: accounts, transactions: accounts };
   const validUntil = values['valid-until'] ?? new Date(Date.now() + DEFAULT_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const client = clientOf(values.tpp, values.server);
+  const client = clientOf('tpp consent', values.tpp, values.server);
   const headers: Record<string, string> = { 'PSU-ID': values['psu-id'] };
   if (values['redirect-uri'] !== undefined) headers['TPP-Redirect-URI'] = values['redirect-uri'];
   const created = await client.createConsent(
@@ -83,7 +84,7 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
   if (values['booking-status'] !== undefined) query['bookingStatus'] = values['booking-status'];
   if (values['date-from'] !== undefined) query['dateFrom'] = values['date-from'];
   if (values['date-to'] !== undefined) query['dateTo'] = values['date-to'];
-  const client = clientOf(values.tpp, values.server);
+  const client = clientOf('tpp transactions', values.tpp, values.server);
   const accountPath = `/v1/${values.card ? 'card-accounts' : 'accounts'}/${encodeURIComponent(accountId)}`;
   const entries: ReportedTransaction[] = [];
   try {
@@ -101,8 +102,8 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
   return 0;
 }
 
-function clientOf(tpp: string, server: string | undefined): TppClient {
-  return new TppClient(server ?? loadConfig().publicUrl, readCredentials(tpp));
+function clientOf(command: CommandName, tpp: string, server: string | undefined): TppClient {
+  return new TppClient(server === undefined ? loadConfig().publicUrl : httpUrl(command, '--server', server), readCredentials(tpp));
 }
 
 /** One line of the statement: date, status, amount with its currency, counterparty, text. */

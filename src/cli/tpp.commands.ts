@@ -6,7 +6,7 @@ import { TppClient } from '../client/tpp-client.js';
 import { loadConfig } from '../config/load-config.js';
 import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
-import { parseCommandArgs } from './command-line.js';
+import { httpUrl, parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -42,18 +42,19 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       commands: ['tpp init'],
     });
   }
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  let certificatePem: string;
-  let keyId: string;
-  if (values['rotate-with'] !== undefined && !values.server) {
+  const server = values.server === undefined ? undefined : httpUrl('tpp init', '--server', values.server);
+  if (values['rotate-with'] !== undefined && server === undefined) {
     throw new UsageError('--rotate-with DIR proves the current key to a running sandbox: give --server URL too', {
       commands: ['tpp init'],
     });
   }
-  if (values.server) {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  let certificatePem: string;
+  let keyId: string;
+  if (server !== undefined) {
     // A new id is certified unsigned; a key rotation is signed with the id's current credentials.
     const rotateWith = values['rotate-with'];
-    const client = new TppClient(values.server, rotateWith === undefined ? undefined : readCredentials(rotateWith));
+    const client = new TppClient(server, rotateWith === undefined ? undefined : readCredentials(rotateWith));
     const response = await client.post<{ certificate: string; keyId: string }>(
       '/sandbox/tpp-certificates',
       { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles, domains },
@@ -61,7 +62,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
     );
     if (response.status === 409) {
       throw new Error(
-        `${org} is already taken on ${values.server}: it is bound to another key.\n` +
+        `${org} is already taken on ${server}: it is bound to another key.\n` +
           `  - If it is yours, rotate its key by signing with its current credentials: add --rotate-with DIR (the directory holding them).\n` +
           `  - Otherwise choose an organisation id of your own with --org.`,
       );
@@ -118,6 +119,7 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     }
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
+  if (values.server !== undefined) httpUrl('tpp call', '--server', values.server);
   const body = values.body === undefined ? undefined : readFileSync(values.body === '-' ? 0 : values.body);
   // An href names its server; a path goes to --server, or to this machine's configured server.
   const server = href?.origin ?? values.server ?? loadConfig().publicUrl;

@@ -210,6 +210,29 @@ describe('usage', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  // A value the command cannot use is refused before anything runs, naming the option and what it takes.
+  const NOT_A_SERVER = '--server takes an http(s) URL such as http://127.0.0.1:8080, not';
+  it.each([
+    [['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--server', 'notaurl'], 'tpp init', `${NOT_A_SERVER} "notaurl"`],
+    [['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--server', ''], 'tpp init', `${NOT_A_SERVER} ""`],
+    [['tpp', 'call', 'GET', '/v1/sandbox/clock', '--server', 'ftp://127.0.0.1'], 'tpp call', `${NOT_A_SERVER} "ftp://127.0.0.1"`],
+    [['tpp', 'consent', '--psu-id', '31129956715', '--server', 'notaurl'], 'tpp consent', `${NOT_A_SERVER} "notaurl"`],
+    [
+      ['tpp', 'transactions', 'an-account', '--consent', 'c', '--server', '127.0.0.1:8080'],
+      'tpp transactions',
+      `${NOT_A_SERVER} "127.0.0.1:8080"`,
+    ],
+    [['psu', 'sca', 'http://127.0.0.1:9/sca/x', '--lang', 'de'], 'psu sca', '--lang takes nb or en, not "de"'],
+    [['psu', 'sca', 'mailto:psu@example.com'], 'psu sca', 'psu sca needs the scaRedirect link (an absolute http(s) URL)'],
+  ] as const)('%j is a usage error naming the option and what it takes (exit 2)', async (args, command, problem) => {
+    const cwd = tempDir();
+    const outcome = await runCli(args, { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe(`nordic-xs2a: ${problem}`);
+    expect(outcome.stderr).toContain(`Usage:\n  nordic-xs2a ${command} `);
+    expect(readdirSync(cwd)).toEqual([]); // no key, no certificate, no sandbox CA
+  });
+
   it('refuses an unknown tpp command with exit code 2', async () => {
     const outcome = await runCli(['tpp', 'register'], { cwd: tempDir() });
     expect(outcome.code).toBe(2);
@@ -449,7 +472,7 @@ describe('walk-through: serve, tpp init, tpp call', () => {
   it('refuses psu sca without an absolute link with exit code 2', async () => {
     const outcome = await runCli(['psu', 'sca', 'not-a-link'], { cwd: dir, env });
     expect(outcome.code).toBe(2);
-    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: psu sca needs the scaRedirect link (an absolute URL)');
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: psu sca needs the scaRedirect link (an absolute http(s) URL)');
   });
 
   it('refuses a bad --header with exit code 2', async () => {
