@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { SigningCredentials } from '../client/request-signer.js';
+import { CREDENTIAL_FILES, readCredentials } from '../client/tpp-credentials.js';
 import { UsageError } from './usage-error.js';
 import type { CommandName } from './usage.js';
 
@@ -39,4 +43,21 @@ export function httpUrl(command: CommandName, option: string, value: string): st
     throw new UsageError(`${option} takes an http(s) URL such as http://127.0.0.1:8080, not "${value}"`, { commands: [command] });
   }
   return value;
+}
+
+/**
+ * The credentials `tpp init --out DIR` wrote, from the directory `option` names. A directory
+ * without them is a TPP not set up yet (or the wrong directory): saying so helps more than the
+ * file system's ENOENT.
+ */
+export function credentialsIn(option: '--tpp' | '--rotate-with', dir: string): SigningCredentials {
+  const missing = Object.values(CREDENTIAL_FILES).filter((file) => !existsSync(join(dir, file)));
+  if (missing.length > 0) {
+    const remedy =
+      option === '--tpp'
+        ? `run nordic-xs2a tpp init --out ${dir} first, or give --tpp the directory tpp init wrote`
+        : `give --rotate-with the directory tpp init wrote the current credentials to`;
+    throw new Error(`${option} ${dir} holds no TPP credentials (no ${missing.join(', ')}): ${remedy}`);
+  }
+  return readCredentials(dir);
 }

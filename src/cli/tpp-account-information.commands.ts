@@ -1,9 +1,8 @@
-import { readCredentials } from '../client/tpp-credentials.js';
 import { TppClient } from '../client/tpp-client.js';
 import type { ConsentBody } from '../client/wire-types.js';
 import { TransactionPageError, type ReportedTransaction } from '../client/transaction-pages.js';
 import { loadConfig } from '../config/load-config.js';
-import { httpUrl, parseCommandArgs } from './command-line.js';
+import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
 import type { CommandName } from './usage.js';
 
@@ -103,7 +102,7 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
 }
 
 function clientOf(command: CommandName, tpp: string, server: string | undefined): TppClient {
-  return new TppClient(server === undefined ? loadConfig().publicUrl : httpUrl(command, '--server', server), readCredentials(tpp));
+  return new TppClient(server === undefined ? loadConfig().publicUrl : httpUrl(command, '--server', server), credentialsIn('--tpp', tpp));
 }
 
 /** One line of the statement: date, status, amount with its currency, counterparty, text. */

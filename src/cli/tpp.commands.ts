@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CREDENTIAL_FILES, readCredentials } from '../client/tpp-credentials.js';
+import { CREDENTIAL_FILES } from '../client/tpp-credentials.js';
 import { TppClient } from '../client/tpp-client.js';
 import { loadConfig } from '../config/load-config.js';
 import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
-import { httpUrl, parseCommandArgs } from './command-line.js';
+import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -54,7 +54,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
   if (server !== undefined) {
     // A new id is certified unsigned; a key rotation is signed with the id's current credentials.
     const rotateWith = values['rotate-with'];
-    const client = new TppClient(server, rotateWith === undefined ? undefined : readCredentials(rotateWith));
+    const client = new TppClient(server, rotateWith === undefined ? undefined : credentialsIn('--rotate-with', rotateWith));
     const response = await client.post<{ certificate: string; keyId: string }>(
       '/sandbox/tpp-certificates',
       { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles, domains },
@@ -123,7 +123,7 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
   const body = values.body === undefined ? undefined : readFileSync(values.body === '-' ? 0 : values.body);
   // An href names its server; a path goes to --server, or to this machine's configured server.
   const server = href?.origin ?? values.server ?? loadConfig().publicUrl;
-  const client = new TppClient(server, readCredentials(values.tpp));
+  const client = new TppClient(server, credentialsIn('--tpp', values.tpp));
   const response = await client.call(method.toUpperCase(), target, { headers, ...(body ? { body } : {}) }).catch((error: unknown) => {
     throw new Error(`cannot reach ${server}: ${(error as Error).message} (is the server running?)`);
   });

@@ -517,11 +517,37 @@ describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
     );
   });
 
-  it('tpp call with no credentials in --tpp fails with a message, not a stack trace', async () => {
+  it.each([
+    ['an empty directory', 'empty'],
+    ['a directory that does not exist', 'nonexistent'],
+  ])('tpp call, consent and transactions with %s as --tpp say to run tpp init, not ENOENT', async (_case, name) => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'empty'));
-    const outcome = await runCli(['tpp', 'call', 'GET', '/v1/x', '--tpp', join(cwd, 'empty'), '--server', 'http://127.0.0.1:9'], { cwd });
+    const dir = join(cwd, name);
+    const expected = `nordic-xs2a: --tpp ${dir} holds no TPP credentials (no qsealc-key.pem, qsealc.pem): run nordic-xs2a tpp init --out ${dir} first, or give --tpp the directory tpp init wrote`;
+    const server = ['--server', 'http://127.0.0.1:9', '--tpp', dir];
+    for (const args of [
+      ['tpp', 'call', 'GET', '/v1/x', ...server],
+      ['tpp', 'consent', '--psu-id', '31129956715', ...server],
+      ['tpp', 'transactions', 'an-account', '--consent', 'c', ...server],
+    ]) {
+      const outcome = await runCli(args, { cwd });
+      expect(outcome.code, args.join(' ')).toBe(1);
+      expect(lines(outcome.stderr)).toEqual([expected]);
+    }
+  });
+
+  it('tpp init --rotate-with a directory without credentials says which directory it needs', async () => {
+    const cwd = tempDir();
+    const dir = join(cwd, 'old');
+    const outcome = await runCli(
+      ['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--out', join(cwd, 'new'), '--server', 'http://127.0.0.1:9', '--rotate-with', dir],
+      { cwd },
+    );
     expect(outcome.code).toBe(1);
-    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: .*qsealc-key\.pem/)]);
+    expect(lines(outcome.stderr)).toEqual([
+      `nordic-xs2a: --rotate-with ${dir} holds no TPP credentials (no qsealc-key.pem, qsealc.pem): give --rotate-with the directory tpp init wrote the current credentials to`,
+    ]);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });
