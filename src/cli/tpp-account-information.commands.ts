@@ -3,6 +3,7 @@ import type { ConsentBody } from '../client/wire-types.js';
 import { TransactionPageError, type ReportedTransaction } from '../client/transaction-pages.js';
 import { loadConfig } from '../config/load-config.js';
 import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
+import { reportErrorAnswer } from './error-answer.js';
 import { UsageError } from './usage-error.js';
 import type { CommandName } from './usage.js';
 
@@ -47,7 +48,7 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
     { access, recurringIndicator: true, validUntil, frequencyPerDay: Number(values.frequency), combinedServiceIndicator: false },
     { headers },
   );
-  if (created.status !== 201) return refused(created);
+  if (created.status !== 201) return reportErrorAnswer(created);
   process.stdout.write(`consentId: ${created.body.consentId}\n`);
   process.stdout.write(`scaRedirect: ${created.body._links.scaRedirect?.href ?? '(start the authorisation: POST …/authorisations)'}\n`);
   return 0;
@@ -89,7 +90,7 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
   try {
     for await (const entry of client.transactions(accountPath, { consentId: values.consent, query })) entries.push(entry);
   } catch (error) {
-    if (error instanceof TransactionPageError) return refused(error.response);
+    if (error instanceof TransactionPageError) return reportErrorAnswer(error.response);
     throw error;
   }
   if (values.json) {
@@ -121,14 +122,4 @@ function statementLine(status: string, transaction: Record<string, unknown>): st
   ]
     .join('  ')
     .trimEnd();
-}
-
-/** An error answer, on one stderr line: the status, the code and what the error body says. */
-function refused(response: { readonly status: number; readonly text: string; readonly body: unknown }): number {
-  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as {
-    tppMessages?: { code?: string; text?: string }[];
-  };
-  const first = body.tppMessages?.[0];
-  process.stderr.write(`nordic-xs2a: HTTP ${response.status}${first ? ` ${first.code ?? ''}: ${first.text ?? ''}` : ''}\n`);
-  return 1;
 }

@@ -7,6 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
 import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
+import { errorLines, reportErrorAnswer } from './error-answer.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -68,7 +69,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       );
     }
     if (response.status !== 201) {
-      throw new Error(`the sandbox refused the certificate request: ${errorLine(response)}`);
+      throw new Error(`the sandbox refused the certificate request: ${errorLines(response).join('; ')}`);
     }
     certificatePem = response.body.certificate;
     keyId = response.body.keyId;
@@ -152,9 +153,10 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     process.stdout.write(typeof response.body === 'string' ? `${response.body}\n` : `${JSON.stringify(response.body, null, 2)}\n`);
   }
   if (ok) return 0;
-  // The error body's message, on one line, where a script's log shows it.
-  const said = response.status >= 400 ? errorLine(response) : `HTTP ${response.status}`;
-  process.stderr.write(`nordic-xs2a: ${said}${expected === undefined ? '' : ` (expected ${expected})`}\n`);
+  // What the error body says, a line per message, where a script's log shows it.
+  const suffix = expected === undefined ? '' : ` (expected ${expected})`;
+  if (response.status >= 400) return reportErrorAnswer(response, suffix);
+  process.stderr.write(`nordic-xs2a: HTTP ${response.status}${suffix}\n`);
   return 1;
 }
 
@@ -166,17 +168,4 @@ function memberOf(body: unknown, path: string): unknown {
     value = (value as Record<string, unknown>)[name];
   }
   return value;
-}
-
-/** `HTTP 404 RESOURCE_UNKNOWN: <text>`: the status and what the error body says, without the rest of the answer. */
-function errorLine(response: { readonly status: number; readonly body: unknown; readonly text: string }): string {
-  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as {
-    code?: unknown;
-    message?: unknown;
-    tppMessages?: { code?: unknown; text?: unknown }[];
-  };
-  const code = typeof body.code === 'string' ? body.code : body.tppMessages?.[0]?.code;
-  const message = typeof body.message === 'string' ? body.message : body.tppMessages?.[0]?.text;
-  const said = typeof message === 'string' ? message : response.text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return `HTTP ${response.status}${typeof code === 'string' ? ` ${code}` : ''}${said ? `: ${said}` : ''}`;
 }
