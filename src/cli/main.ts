@@ -24,7 +24,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'serve':
       return asksForHelp(rest) ? printUsage('serve') : serveCommand(rest);
     case 'migrate':
-      return asksForHelp(rest) ? printUsage('migrate') : migrateCommand(loadConfig());
+      return asksForHelp(rest) ? printUsage('migrate') : migrateCommand(rest, loadConfig);
     case 'tpp': {
       const [sub, ...args] = rest;
       if (sub === 'init') return asksForHelp(args) ? printUsage('tpp init') : tppInitCommand(args);
@@ -55,11 +55,6 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** node:util parseArgs refuses an unknown option or a missing value with ERR_PARSE_ARGS_* codes. */
-function isArgumentError(error: unknown): error is Error {
-  return error instanceof TypeError && String((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS_');
-}
-
 // Output piped into a reader that stops early (`… | head -1`): the rest is not wanted, which is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -79,8 +74,9 @@ main(process.argv.slice(2)).then(
     } else if (error instanceof UsageError && error.details.brief) {
       process.stderr.write(`nordic-xs2a: ${error.message}\n`);
       process.exitCode = 2;
-    } else if (error instanceof UsageError || isArgumentError(error)) {
-      const commands = error instanceof UsageError ? (error.details.commands ?? []) : [];
+    } else if (error instanceof UsageError) {
+      // The usage of the command whose line it is (command-line.ts), every command's when none is named.
+      const commands = error.details.commands ?? [];
       process.stderr.write(`nordic-xs2a: ${error.message}\n\n${usageOf(...commands)}`);
       process.exitCode = 2;
     } else {

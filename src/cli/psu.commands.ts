@@ -1,7 +1,9 @@
-import { parseArgs } from 'node:util';
 import { PsuIdRequiredError, walkScaRedirect } from '../client/sca-redirect-driver.js';
+import { parseCommandArgs } from './command-line.js';
 import { loadPsuBrowser, savePsuBrowser } from './psu-browser-store.js';
 import { UsageError } from './usage-error.js';
+
+const PAGE_LANGUAGES: readonly string[] = ['nb', 'en'];
 
 /**
  * `nordic-xs2a psu sca URL`: plays the PSU on a sandbox's SCA redirect pages with plain form posts
@@ -10,8 +12,7 @@ import { UsageError } from './usage-error.js';
  * keeps the link's session cookie between runs (psu-browser-store.ts).
  */
 export async function psuScaCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
+  const { values, positionals } = parseCommandArgs('psu sca', args, {
     options: {
       'psu-id': { type: 'string' },
       code: { type: 'string', multiple: true },
@@ -20,11 +21,14 @@ export async function psuScaCommand(args: readonly string[]): Promise<number> {
       lang: { type: 'string', default: 'en' },
     },
     allowPositionals: true,
-    strict: true,
   });
   const [link] = positionals;
-  if (!link || !URL.canParse(link)) {
-    throw new UsageError('psu sca needs the scaRedirect link (an absolute URL)', { commands: ['psu sca'] });
+  if (!link || !/^https?:\/\//i.test(link) || !URL.canParse(link)) {
+    throw new UsageError('psu sca needs the scaRedirect link (an absolute http(s) URL)', { commands: ['psu sca'] });
+  }
+  // The pages speak Norwegian Bokmål and English; another language would quietly get English.
+  if (!PAGE_LANGUAGES.includes(values.lang)) {
+    throw new UsageError(`--lang takes ${PAGE_LANGUAGES.join(' or ')}, not "${values.lang}"`, { commands: ['psu sca'] });
   }
   const cookies = loadPsuBrowser(link);
   const journey = await walkScaRedirect(link, {

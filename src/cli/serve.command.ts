@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { Config } from '../config/config.schema.js';
 import { loadConfig } from '../config/load-config.js';
@@ -9,6 +8,7 @@ import { joinClusterMetrics } from '../observability/cluster-metrics.js';
 import { SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { openServer } from '../server.js';
 import { clusterWorkerRole, superviseWorkers, type WorkerRole } from './serve-cluster.js';
+import { parseCommandArgs } from './command-line.js';
 import { UsageError } from './usage-error.js';
 
 const MAX_WORKERS = 64;
@@ -29,10 +29,10 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
 }
 
 function parseWorkers(args: readonly string[]): number {
-  const { values } = parseArgs({ args: [...args], options: { workers: { type: 'string', default: '1' } }, strict: true });
+  const { values } = parseCommandArgs('serve', args, { options: { workers: { type: 'string', default: '1' } } });
   const workers = /^[0-9]{1,2}$/.test(values.workers) ? Number(values.workers) : Number.NaN;
   if (!(workers >= 1 && workers <= MAX_WORKERS)) {
-    throw new UsageError(`--workers takes a whole number from 1 to ${MAX_WORKERS}, not "${values.workers}"`);
+    throw new UsageError(`--workers takes a whole number from 1 to ${MAX_WORKERS}, not "${values.workers}"`, { commands: ['serve'] });
   }
   return workers;
 }

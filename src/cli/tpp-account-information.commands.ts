@@ -1,10 +1,11 @@
-import { parseArgs } from 'node:util';
-import { readCredentials } from '../client/tpp-credentials.js';
 import { TppClient } from '../client/tpp-client.js';
 import type { ConsentBody } from '../client/wire-types.js';
 import { TransactionPageError, type ReportedTransaction } from '../client/transaction-pages.js';
 import { loadConfig } from '../config/load-config.js';
+import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
+import { reportErrorAnswer } from './error-answer.js';
 import { UsageError } from './usage-error.js';
+import type { CommandName } from './usage.js';
 
 /** How many days a consent made by `tpp consent` lasts unless --valid-until says otherwise. */
 const DEFAULT_VALIDITY_DAYS = 90;
@@ -17,8 +18,7 @@ const DEFAULT_VALIDITY_DAYS = 90;
  * for every account the PSU may share.
  */
 export async function tppConsentCommand(args: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...args],
+  const { values } = parseCommandArgs('tpp consent', args, {
     options: {
       'psu-id': { type: 'string' },
       bban: { type: 'string', multiple: true, default: [] },
@@ -29,7 +29,6 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
       tpp: { type: 'string', default: './tpp' },
       server: { type: 'string' },
     },
-    strict: true,
   });
   if (values['psu-id'] === undefined) {
     throw new UsageError('tpp consent needs --psu-id: the PSU who approves the consent', { commands: ['tpp consent'], brief: true });
@@ -42,14 +41,14 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
     ? { allPsd2: 'allAccounts' }
     : { accounts, balances: accounts, transactions: accounts };
   const validUntil = values['valid-until'] ?? new Date(Date.now() + DEFAULT_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const client = clientOf(values.tpp, values.server);
+  const client = clientOf('tpp consent', values.tpp, values.server);
   const headers: Record<string, string> = { 'PSU-ID': values['psu-id'] };
   if (values['redirect-uri'] !== undefined) headers['TPP-Redirect-URI'] = values['redirect-uri'];
   const created = await client.createConsent(
     { access, recurringIndicator: true, validUntil, frequencyPerDay: Number(values.frequency), combinedServiceIndicator: false },
     { headers },
   );
-  if (created.status !== 201) return refused(created);
+  if (created.status !== 201) return reportErrorAnswer(created);
   process.stdout.write(`consentId: ${created.body.consentId}\n`);
   process.stdout.write(`scaRedirect: ${created.body._links.scaRedirect?.href ?? '(start the authorisation: POST …/authorisations)'}\n`);
   return 0;
@@ -61,8 +60,7 @@ export async function tppConsentCommand(args: readonly string[]): Promise<number
  * statement table (date, amount, counterparty, text) or, with --json, the Berlin Group entries.
  */
 export async function tppTransactionsCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
+  const { values, positionals } = parseCommandArgs('tpp transactions', args, {
     options: {
       consent: { type: 'string' },
       card: { type: 'boolean', default: false },
@@ -74,7 +72,6 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
       server: { type: 'string' },
     },
     allowPositionals: true,
-    strict: true,
   });
   const [accountId] = positionals;
   if (accountId === undefined || values.consent === undefined) {
@@ -87,13 +84,13 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
   if (values['booking-status'] !== undefined) query['bookingStatus'] = values['booking-status'];
   if (values['date-from'] !== undefined) query['dateFrom'] = values['date-from'];
   if (values['date-to'] !== undefined) query['dateTo'] = values['date-to'];
-  const client = clientOf(values.tpp, values.server);
+  const client = clientOf('tpp transactions', values.tpp, values.server);
   const accountPath = `/v1/${values.card ? 'card-accounts' : 'accounts'}/${encodeURIComponent(accountId)}`;
   const entries: ReportedTransaction[] = [];
   try {
     for await (const entry of client.transactions(accountPath, { consentId: values.consent, query })) entries.push(entry);
   } catch (error) {
-    if (error instanceof TransactionPageError) return refused(error.response);
+    if (error instanceof TransactionPageError) return reportErrorAnswer(error.response);
     throw error;
   }
   if (values.json) {
@@ -105,8 +102,8 @@ export async function tppTransactionsCommand(args: readonly string[]): Promise<n
   return 0;
 }
 
-function clientOf(tpp: string, server: string | undefined): TppClient {
-  return new TppClient(server ?? loadConfig().publicUrl, readCredentials(tpp));
+function clientOf(command: CommandName, tpp: string, server: string | undefined): TppClient {
+  return new TppClient(server === undefined ? loadConfig().publicUrl : httpUrl(command, '--server', server), credentialsIn('--tpp', tpp));
 }
 
 /** One line of the statement: date, status, amount with its currency, counterparty, text. */
@@ -125,14 +122,4 @@ function statementLine(status: string, transaction: Record<string, unknown>): st
   ]
     .join('  ')
     .trimEnd();
-}
-
-/** An error answer, on one stderr line: the status, the code and what the error body says. */
-function refused(response: { readonly status: number; readonly text: string; readonly body: unknown }): number {
-  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as {
-    tppMessages?: { code?: string; text?: string }[];
-  };
-  const first = body.tppMessages?.[0];
-  process.stderr.write(`nordic-xs2a: HTTP ${response.status}${first ? ` ${first.code ?? ''}: ${first.text ?? ''}` : ''}\n`);
-  return 1;
 }

@@ -1,12 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { CREDENTIAL_FILES, readCredentials } from '../client/tpp-credentials.js';
+import { CREDENTIAL_FILES } from '../client/tpp-credentials.js';
 import { TppClient } from '../client/tpp-client.js';
 import { loadConfig } from '../config/load-config.js';
 import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
+import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
+import { errorLines, reportErrorAnswer } from './error-answer.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -14,8 +15,7 @@ import { UsageError } from './usage-error.js';
  * directory the server uses) or from a running sandbox's `POST /sandbox/tpp-certificates`.
  */
 export async function tppInitCommand(args: readonly string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: [...args],
+  const { values } = parseCommandArgs('tpp init', args, {
     options: {
       org: { type: 'string' },
       name: { type: 'string' },
@@ -25,7 +25,6 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       'rotate-with': { type: 'string' },
       domains: { type: 'string', default: '' },
     },
-    strict: true,
   });
   const org = values.org ?? '';
   // Hosts the certificate secures: where the bank may send status notifications (docs/notifications.md).
@@ -44,18 +43,19 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
       commands: ['tpp init'],
     });
   }
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  let certificatePem: string;
-  let keyId: string;
-  if (values['rotate-with'] !== undefined && !values.server) {
+  const server = values.server === undefined ? undefined : httpUrl('tpp init', '--server', values.server);
+  if (values['rotate-with'] !== undefined && server === undefined) {
     throw new UsageError('--rotate-with DIR proves the current key to a running sandbox: give --server URL too', {
       commands: ['tpp init'],
     });
   }
-  if (values.server) {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  let certificatePem: string;
+  let keyId: string;
+  if (server !== undefined) {
     // A new id is certified unsigned; a key rotation is signed with the id's current credentials.
     const rotateWith = values['rotate-with'];
-    const client = new TppClient(values.server, rotateWith === undefined ? undefined : readCredentials(rotateWith));
+    const client = new TppClient(server, rotateWith === undefined ? undefined : credentialsIn('--rotate-with', rotateWith));
     const response = await client.post<{ certificate: string; keyId: string }>(
       '/sandbox/tpp-certificates',
       { publicKey: publicKey.export({ type: 'spki', format: 'pem' }), organizationIdentifier: org, name, roles, domains },
@@ -63,13 +63,13 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
     );
     if (response.status === 409) {
       throw new Error(
-        `${org} is already taken on ${values.server}: it is bound to another key.\n` +
+        `${org} is already taken on ${server}: it is bound to another key.\n` +
           `  - If it is yours, rotate its key by signing with its current credentials: add --rotate-with DIR (the directory holding them).\n` +
           `  - Otherwise choose an organisation id of your own with --org.`,
       );
     }
     if (response.status !== 201) {
-      throw new Error(`the sandbox refused the certificate request: ${errorLine(response)}`);
+      throw new Error(`the sandbox refused the certificate request: ${errorLines(response).join('; ')}`);
     }
     certificatePem = response.body.certificate;
     keyId = response.body.keyId;
@@ -90,8 +90,7 @@ export async function tppInitCommand(args: readonly string[]): Promise<number> {
 
 /** `nordic-xs2a tpp call`: signs a request with the TPP's QSealC, sends it, prints the answer. */
 export async function tppCallCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...args],
+  const { values, positionals } = parseCommandArgs('tpp call', args, {
     options: {
       body: { type: 'string' },
       header: { type: 'string', multiple: true, default: [] },
@@ -101,7 +100,6 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
       expect: { type: 'string' },
     },
     allowPositionals: true,
-    strict: true,
   });
   const [method, target] = positionals;
   const href = target !== undefined && /^https?:\/\//i.test(target) && URL.canParse(target) ? new URL(target) : undefined;
@@ -122,10 +120,11 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     }
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
+  if (values.server !== undefined) httpUrl('tpp call', '--server', values.server);
   const body = values.body === undefined ? undefined : readFileSync(values.body === '-' ? 0 : values.body);
   // An href names its server; a path goes to --server, or to this machine's configured server.
   const server = href?.origin ?? values.server ?? loadConfig().publicUrl;
-  const client = new TppClient(server, readCredentials(values.tpp));
+  const client = new TppClient(server, credentialsIn('--tpp', values.tpp));
   const response = await client.call(method.toUpperCase(), target, { headers, ...(body ? { body } : {}) }).catch((error: unknown) => {
     throw new Error(`cannot reach ${server}: ${(error as Error).message} (is the server running?)`);
   });
@@ -154,9 +153,10 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     process.stdout.write(typeof response.body === 'string' ? `${response.body}\n` : `${JSON.stringify(response.body, null, 2)}\n`);
   }
   if (ok) return 0;
-  // The error body's message, on one line, where a script's log shows it.
-  const said = response.status >= 400 ? errorLine(response) : `HTTP ${response.status}`;
-  process.stderr.write(`nordic-xs2a: ${said}${expected === undefined ? '' : ` (expected ${expected})`}\n`);
+  // What the error body says, a line per message, where a script's log shows it.
+  const suffix = expected === undefined ? '' : ` (expected ${expected})`;
+  if (response.status >= 400) return reportErrorAnswer(response, suffix);
+  process.stderr.write(`nordic-xs2a: HTTP ${response.status}${suffix}\n`);
   return 1;
 }
 
@@ -168,17 +168,4 @@ function memberOf(body: unknown, path: string): unknown {
     value = (value as Record<string, unknown>)[name];
   }
   return value;
-}
-
-/** `HTTP 404 RESOURCE_UNKNOWN: <text>`: the status and what the error body says, without the rest of the answer. */
-function errorLine(response: { readonly status: number; readonly body: unknown; readonly text: string }): string {
-  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as {
-    code?: unknown;
-    message?: unknown;
-    tppMessages?: { code?: unknown; text?: unknown }[];
-  };
-  const code = typeof body.code === 'string' ? body.code : body.tppMessages?.[0]?.code;
-  const message = typeof body.message === 'string' ? body.message : body.tppMessages?.[0]?.text;
-  const said = typeof message === 'string' ? message : response.text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return `HTTP ${response.status}${typeof code === 'string' ? ` ${code}` : ''}${said ? `: ${said}` : ''}`;
 }

@@ -4,11 +4,12 @@
  * - `--help` on every command and subcommand prints that command's usage and exits 0, running nothing;
  * - `tpp call` takes a link exactly as `_links` prints it (absolute) as well as a path, and
  *   `--print MEMBER` prints one member of the answer (for shell scripts);
- * - an error answer exits 1 and prints one line on stderr with the error body's code and message,
- *   never a stack; `--expect STATUS` makes an expected error answer exit 0;
+ * - an error answer exits 1 and prints a line on stderr per tppMessage of the error body: its code,
+ *   `at PATH` when it names where the request was wrong, and its text, never a stack; `--expect
+ *   STATUS` makes an expected error answer exit 0;
  * - `psu sca` on a link that asks for the PSU's id, without `--psu-id`, is a one-line usage error (exit 2).
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,8 +151,33 @@ describe('against a running sandbox', () => {
     const outcome = await call(['GET', '/v1/payments/norwegian-domestic-credit-transfers/no-such-payment/status']);
     expect(outcome.code).toBe(1);
     expect(lines(outcome.stdout)[0]).toBe('HTTP 404'); // the whole answer stays on stdout
-    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: HTTP 404 RESOURCE_UNKNOWN: \S.+$/)]);
+    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: HTTP 404 RESOURCE_UNKNOWN at paymentId: \S.+$/)]);
     expect(outcome.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it("an error answer's line names where the request was wrong: the tppMessage's path", async () => {
+    const consent = await runCli(['tpp', 'consent', '--psu-id', '123', '--bban', '12341100028'], {
+      cwd: dir,
+      env: { XS2A_PUBLIC_URL: server.url },
+    });
+    expect(consent.code).toBe(1);
+    expect(lines(consent.stderr)).toEqual([
+      'nordic-xs2a: HTTP 400 FORMAT_ERROR at PSU-ID: The request is not well formed: must be 11 digits, got 3',
+    ]);
+    writeFileSync(
+      join(dir, 'bad-iban.json'),
+      JSON.stringify({ ...JSON.parse(readFileSync(join(dir, 'ndct.json'), 'utf8')), creditorAccount: { bban: '1234' } }),
+    );
+    const payment = await call([
+      'POST',
+      '/v1/payments/norwegian-domestic-credit-transfers',
+      '--body',
+      'bad-iban.json',
+      '--header',
+      'PSU-ID: 13039319955',
+    ]);
+    expect(payment.code).toBe(1);
+    expect(lines(payment.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: HTTP 400 FORMAT_ERROR at creditorAccount\.bban: \S.+$/)]);
   });
 
   it('--print of a member the answer lacks is an error naming it', async () => {

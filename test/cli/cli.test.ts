@@ -186,6 +186,53 @@ describe('usage', () => {
     expect(outcome.stdout).toBe('');
   });
 
+  // Every command parses its line the one way (src/cli/command-line.ts): strictly, the refusal naming the
+  // option and followed by that command's usage alone, exit 2, and nothing run (migrate made no database).
+  it.each([
+    [['serve', '--bogus'], 'serve', 'unknown option --bogus'],
+    [['migrate', '--x'], 'migrate', 'unknown option --x'],
+    [['migrate', 'now'], 'migrate', 'takes no argument "now"'],
+    [['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--x'], 'tpp init', 'unknown option --x'],
+    [['tpp', 'init', '--org'], 'tpp init', '--org needs a value'],
+    [['tpp', 'call', 'GET', '/v1/sandbox/clock', '--x'], 'tpp call', 'unknown option --x'],
+    [['tpp', 'consent', '--psu-id', '31129956715', '--x'], 'tpp consent', 'unknown option --x'],
+    [['tpp', 'transactions', 'an-account', '--consent', 'c', '--x'], 'tpp transactions', 'unknown option --x'],
+    [['psu', 'sca', 'http://127.0.0.1:9/sca/x', '--x'], 'psu sca', 'unknown option --x'],
+  ] as const)('%j is a usage error naming the option, with that command usage alone (exit 2)', async (args, command, problem) => {
+    const cwd = tempDir();
+    const outcome = await runCli(args, { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(lines(outcome.stderr)[0]).toBe(`nordic-xs2a: ${command}: ${problem}`);
+    expect(outcome.stderr).toContain(`Usage:\n  nordic-xs2a ${command} `);
+    // Not the whole page: no other command's line.
+    expect(lines(outcome.stderr).filter((line) => line.startsWith('  nordic-xs2a '))).toHaveLength(1);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  // A value the command cannot use is refused before anything runs, naming the option and what it takes.
+  const NOT_A_SERVER = '--server takes an http(s) URL such as http://127.0.0.1:8080, not';
+  it.each([
+    [['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--server', 'notaurl'], 'tpp init', `${NOT_A_SERVER} "notaurl"`],
+    [['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--server', ''], 'tpp init', `${NOT_A_SERVER} ""`],
+    [['tpp', 'call', 'GET', '/v1/sandbox/clock', '--server', 'ftp://127.0.0.1'], 'tpp call', `${NOT_A_SERVER} "ftp://127.0.0.1"`],
+    [['tpp', 'consent', '--psu-id', '31129956715', '--server', 'notaurl'], 'tpp consent', `${NOT_A_SERVER} "notaurl"`],
+    [
+      ['tpp', 'transactions', 'an-account', '--consent', 'c', '--server', '127.0.0.1:8080'],
+      'tpp transactions',
+      `${NOT_A_SERVER} "127.0.0.1:8080"`,
+    ],
+    [['psu', 'sca', 'http://127.0.0.1:9/sca/x', '--lang', 'de'], 'psu sca', '--lang takes nb or en, not "de"'],
+    [['psu', 'sca', 'mailto:psu@example.com'], 'psu sca', 'psu sca needs the scaRedirect link (an absolute http(s) URL)'],
+  ] as const)('%j is a usage error naming the option and what it takes (exit 2)', async (args, command, problem) => {
+    const cwd = tempDir();
+    const outcome = await runCli(args, { cwd, env: { XS2A_DATA_DIR: join(cwd, 'data') } });
+    expect(outcome.code).toBe(2);
+    expect(lines(outcome.stderr)[0]).toBe(`nordic-xs2a: ${problem}`);
+    expect(outcome.stderr).toContain(`Usage:\n  nordic-xs2a ${command} `);
+    expect(readdirSync(cwd)).toEqual([]); // no key, no certificate, no sandbox CA
+  });
+
   it('refuses an unknown tpp command with exit code 2', async () => {
     const outcome = await runCli(['tpp', 'register'], { cwd: tempDir() });
     expect(outcome.code).toBe(2);
@@ -425,7 +472,7 @@ describe('walk-through: serve, tpp init, tpp call', () => {
   it('refuses psu sca without an absolute link with exit code 2', async () => {
     const outcome = await runCli(['psu', 'sca', 'not-a-link'], { cwd: dir, env });
     expect(outcome.code).toBe(2);
-    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: psu sca needs the scaRedirect link (an absolute URL)');
+    expect(lines(outcome.stderr)[0]).toBe('nordic-xs2a: psu sca needs the scaRedirect link (an absolute http(s) URL)');
   });
 
   it('refuses a bad --header with exit code 2', async () => {
@@ -470,11 +517,37 @@ describe('tpp init and tpp call refuse bad arguments with exit code 2', () => {
     );
   });
 
-  it('tpp call with no credentials in --tpp fails with a message, not a stack trace', async () => {
+  it.each([
+    ['an empty directory', 'empty'],
+    ['a directory that does not exist', 'nonexistent'],
+  ])('tpp call, consent and transactions with %s as --tpp say to run tpp init, not ENOENT', async (_case, name) => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'empty'));
-    const outcome = await runCli(['tpp', 'call', 'GET', '/v1/x', '--tpp', join(cwd, 'empty'), '--server', 'http://127.0.0.1:9'], { cwd });
+    const dir = join(cwd, name);
+    const expected = `nordic-xs2a: --tpp ${dir} holds no TPP credentials (no qsealc-key.pem, qsealc.pem): run nordic-xs2a tpp init --out ${dir} first, or give --tpp the directory tpp init wrote`;
+    const server = ['--server', 'http://127.0.0.1:9', '--tpp', dir];
+    for (const args of [
+      ['tpp', 'call', 'GET', '/v1/x', ...server],
+      ['tpp', 'consent', '--psu-id', '31129956715', ...server],
+      ['tpp', 'transactions', 'an-account', '--consent', 'c', ...server],
+    ]) {
+      const outcome = await runCli(args, { cwd });
+      expect(outcome.code, args.join(' ')).toBe(1);
+      expect(lines(outcome.stderr)).toEqual([expected]);
+    }
+  });
+
+  it('tpp init --rotate-with a directory without credentials says which directory it needs', async () => {
+    const cwd = tempDir();
+    const dir = join(cwd, 'old');
+    const outcome = await runCli(
+      ['tpp', 'init', '--org', 'PSDNO-FSA-123456789', '--out', join(cwd, 'new'), '--server', 'http://127.0.0.1:9', '--rotate-with', dir],
+      { cwd },
+    );
     expect(outcome.code).toBe(1);
-    expect(lines(outcome.stderr)).toEqual([expect.stringMatching(/^nordic-xs2a: .*qsealc-key\.pem/)]);
+    expect(lines(outcome.stderr)).toEqual([
+      `nordic-xs2a: --rotate-with ${dir} holds no TPP credentials (no qsealc-key.pem, qsealc.pem): give --rotate-with the directory tpp init wrote the current credentials to`,
+    ]);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -208,13 +208,14 @@ describe('what the workers share', () => {
 });
 
 describe('serve --workers usage', () => {
-  it.each(['0', '65', 'two', '1.5', ''])('refuses --workers %j with exit code 2 and the usage', async (workers) => {
+  it.each(['0', '65', 'two', '1.5', ''])('refuses --workers %j with exit code 2 and the usage of serve', async (workers) => {
     const cwd = mkdtempSync(join(tmpdir(), 'xs2a-usage-'));
     tempDirs.push(cwd);
     const outcome = await runCli(['serve', '--workers', workers], { cwd, timeoutMs: 30_000 });
     expect(outcome.code).toBe(2);
     expect(outcome.stderr.split('\n')[0]).toBe(`nordic-xs2a: --workers takes a whole number from 1 to 64, not "${workers}"`);
     expect(outcome.stderr).toContain('nordic-xs2a serve [--workers N]');
+    expect(outcome.stderr).not.toContain('nordic-xs2a tpp call'); // serve's usage, not every command's
     expect(readdirSync(cwd)).toEqual([]); // refused before anything was opened
   });
 });

@@ -180,8 +180,8 @@ describe.each(DIALECTS)('the sandbox clock (%s)', (dialect) => {
     const nextYear = () => Number(realToday().slice(0, 4)) + 1;
 
     it.each([
-      ['neither field', () => ({}), undefined, 'must hold either dateTime or reset'],
-      ['both fields', () => ({ dateTime: ahead(0, 5), reset: true }), undefined, 'must hold either dateTime or reset'],
+      ['neither field', () => ({}), 'body', 'must hold one of dateTime or reset: neither was sent'],
+      ['both fields', () => ({ dateTime: ahead(0, 5), reset: true }), 'body', 'must hold either dateTime or reset, not both'],
       ['reset false', () => ({ reset: false }), 'reset', 'can only be true'],
       ['a dateTime that is no date', () => ({ dateTime: 'tomorrow' }), 'dateTime', 'such as 2026-11-23T15:40:00+01:00'],
       ['a dateTime without offset', () => ({ dateTime: `${nextYear()}-01-04T10:00:00` }), 'dateTime', 'with its offset'],

@@ -46,7 +46,13 @@ export function createSandboxClockService(db: Db, clock: BankClock, batchTimes: 
     view,
 
     async set(caller: { tppId: string; requestId?: string | undefined }, change: ClockChange): Promise<SandboxClockView> {
-      if ((change.dateTime === undefined) === (change.reset === undefined)) {
+      if (change.dateTime === undefined && change.reset === undefined) {
+        refuse(
+          'body',
+          localized('must hold one of dateTime or reset: neither was sent', 'må ha én av dateTime eller reset: ingen av dem ble sendt'),
+        );
+      }
+      if (change.dateTime !== undefined && change.reset !== undefined) {
         refuse('body', localized('must hold either dateTime or reset, not both', 'må ha enten dateTime eller reset, ikke begge'));
       }
       if (change.reset === false) refuse('reset', localized('can only be true', 'kan bare være true'));
