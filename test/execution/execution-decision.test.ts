@@ -108,6 +108,20 @@ describe('decideExecution', () => {
       expect(decideExecution(['insufficient-funds', NO_RATE, 'insufficient-funds'], ALL_OR_NONE_LAST)).toEqual(expected);
     });
 
+    it('a thousand refused: within 500 characters, grouped, and the closing "none was executed" kept', () => {
+      const outcomes: TransferOutcome[] = Array.from({ length: 1000 }, (_, index) =>
+        index % 2 === 0 ? { refused: 'the creditor account is closed' } : { refused: 'x'.repeat(300) },
+      );
+      const decision = decideExecution(outcomes, ALL_OR_NONE_RETRIED);
+      expect(decision.kind).toBe('rejected');
+      const reason = (decision as { reason: string }).reason;
+      expect(reason.length).toBeLessThanOrEqual(500);
+      expect(reason).toMatch(/^Not executed: payments 1, 3, 5, /);
+      expect(reason).toMatch(
+        /; and \d+ more; none of the 1000 payments was executed, as the bulk is booked as one \(batchBookingPreferred\)$/,
+      );
+    });
+
     it('some booked (a bank that did not book all or none): partially executed, as it happened', () => {
       expect(decideExecution(['booked', 'insufficient-funds', 'booked'], ALL_OR_NONE_LAST).kind).toBe('partially-executed');
     });

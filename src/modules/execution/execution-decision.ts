@@ -37,36 +37,41 @@ export function decideExecution(outcomes: readonly TransferOutcome[], context: D
   const booked = outcomes.filter((outcome) => outcome === 'booked').length;
   if (booked === outcomes.length) return { kind: 'executed' };
   if (booked > 0) return { kind: 'partially-executed', reason: partialExecutionMessage(outcomes) };
-  const refusal = outcomes.find((outcome): outcome is { refused: string } => typeof outcome === 'object');
-  if (context.allOrNone) return allOrNoneDecision(outcomes, context);
-  if (refusal) return { kind: 'rejected', reason: `Not executed: ${refusal.refused}`, fundsAvailable: false };
+  // None booked. A batch-booked bulk (all or none) says so, and names every payment refused.
+  const none = context.allOrNone
+    ? `; none of the ${outcomes.length} payments was executed, as the bulk is booked as one (batchBookingPreferred)`
+    : '';
+  const refused = failuresOf(outcomes).filter((failure) => failure.refused);
+  if (refused.length > 0) {
+    const head = 'Not executed: ';
+    const named = context.allOrNone ? namedFailures(refused, PSU_MESSAGE_MAX_LENGTH - head.length - none.length) : refused[0]!.reason;
+    return { kind: 'rejected', reason: `${head}${named}${none}`, fundsAvailable: false };
+  }
   if (!context.lastChance) return { kind: 'awaiting-funds' };
+  const whose = context.allOrNone ? ' for all the payments of the bulk' : '';
   return {
     kind: 'rejected',
-    reason: `Insufficient funds on the debtor account: not executed by the last batch run of ${context.today}`,
+    reason: `Insufficient funds on the debtor account${whose}: not executed by the last batch run of ${context.today}${none}`,
     fundsAvailable: false,
   };
 }
 
-/**
- * None of a batch-booked bulk's payments executed (the bank books all or none): rejected at once
- * when the bank refused some, naming them; else waiting for funds for the whole bulk, as a single
- * payment does, and rejected at the day's last chance.
- */
-function allOrNoneDecision(outcomes: readonly TransferOutcome[], context: DecisionContext): ExecutionDecision {
-  const count = `none of the ${outcomes.length} payments was executed, as the bulk is booked as one (batchBookingPreferred)`;
-  const refused = outcomes.flatMap((outcome, index) => (typeof outcome === 'object' ? [`payment ${index + 1} (${outcome.refused})`] : []));
-  if (refused.length > 0) return { kind: 'rejected', reason: `Not executed: ${refused.join(', ')}; ${count}`, fundsAvailable: false };
-  if (!context.lastChance) return { kind: 'awaiting-funds' };
-  return {
-    kind: 'rejected',
-    reason: `Insufficient funds on the debtor account for all the payments of the bulk: not executed by the last batch run of ${context.today}; ${count}`,
-    fundsAvailable: false,
-  };
+/** A payment of the bulk (1-based) that was not executed, and why. */
+interface Failure {
+  readonly item: number;
+  readonly reason: string;
+  /** Refused by the bank (a retry would not change the answer), not lacking funds. */
+  readonly refused: boolean;
 }
 
-function reasonOf(outcome: Exclude<TransferOutcome, 'booked'>): string {
-  return outcome === 'insufficient-funds' ? 'insufficient funds' : outcome.refused;
+function failuresOf(outcomes: readonly TransferOutcome[]): Failure[] {
+  return outcomes.flatMap((outcome, index): Failure[] =>
+    outcome === 'booked'
+      ? []
+      : outcome === 'insufficient-funds'
+        ? [{ item: index + 1, reason: 'insufficient funds', refused: false }]
+        : [{ item: index + 1, reason: outcome.refused, refused: true }],
+  );
 }
 
 /** How long one reason may be in a bulk's message: a bank's long refusal leaves room for the rest. */
@@ -74,43 +79,51 @@ const REASON_MAX_LENGTH = 200;
 
 /**
  * A bulk's PART status message, within the Berlin Group's 500 characters: how many of how many
- * were executed, then the payments not executed (1-based) grouped by reason in the order they
- * first fail, consecutive ones as a range ("payments 26-300 (insufficient funds)"); what does not
- * fit is counted ("; and 12 more").
+ * were executed, then the payments not executed ({@link namedFailures}).
  */
 export function partialExecutionMessage(outcomes: readonly TransferOutcome[]): string {
-  const failed = outcomes.flatMap((outcome, index) => (outcome === 'booked' ? [] : [{ item: index + 1, reason: reasonOf(outcome) }]));
+  const failed = failuresOf(outcomes);
+  const head = `${outcomes.length - failed.length} of ${outcomes.length} payments executed; not executed: `;
+  return `${head}${namedFailures(failed, PSU_MESSAGE_MAX_LENGTH - head.length)}`;
+}
+
+/**
+ * The payments not executed (1-based) in at most `room` characters, grouped by reason in the
+ * order they first fail, consecutive ones as a range ("payments 26-300 (insufficient funds)");
+ * what does not fit is counted ("; and 12 more").
+ */
+function namedFailures(failed: readonly Failure[], room: number): string {
   const byReason = new Map<string, number[]>();
   for (const { item, reason } of failed) {
     const items = byReason.get(reason);
     if (items) items.push(item);
     else byReason.set(reason, [item]);
   }
-  let message = `${outcomes.length - failed.length} of ${outcomes.length} payments executed; not executed: `;
+  let text = '';
   // Room kept for the longest count of the rest there can be.
-  const budget = PSU_MESSAGE_MAX_LENGTH - moreThan(failed.length, failed.length).length;
+  const budget = room - moreThan(failed.length, failed.length).length;
   let named = 0;
   for (const [reason, items] of byReason) {
     const separator = named === 0 ? '' : '; ';
     const because = ` (${clipText(reason, REASON_MAX_LENGTH)})`;
     const shown: string[] = [];
     let count = 0;
-    let length = message.length + separator.length + 'payments '.length + because.length;
+    let length = text.length + separator.length + 'payments '.length + because.length;
     const runs = runsOf(items);
     for (const run of runs) {
-      const text = run.first === run.last ? `${run.first}` : `${run.first}-${run.last}`;
-      const added = (shown.length === 0 ? 0 : ', '.length) + text.length;
+      const written = run.first === run.last ? `${run.first}` : `${run.first}-${run.last}`;
+      const added = (shown.length === 0 ? 0 : ', '.length) + written.length;
       if (length + added > budget) break;
-      shown.push(text);
+      shown.push(written);
       length += added;
       count += run.last - run.first + 1;
     }
     if (shown.length === 0) break;
-    message += `${separator}${count === 1 ? 'payment' : 'payments'} ${shown.join(', ')}${because}`;
+    text += `${separator}${count === 1 ? 'payment' : 'payments'} ${shown.join(', ')}${because}`;
     named += count;
     if (shown.length < runs.length) break;
   }
-  return `${message}${moreThan(failed.length - named, named)}`;
+  return `${text}${moreThan(failed.length - named, named)}`;
 }
 
 /** The count of failed payments not named: "; and 12 more", or when none could be named "300 payments". */
