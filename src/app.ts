@@ -85,7 +85,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('content-language', request.ctx.language);
     // docs/design.md §5: no answer is ever read as anything but its declared type.
     reply.header('x-content-type-options', 'nosniff');
-    // Before routing reads `#frag` as a query name.
+    // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -37,9 +37,14 @@ function argumentProblem(code: string, message: string): string {
   return message.replace(/\s*\n\s*/g, ' ');
 }
 
+/** Whether a text is an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value) && URL.canParse(value);
+}
+
 /** An option's value that must be an http(s) URL (a server, a link): a usage error naming the option otherwise. */
 export function httpUrl(command: CommandName, option: string, value: string): string {
-  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+  if (!isHttpUrl(value)) {
     throw new UsageError(`${option} takes an http(s) URL such as http://127.0.0.1:8080, not "${value}"`, { commands: [command] });
   }
   return value;

@@ -1,5 +1,5 @@
 import { PsuIdRequiredError, walkScaRedirect } from '../client/sca-redirect-driver.js';
-import { parseCommandArgs } from './command-line.js';
+import { isHttpUrl, parseCommandArgs } from './command-line.js';
 import { loadPsuBrowser, savePsuBrowser } from './psu-browser-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,7 +23,7 @@ export async function psuScaCommand(args: readonly string[]): Promise<number> {
     allowPositionals: true,
   });
   const [link] = positionals;
-  if (!link || !/^https?:\/\//i.test(link) || !URL.canParse(link)) {
+  if (!link || !isHttpUrl(link)) {
     throw new UsageError('psu sca needs the scaRedirect link (an absolute http(s) URL)', { commands: ['psu sca'] });
   }
   // The pages speak Norwegian Bokmål and English; another language would quietly get English.

@@ -6,7 +6,7 @@ import { TppClient } from '../client/tpp-client.js';
 import { loadConfig } from '../config/load-config.js';
 import { ORGANIZATION_IDENTIFIER, SandboxCa } from '../security/certificates/sandbox-ca.js';
 import { isPsd2Role, type Psd2Role } from '../security/tpp-identity.js';
-import { credentialsIn, httpUrl, parseCommandArgs } from './command-line.js';
+import { credentialsIn, httpUrl, isHttpUrl, parseCommandArgs } from './command-line.js';
 import { errorLines, reportErrorAnswer } from './error-answer.js';
 import { UsageError } from './usage-error.js';
 
@@ -102,7 +102,7 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     allowPositionals: true,
   });
   const [method, target] = positionals;
-  const href = target !== undefined && /^https?:\/\//i.test(target) && URL.canParse(target) ? new URL(target) : undefined;
+  const href = target !== undefined && isHttpUrl(target) ? new URL(target) : undefined;
   if (!method || !target || (!target.startsWith('/') && !href)) {
     throw new UsageError('tpp call needs METHOD and a PATH starting with / (or an href from _links: http://host:port/v1/…)', {
       commands: ['tpp call'],
@@ -120,10 +120,10 @@ export async function tppCallCommand(args: readonly string[]): Promise<number> {
     }
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
-  if (values.server !== undefined) httpUrl('tpp call', '--server', values.server);
+  const given = values.server === undefined ? undefined : httpUrl('tpp call', '--server', values.server);
   const body = values.body === undefined ? undefined : readFileSync(values.body === '-' ? 0 : values.body);
   // An href names its server; a path goes to --server, or to this machine's configured server.
-  const server = href?.origin ?? values.server ?? loadConfig().publicUrl;
+  const server = href?.origin ?? given ?? loadConfig().publicUrl;
   const client = new TppClient(server, credentialsIn('--tpp', values.tpp));
   const response = await client.call(method.toUpperCase(), target, { headers, ...(body ? { body } : {}) }).catch((error: unknown) => {
     throw new Error(`cannot reach ${server}: ${(error as Error).message} (is the server running?)`);

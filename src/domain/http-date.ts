@@ -40,10 +40,11 @@ export function parseHttpDate(text: string, now: Date): Check<Date> {
     return fail(localized(`Date must be an HTTP date such as "${EXAMPLE}"`, `Date må være en HTTP-dato, for eksempel "${EXAMPLE}"`));
   }
   const { weekday, day, month, year, hour, minute, second } = fields;
-  const written = `${day} ${capitalised(MONTHS[month] ?? '')} ${year}`;
+  // Only a refusal names the date.
+  const written = () => `${day} ${capitalised(MONTHS[month] ?? '')} ${year}`;
   const midnight = Date.UTC(year, month, day);
   if (new Date(midnight).getUTCDate() !== day) {
-    return fail(localized(`Date names ${written}, which is not a real date`, `Date angir ${written}, som ikke er en virkelig dato`));
+    return fail(localized(`Date names ${written()}, which is not a real date`, `Date angir ${written()}, som ikke er en virkelig dato`));
   }
   const leapSecond = second === 60 && hour === 23 && minute === 59;
   if (hour > 23 || minute > 59 || (second > 59 && !leapSecond)) {
@@ -56,8 +57,8 @@ export function parseHttpDate(text: string, now: Date): Check<Date> {
   if (weekday !== undefined && weekday !== actual) {
     return fail(
       localized(
-        `the weekday in Date does not match the date: ${written} is a ${DAY_NAMES_EN[actual] ?? ''}`,
-        `ukedagen i Date stemmer ikke med datoen: ${written} er en ${DAY_NAMES_NB[actual] ?? ''}`,
+        `the weekday in Date does not match the date: ${written()} is a ${DAY_NAMES_EN[actual] ?? ''}`,
+        `ukedagen i Date stemmer ikke med datoen: ${written()} er en ${DAY_NAMES_NB[actual] ?? ''}`,
       ),
     );
   }

@@ -143,7 +143,7 @@ function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function validationPath(context: string | undefined, issue: ValidationIssue): string {
+function validationPath(context: string | undefined, issue: ValidationIssue): string {
   const segments = issue.instancePath
     .split('/')
     .slice(1)

@@ -1,5 +1,5 @@
 import type { PaymentService } from './payment-products.js';
-import { bodyWithStructuredArrays } from './structured-remittance.js';
+import { bodyWithStoredRemittance } from './structured-remittance.js';
 import type { BulkNdctBody, PeriodicNdctBody, SinglePaymentBody } from './payment.schemas.js';
 
 /*
@@ -61,7 +61,7 @@ export interface StoredPaymentBody {
 /** The JSON to store for a payment's body: always the current version. */
 export function writePaymentDocument(document: PaymentDocument): StoredPaymentBody {
   // The rules hand over the body in this form already; made sure of here, where the version is written.
-  return { body: JSON.stringify(bodyWithStructuredArrays(document.service, document.body)), body_version: CURRENT_PAYMENT_BODY_VERSION };
+  return { body: JSON.stringify(bodyWithStoredRemittance(document.service, document.body)), body_version: CURRENT_PAYMENT_BODY_VERSION };
 }
 
 /**
@@ -103,6 +103,6 @@ export function readPaymentDocument<S extends PaymentService>(
       break;
   }
   // Version 1 to 2: the deprecated single structured remittance becomes the array.
-  const current = version === 1 ? bodyWithStructuredArrays(service, body) : body;
+  const current = version === 1 ? bodyWithStoredRemittance(service, body) : body;
   return { service, body: current } as unknown as PaymentDocument<S>;
 }

@@ -33,7 +33,7 @@ interface UnstructuredFields {
 }
 
 /** The transfer with a message sent as an array of one as `remittanceInformationUnstructured`, an empty array dropped. */
-export function withUnstructuredText<T extends UnstructuredFields>(transfer: T): T {
+function withUnstructuredText<T extends UnstructuredFields>(transfer: T): T {
   const { remittanceInformationUnstructuredArray: lines, ...rest } = transfer;
   if (lines === undefined) return transfer;
   return (lines.length === 0 ? rest : { ...rest, remittanceInformationUnstructured: lines[0] }) as unknown as T;
@@ -48,7 +48,7 @@ export function withStoredRemittance<T extends StructuredFields & UnstructuredFi
  * A payment body of any service with every transfer's remittance as stored ({@link withStoredRemittance}):
  * the body itself for a single or periodic payment, each of its payments for a bulk.
  */
-export function bodyWithStructuredArrays<B extends object>(service: PaymentService, body: B): B {
+export function bodyWithStoredRemittance<B extends object>(service: PaymentService, body: B): B {
   if (service === 'bulk-payments') {
     const bulk = body as B & { payments?: unknown };
     if (!Array.isArray(bulk.payments)) return body;
