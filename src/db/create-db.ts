@@ -68,6 +68,11 @@ export function createDatabase(target: DatabaseTarget, options: DatabaseOptions 
     const sqlite = new SQLite(target.path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
+    // Each transaction of a commit group is a savepoint, and SQLite keeps a copy of every page a
+    // savepoint changes so that it can be undone. With temporary files on disk those copies go,
+    // past 64 KiB, to a file: about 40 page writes per signed initiation (bench/README.md). A
+    // member's copies are dropped at its release, so memory holds one transaction's pages at most.
+    sqlite.pragma('temp_store = MEMORY');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const background = target.path !== ':memory:' ? options.checkpointInBackground : undefined;

@@ -141,6 +141,27 @@ describe('commit groups on SQLite', () => {
     expect(committed(kept).count).toBe(1);
   });
 
+  it('undoes a failed transaction that changed hundreds of pages, its copies kept in memory', async () => {
+    // A member's undo copies pass SQLite's 64 KiB spill threshold here; with temporary files in
+    // memory they stay there instead of going to a file page by page.
+    const { rows } = await sql<{ temp_store: number }>`pragma temp_store`.execute(database.db);
+    expect(rows[0]!.temp_store).toBe(2);
+    const kept = fresh();
+    const failedIds = Array.from({ length: 400 }, fresh);
+    const failure = new Error('the work failed after its inserts');
+    const [first, second] = await Promise.allSettled([
+      withTransaction(database.db, async (trx) => {
+        for (const resourceId of failedIds) await insertEvent.run(trx, { resourceId: `${resourceId}-${'x'.repeat(500)}` });
+        throw failure;
+      }),
+      withTransaction(database.db, (trx) => insertEvent.run(trx, { resourceId: kept })),
+    ]);
+    expect(first).toEqual({ status: 'rejected', reason: failure });
+    expect(second.status).toBe('fulfilled');
+    expect(committed(kept).count).toBe(1);
+    expect(failedIds.filter((id) => committed(`${id}-${'x'.repeat(500)}`).count > 0)).toEqual([]);
+  });
+
   it('fails every member of a group whose commit fails, and keeps none of their work', async () => {
     // A deferred foreign key is checked at the commit: the group's commit fails, not the member.
     await sql`create table group_parent (id integer primary key)`.execute(database.db);
