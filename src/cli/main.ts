@@ -1,10 +1,5 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config/load-config.js';
-import { migrateCommand } from './migrate.command.js';
-import { psuScaCommand } from './psu.commands.js';
-import { serveCommand } from './serve.command.js';
-import { tppCallCommand, tppInitCommand } from './tpp.commands.js';
-import { tppConsentCommand, tppTransactionsCommand } from './tpp-account-information.commands.js';
 import { UsageError } from './usage-error.js';
 import { usageOf, type CommandName } from './usage.js';
 
@@ -18,19 +13,31 @@ function printUsage(...commands: CommandName[]): number {
   return 0;
 }
 
+/**
+ * Runs one command, loading its module only then: `serve` loads the server alone, not the TPP
+ * client and the PSU pages' driver the other commands use (it starts faster).
+ */
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return asksForHelp(rest) ? printUsage('serve') : serveCommand(rest);
+      return asksForHelp(rest) ? printUsage('serve') : (await import('./serve.command.js')).serveCommand(rest);
     case 'migrate':
-      return asksForHelp(rest) ? printUsage('migrate') : migrateCommand(rest, loadConfig);
+      return asksForHelp(rest) ? printUsage('migrate') : (await import('./migrate.command.js')).migrateCommand(rest, loadConfig);
     case 'tpp': {
       const [sub, ...args] = rest;
-      if (sub === 'init') return asksForHelp(args) ? printUsage('tpp init') : tppInitCommand(args);
-      if (sub === 'call') return asksForHelp(args) ? printUsage('tpp call') : tppCallCommand(args);
-      if (sub === 'consent') return asksForHelp(args) ? printUsage('tpp consent') : tppConsentCommand(args);
-      if (sub === 'transactions') return asksForHelp(args) ? printUsage('tpp transactions') : tppTransactionsCommand(args);
+      if (sub === 'init') return asksForHelp(args) ? printUsage('tpp init') : (await import('./tpp.commands.js')).tppInitCommand(args);
+      if (sub === 'call') return asksForHelp(args) ? printUsage('tpp call') : (await import('./tpp.commands.js')).tppCallCommand(args);
+      if (sub === 'consent') {
+        return asksForHelp(args)
+          ? printUsage('tpp consent')
+          : (await import('./tpp-account-information.commands.js')).tppConsentCommand(args);
+      }
+      if (sub === 'transactions') {
+        return asksForHelp(args)
+          ? printUsage('tpp transactions')
+          : (await import('./tpp-account-information.commands.js')).tppTransactionsCommand(args);
+      }
       if (asksForHelp(rest)) return printUsage('tpp init', 'tpp call', 'tpp consent', 'tpp transactions');
       throw new UsageError(
         sub === undefined ? 'tpp needs a command: init, call, consent or transactions' : `unknown tpp command "${sub}"`,
@@ -41,7 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'psu': {
       const [sub, ...args] = rest;
-      if (sub === 'sca') return asksForHelp(args) ? printUsage('psu sca') : psuScaCommand(args);
+      if (sub === 'sca') return asksForHelp(args) ? printUsage('psu sca') : (await import('./psu.commands.js')).psuScaCommand(args);
       if (asksForHelp(rest)) return printUsage('psu sca');
       throw new UsageError(sub === undefined ? 'psu needs a command: sca' : `unknown psu command "${sub}"`, { commands: ['psu sca'] });
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Agent, fetch, type Dispatcher } from 'undici';
+import type { Dispatcher, fetch as undiciFetch } from 'undici';
 import type { Db } from '../../db/create-db.js';
 import type { BankSeal } from './bank-seal.js';
 import { notificationRepository, type OutboxRow } from './notification.repository.js';
@@ -51,9 +51,16 @@ export function createNotificationDelivery(
   logger: FastifyBaseLogger,
 ): NotificationDelivery {
   const owner = randomUUID();
-  // The receiver's address is checked as the connection is made, so a name cannot be pointed
-  // into the bank's networks after the TPP's URI was accepted.
-  const dispatcher = new Agent({ connect: { lookup: receiverLookup(settings.allowLoopback) } });
+  // The HTTP client is loaded for the first notification sent, not at the server's start (a
+  // sandbox that never sends one does not pay for loading it). The receiver's address is checked
+  // as the connection is made, so a name cannot be pointed into the bank's networks after the
+  // TPP's URI was accepted.
+  let client: Promise<HttpClient> | undefined;
+  const clientNow = () =>
+    (client ??= import('undici').then(({ Agent, fetch }) => ({
+      fetch,
+      dispatcher: new Agent({ connect: { lookup: receiverLookup(settings.allowLoopback) } }),
+    })));
   // The lease outlives the longest send by a margin, so a live sender never loses its row.
   const leaseMs = settings.timeoutMs * 2 + 5_000;
 
@@ -69,7 +76,7 @@ export function createNotificationDelivery(
     if (!claimed) return 'skipped';
     const refused = refusedLiteralHost(row.uri, settings.allowLoopback);
     const problem =
-      refused !== undefined ? `receiver refused: ${refused}` : await post(dispatcher, row, seal(), claimedAt, settings.timeoutMs);
+      refused !== undefined ? `receiver refused: ${refused}` : await post(await clientNow(), row, seal(), claimedAt, settings.timeoutMs);
     if (problem === undefined) {
       await notificationRepository.delivered(db, row.id, owner, now().toISOString());
       return 'delivered';
@@ -105,8 +112,19 @@ export function createNotificationDelivery(
   };
 }
 
+interface HttpClient {
+  readonly fetch: typeof undiciFetch;
+  readonly dispatcher: Dispatcher;
+}
+
 /** POSTs one notification; undefined when the TPP answered 2xx, else what went wrong. Redirects are not followed. */
-async function post(dispatcher: Dispatcher, row: OutboxRow, seal: BankSeal, at: Date, timeoutMs: number): Promise<string | undefined> {
+async function post(
+  { fetch, dispatcher }: HttpClient,
+  row: OutboxRow,
+  seal: BankSeal,
+  at: Date,
+  timeoutMs: number,
+): Promise<string | undefined> {
   const body = Buffer.from(row.body, 'utf8');
   try {
     const response = await fetch(row.uri, {
