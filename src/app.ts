@@ -115,9 +115,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   installRawJsonParser(app);
   installErrorHandler(app, errorAnswering);
   app.setNotFoundHandler(async (request, reply) => {
-    // A path some route serves, with another method: 405, its Allow header written by sendError.
-    const known = routes.allowedMethods(request.url.split('?')[0] ?? '').length > 0;
-    return sendError(request, reply, new AppError(known ? 'METHOD_NOT_ALLOWED' : 'ROUTE_UNKNOWN'), errorAnswering);
+    // A path some route serves, with another method: 405, its Allow header written by sendError
+    // from the same scan of the route table that found the path's methods.
+    const allowed = routes.allowedMethods(request.url.split('?')[0] ?? '');
+    if (allowed.length === 0) return sendError(request, reply, new AppError('ROUTE_UNKNOWN'), errorAnswering);
+    return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'), { ...errorAnswering, allowedMethods: () => allowed });
   });
   installIdempotencyCapture(app, db, {
     now,

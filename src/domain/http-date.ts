@@ -1,10 +1,20 @@
-import { fail, localized, pass, type Check } from './localized.js';
+import { daysBetween, daysInMonth, dateOf, weekdayOf } from './iso-date.js';
+import { fail, localized, pass, type Check, type Localized } from './localized.js';
 
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
-const DAY_NAMES_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const DAY_NAMES_NB = ['søndag', 'mandag', 'tirsdag', 'onsdag', 'torsdag', 'fredag', 'lørdag'];
+/** The weekdays from Sunday, as Date's getUTCDay counts them; a day's short name is its first three letters. */
+const WEEKDAYS: readonly Localized[] = [
+  localized('Sunday', 'søndag'),
+  localized('Monday', 'mandag'),
+  localized('Tuesday', 'tirsdag'),
+  localized('Wednesday', 'onsdag'),
+  localized('Thursday', 'torsdag'),
+  localized('Friday', 'fredag'),
+  localized('Saturday', 'lørdag'),
+];
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
-const FULL_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+const EPOCH = '1970-01-01';
+const DAY_MS = 86_400_000;
 
 // The three forms of RFC 9110 §5.6.7, names in any letter case (strict in meaning, liberal in form):
 // IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, also as RFC 5322 and Java's RFC_1123_DATE_TIME write
@@ -17,8 +27,10 @@ const ASCTIME = /^([a-z]{3}) ([a-z]{3}) ( \d|\d{2}) (\d{2}):(\d{2}):(\d{2}) (\d{
 const EXAMPLE = 'Mon, 02 Jun 2025 10:00:00 GMT';
 
 interface Fields {
+  /** 0 = Sunday … 6 = Saturday. */
   readonly weekday: number | undefined;
   readonly day: number;
+  /** 1 = January … 12 = December. */
   readonly month: number;
   readonly year: number;
   readonly hour: number;
@@ -41,9 +53,8 @@ export function parseHttpDate(text: string, now: Date): Check<Date> {
   }
   const { weekday, day, month, year, hour, minute, second } = fields;
   // Only a refusal names the date.
-  const written = () => `${day} ${capitalised(MONTHS[month] ?? '')} ${year}`;
-  const midnight = Date.UTC(year, month, day);
-  if (new Date(midnight).getUTCDate() !== day) {
+  const written = () => `${day} ${capitalised(MONTHS[month - 1] ?? '')} ${year}`;
+  if (day < 1 || day > daysInMonth(year, month)) {
     return fail(localized(`Date names ${written()}, which is not a real date`, `Date angir ${written()}, som ikke er en virkelig dato`));
   }
   const leapSecond = second === 60 && hour === 23 && minute === 59;
@@ -53,34 +64,37 @@ export function parseHttpDate(text: string, now: Date): Check<Date> {
       localized(`Date names the time ${clock}, which is not a time of day`, `Date angir klokkeslettet ${clock}, som ikke finnes`),
     );
   }
-  const actual = new Date(midnight).getUTCDay();
+  const date = dateOf(year, month, day);
+  // weekdayOf counts ISO weekdays, 7 for Sunday.
+  const actual = weekdayOf(date) % 7;
   if (weekday !== undefined && weekday !== actual) {
     return fail(
       localized(
-        `the weekday in Date does not match the date: ${written()} is a ${DAY_NAMES_EN[actual] ?? ''}`,
-        `ukedagen i Date stemmer ikke med datoen: ${written()} er en ${DAY_NAMES_NB[actual] ?? ''}`,
+        `the weekday in Date does not match the date: ${written()} is a ${WEEKDAYS[actual]?.en ?? ''}`,
+        `ukedagen i Date stemmer ikke med datoen: ${written()} er en ${WEEKDAYS[actual]?.nb ?? ''}`,
       ),
     );
   }
+  const midnight = daysBetween(EPOCH, date) * DAY_MS;
   return pass(new Date(midnight + ((hour * 60 + minute) * 60 + second) * 1000));
 }
 
 function fieldsOf(value: string, now: Date): Fields | undefined {
   let match = IMF_FIXDATE.exec(value);
   if (match) {
-    const weekday = match[1] === undefined ? undefined : dayIndex(match[1]);
+    const weekday = match[1] === undefined ? undefined : shortDayIndex(match[1]);
     if (weekday === -1) return undefined;
     return fields(weekday, match[2], match[3], Number(match[4]), match[5], match[6], match[7] ?? '0');
   }
   match = RFC_850.exec(value);
   if (match) {
-    const weekday = FULL_DAYS.indexOf((match[1] ?? '').toLowerCase());
+    const weekday = fullDayIndex(match[1] ?? '');
     if (weekday === -1) return undefined;
     return fields(weekday, match[2], match[3], twoDigitYear(Number(match[4]), now), match[5], match[6], match[7]);
   }
   match = ASCTIME.exec(value);
   if (match) {
-    const weekday = dayIndex(match[1] ?? '');
+    const weekday = shortDayIndex(match[1] ?? '');
     if (weekday === -1) return undefined;
     return fields(weekday, match[3], match[2], Number(match[7]), match[4], match[5], match[6]);
   }
@@ -98,11 +112,15 @@ function fields(
 ): Fields | undefined {
   const month = MONTHS.indexOf((monthName ?? '').toLowerCase() as (typeof MONTHS)[number]);
   if (month === -1) return undefined;
-  return { weekday, day: Number(day), month, year, hour: Number(hour), minute: Number(minute), second: Number(second) };
+  return { weekday, day: Number(day), month: month + 1, year, hour: Number(hour), minute: Number(minute), second: Number(second) };
 }
 
-function dayIndex(name: string): number {
-  return DAYS.indexOf(name.toLowerCase() as (typeof DAYS)[number]);
+function shortDayIndex(name: string): number {
+  return WEEKDAYS.findIndex((weekday) => weekday.en.slice(0, 3).toLowerCase() === name.toLowerCase());
+}
+
+function fullDayIndex(name: string): number {
+  return WEEKDAYS.findIndex((weekday) => weekday.en.toLowerCase() === name.toLowerCase());
 }
 
 /** RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is the most recent past year with those digits. */

@@ -10,6 +10,7 @@ import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
 import { parseRequestHeaders, type RequestHeaders } from './headers/request-headers.js';
 import { readRawHeaders } from './headers/raw-headers.js';
+import { rawHeadersOf } from './request-context.js';
 import { checkNorwegianIdentityNumber } from '../domain/norwegian-identity-number.js';
 import { parseJsonBody, readBodyOfBodilessMethod } from './json-body.js';
 
@@ -65,7 +66,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
   scope.addHook('preValidation', async (request) => {
     await readBodyOfBodilessMethod(request);
     if (options.signed || (options.verifiesSignatureWhenSent && carriesSignature(request))) {
-      request.ctx.tpp = await identify(request, options);
+      request.ctx.tpp = await identify(request, rawHeadersOf(request), options);
     }
     parseJsonBody(request);
     const headers = parseRequestHeaders((name) => {
@@ -85,14 +86,18 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
   });
 }
 
-async function identify(request: FastifyRequest, options: FrontDoorOptions): Promise<TppIdentity> {
+async function identify(
+  request: FastifyRequest,
+  rawHeaders: ReadonlyMap<string, readonly string[]>,
+  options: FrontDoorOptions,
+): Promise<TppIdentity> {
   // Unsigned requests act as the sandbox TPP only when they carry no signing material at all: a
   // request with a certificate but no signature is a forgotten signature, refused as such.
   if (!options.requireSignature && !carriesSignature(request) && request.headers['tpp-signature-certificate'] === undefined) {
     await options.onTpp(SANDBOX_TPP);
     return SANDBOX_TPP;
   }
-  const headers = withSignatureOfAuthorization(request.ctx.rawHeaders ?? readRawHeaders(request.raw.rawHeaders).values);
+  const headers = withSignatureOfAuthorization(rawHeaders);
   const verified = await verifySignedRequest(
     {
       method: request.raw.method ?? request.method,

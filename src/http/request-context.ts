@@ -64,6 +64,15 @@ export function tppOf(request: FastifyRequest): TppIdentity {
   return tpp;
 }
 
+/** The headers as received, repeats kept apart; the front door guarantees they are there (its onRequest hook reads them first). */
+export function rawHeadersOf(request: FastifyRequest): ReadonlyMap<string, readonly string[]> {
+  const rawHeaders = request.ctx.rawHeaders;
+  if (!rawHeaders) {
+    throw new Error('rawHeadersOf() called on a route outside the front door');
+  }
+  return rawHeaders;
+}
+
 /** The validated request headers of a `/v1` request; the front door guarantees they are there. */
 export function requestHeadersOf(request: FastifyRequest): RequestHeaders {
   const headers = request.ctx.headers;

@@ -57,6 +57,11 @@ describe('HTTP-date (RFC 9110 §5.6.7)', () => {
     expect(read(text)).toMatch(/which is not a time of day$/);
   });
 
+  it('reads a four-digit year below 100 as that year, not as 19xx, in its checks and its instant', () => {
+    expect(read('Sat, 06 Nov 0094 08:49:37 GMT')).toBe('0094-11-06T08:49:37.000Z');
+    expect(read('Sun, 06 Nov 0094 08:49:37 GMT')).toBe('refused: the weekday in Date does not match the date: 6 Nov 94 is a Saturday');
+  });
+
   it('takes a leap second at 23:59:60 as the next second', () => {
     expect(read('Wed, 31 Dec 2025 23:59:60 GMT')).toBe('2026-01-01T00:00:00.000Z');
   });

@@ -334,9 +334,11 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
     const clearing = sandboxClearingAccount(tpp);
     const booked = new Set<string>();
     const postings: LedgerPosting[] = [];
-    /** Each balance as it was before the current all-or-none group first moved it (none outside a group). */
-    let undo: Map<string, bigint> | undefined;
-    const book = (transfer: OutgoingTransfer): TransferResult => {
+    /**
+     * Books one transfer in memory; `undo`, given for a member of an all-or-none group, is the
+     * group's own record of each balance as it was before the group first moved it.
+     */
+    const book = (transfer: OutgoingTransfer, undo?: Map<string, bigint>): TransferResult => {
       if (recorded.has(transfer.idempotencyKey) || booked.has(transfer.idempotencyKey)) return { kind: 'already-booked' };
       const debtor = ledgerKeyOf({ id: transfer.debtorAccountId });
       if (!debtor) return { kind: 'refused', reason: 'The debtor account no longer exists' };
@@ -377,9 +379,9 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       while (end < transfers.length && transfers[end]!.allOrNoneGroup === group) end++;
       const members = transfers.slice(start, end);
       // All or none: booked in memory one after another, and taken back if any could not be.
-      undo = new Map();
+      const undo = new Map<string, bigint>();
       const postingsBefore = postings.length;
-      const outcomes = members.map(book);
+      const outcomes = members.map((member) => book(member, undo));
       if (outcomes.some((outcome) => outcome.kind !== 'booked' && outcome.kind !== 'already-booked')) {
         for (const [key, before] of undo) expected.set(key, before);
         postings.length = postingsBefore;
@@ -390,7 +392,6 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
           }
         });
       }
-      undo = undefined;
       results.push(...outcomes);
       start = end;
     }
