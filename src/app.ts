@@ -17,6 +17,7 @@ import {
   MAX_PATH_PARAMETER_LENGTH,
   refuseFragment,
   sendError,
+  statusOfError,
   type ErrorAnswering,
 } from './http/error-handler.js';
 import { installFrontDoor } from './http/api-front-door.js';
@@ -34,6 +35,7 @@ import { createMetrics } from './observability/metrics.js';
 import { installMetrics } from './observability/metrics.routes.js';
 
 import type { AppDependencies } from './app-dependencies.js';
+import type { AppModule } from './app-module.js';
 
 export type { AppDependencies, V1Services } from './app-dependencies.js';
 
@@ -48,6 +50,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const deferredCompiles = new DeferredCompiles();
   const routes = new RouteTable();
   const errorAnswering: ErrorAnswering = { system: config.systemName, allowedMethods: (path) => routes.allowedMethods(path) };
+  // The modules answering their paths' router refusals themselves (AppModule.routerRefusals), once composed below.
+  let routerRefusals: readonly NonNullable<AppModule['routerRefusals']>[] = [];
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // One line per request is written by the onResponse hook below, with the fields we choose.
@@ -58,7 +62,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers(deferredCompiles) } },
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
-    // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own.
+    // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own; under the
+    // paths of a module that answers in a form of its own (the PSU's HTML pages), that form.
     clientErrorHandler: (error, socket) => {
       if (socket.writable) {
         socket.end(clientErrorResponse(error, config.systemName, { [API_RELEASE_HEADER]: API_RELEASE }));
@@ -66,7 +71,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         socket.destroy(error);
       }
     },
-    frameworkErrors: (error, request, reply) => void handleError(error, request, reply, errorAnswering),
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const pages = routerRefusals.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+      if (pages) return void pages.answer(statusOfError(error), request, reply);
+      void handleError(error, request, reply, errorAnswering);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
@@ -156,6 +166,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   installMetrics(app, createMetrics(db, { logger: app.log }), { onBatchRun: deps.onBatchRun });
 
   const services = composeModules(app, config, deps, now);
+  routerRefusals = services.modules.flatMap((module) => (module.routerRefusals ? [module.routerRefusals] : []));
   for (const module of services.modules) module.jobs?.(app);
   await app.register(
     async (v1) => {

@@ -85,6 +85,11 @@ export function clientErrorResponse(
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
+/** The status the API answers an error with (a router's refusal, say): that of its catalogue code, 500 for a bug. */
+export function statusOfError(error: unknown): number {
+  return ERROR_CATALOGUE[toAppError(error)?.code ?? 'SYSTEM_ERROR'].status;
+}
+
 /** The longest path parameter the router takes (find-my-way's `maxParamLength`). */
 export const MAX_PATH_PARAMETER_LENGTH = 100;
 

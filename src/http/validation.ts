@@ -2,6 +2,7 @@ import AjvModule, { type Ajv as AjvInstance, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import type { DeferredCompiles } from './deferred-compiles.js';
+import { adoptIssuedUuids, issuedUuidParametersOf } from './issued-uuids.js';
 import { adoptDefinedNames, memberNamesOf } from './member-names.js';
 import { adoptQueryNames, queryNamesOf } from './query-names.js';
 
@@ -14,7 +15,8 @@ const addFormats = addFormatsModule.default;
  * a string is refused, never converted (docs/design.md §2: a numeric amount is a 400), and unknown
  * properties are kept so `additionalProperties: false` can refuse them. Query strings, path
  * parameters and headers are text on the wire, so they are converted to the schema's type; query
- * names are first read by the rules of query-names.ts.
+ * names are first read by the rules of query-names.ts, and an id the server issued, in a path
+ * parameter, by those of issued-uuids.ts.
  */
 export function installValidators(app: FastifyInstance, deferred: DeferredCompiles): void {
   const body = newAjv(false);
@@ -31,7 +33,7 @@ export function installValidators(app: FastifyInstance, deferred: DeferredCompil
   const compiled = new Map<string, ValidateFunction>();
   app.setValidatorCompiler(({ schema, httpPart }) => {
     // Routes share schemas (every /v1 route takes the same headers): each distinct one is compiled once.
-    const key = `${httpPart === 'body' || httpPart === 'querystring' ? httpPart : 'text'} ${JSON.stringify(schema)}`;
+    const key = `${httpPart === 'body' || httpPart === 'querystring' || httpPart === 'params' ? httpPart : 'text'} ${JSON.stringify(schema)}`;
     let validate = compiled.get(key);
     if (!validate) {
       validate = deferredValidator(
@@ -39,6 +41,7 @@ export function installValidators(app: FastifyInstance, deferred: DeferredCompil
           sharedSchemas();
           if (httpPart === 'body') return bodyValidator(body, schema as Record<string, unknown>);
           if (httpPart === 'querystring') return queryValidator(text, schema as Record<string, unknown>);
+          if (httpPart === 'params') return paramsValidator(text, schema as Record<string, unknown>);
           return text.compile(schema);
         }),
       );
@@ -86,6 +89,19 @@ function queryValidator(ajv: AjvInstance, schema: Record<string, unknown>): Vali
     return valid;
   }) as ValidateFunction;
   return withQueryNames;
+}
+
+function paramsValidator(ajv: AjvInstance, schema: Record<string, unknown>): ValidateFunction {
+  const validate = ajv.compile(schema);
+  const issued = issuedUuidParametersOf(schema);
+  if (issued.length === 0) return validate;
+  const withIssuedUuids = ((data: unknown) => {
+    if (typeof data === 'object' && data !== null) adoptIssuedUuids(data as Record<string, unknown>, issued);
+    const valid = validate(data);
+    withIssuedUuids.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return withIssuedUuids;
 }
 
 function newAjv(coerceTypes: false | 'array'): AjvInstance {

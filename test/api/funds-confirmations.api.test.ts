@@ -84,15 +84,29 @@ describe.each(DIALECTS)('funds confirmation (%s)', (dialect) => {
     }
   });
 
-  it.each(['maskedPan', 'pan', 'msisdn'])(
-    'refuses a Berlin Group account reference by %s as not offered here, not as a misspelling',
-    async (member) => {
-      const answer = await confirm({ account: { [member]: '525412******3241' }, instructedAmount: { currency: 'NOK', amount: '10.00' } });
-      expectError(answer, 400, 'PARAMETER_NOT_SUPPORTED', `account.${member}`);
-      expect(answer.body.tppMessages[0].text).toContain('name the account by bban or iban');
-      expect(answer.body.tppMessages[0].text).not.toContain('spelling');
-    },
-  );
+  it.each([
+    ['maskedPan', 'card accounts'],
+    ['pan', 'card accounts'],
+    ['msisdn', 'accounts by phone number'],
+  ])('refuses a Berlin Group account reference by %s as a field the bank does not support, as every body does', async (member, what) => {
+    const answer = await confirm({ account: { [member]: '525412******3241' }, instructedAmount: { currency: 'NOK', amount: '10.00' } });
+    expectError(answer, 400, 'PARAMETER_NOT_SUPPORTED', `account.${member}`);
+    expect(answer.body.tppMessages[0].text).toBe(
+      `The bank does not offer this optional Berlin Group parameter: account.${member} is a Berlin Group field this bank does not support: ` +
+        `funds confirmation is not offered for ${what}; name the account by bban or iban`,
+    );
+  });
+
+  it.each([
+    ['beside a bban', { bban: 'BBAN', pan: '4925000000007788' }, 'account.pan'],
+    ['whatever its value', { maskedPan: 4925 }, 'account.maskedPan'],
+    ['in another letter case', { MSISDN: '+4791234567' }, 'account.MSISDN'],
+  ])('refuses a card or phone reference %s before anything else is read', async (_, reference, path) => {
+    const named = JSON.parse(JSON.stringify(reference).replace('BBAN', account.bban)) as Record<string, unknown>;
+    const answer = await confirm({ account: named, instructedAmount: { currency: 'NOK', amount: '10.00' } });
+    expectError(answer, 400, 'PARAMETER_NOT_SUPPORTED', path);
+    expect(answer.body.tppMessages[0].text).toContain('is a Berlin Group field this bank does not support');
+  });
 
   it('refuses a TPP without PSP_IC with 401 ROLE_INVALID', async () => {
     expectError(

@@ -343,6 +343,28 @@ describe.each(DIALECTS)('SCA redirect pages (%s)', (dialect) => {
       const post = await postPage(`${server.baseUrl}/sca/${randomUUID()}/identify`, { csrf: 'x', psuId: psu.customerNumber });
       expect(post.status).toBe(404);
     });
+
+    it('a link with an id longer than any the server makes is the 404 page too, not the API’s JSON', async () => {
+      const long = 'a'.repeat(150);
+      for (const path of [`/sca/${long}`, `/sca/${long}/return`]) {
+        const page = await openPage(`${server.baseUrl}${path}`);
+        expect(page.status).toBe(404);
+        expectPageHeaders(page);
+        expect(alertOf(page.text)).toBe('This link is not known. Start again from the app you came from.');
+      }
+      const post = await postPage(`${server.baseUrl}/sca/${long}/identify`, { csrf: 'x', psuId: psu.customerNumber });
+      expect(post.status).toBe(404);
+      expectPageHeaders(post);
+      const norwegian = await openPage(`${server.baseUrl}/sca/${long}`, { language: 'nb' });
+      expect(norwegian.text).toContain('<html lang="nb">');
+    });
+
+    it('a link with a malformed percent-encoding is the page for a request not understood, with the API’s 400', async () => {
+      const page = await openPage(`${server.baseUrl}/sca/%ZZ`);
+      expect(page.status).toBe(400);
+      expectPageHeaders(page);
+      expect(alertOf(page.text)).toBe('The request could not be understood. Open the link again.');
+    });
   });
 
   describe('where the PSU goes', () => {

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import type { Localized } from '../../domain/localized.js';
+import { ISSUED_UUID } from '../issued-uuids.js';
 
 /** Berlin Group `hrefType` / link object. */
 export const Link = Type.Object({
@@ -12,8 +13,10 @@ export const Link = Type.Object({
 /**
  * A resource id in a path or a body (paymentId, basketId, authorisationId): printable ASCII without
  * spaces. Anything else names no resource and is a 400, never a query (PostgreSQL refuses NUL in text).
+ * The server issues them as lower-case UUIDs: in a path, one sent in capitals is read in lower case
+ * (http/issued-uuids.ts).
  */
-export const ResourceId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$' });
+export const ResourceId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$', [ISSUED_UUID]: true });
 
 /**
  * Marks a route's body schema as optional: a body not sent is read as `{}` (installOptionalBodies,

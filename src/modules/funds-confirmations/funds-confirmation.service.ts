@@ -12,33 +12,15 @@ export interface FundsConfirmationService {
   confirm(tppId: string, body: FundsConfirmationBody): Promise<{ fundsAvailable: boolean }>;
 }
 
-/** The members of a Berlin Group accountReference the funds check does not take, and what it says of them. */
-const NOT_TAKEN = [
-  ['pan', localized('card accounts', 'kortkontoer')],
-  ['maskedPan', localized('card accounts', 'kortkontoer')],
-  ['msisdn', localized('accounts by phone number', 'kontoer etter telefonnummer')],
-] as const;
-
 /**
  * `POST /v1/funds-confirmations`: the bank's funds check on an account, by BBAN or IBAN. No
  * consent is needed (Berlin Group 1.3); an account that is not the bank's is 404 RESOURCE_UNKNOWN,
  * and so is one named in a currency it is not held in (it names no account of the bank, as a
- * consent's reference would). Card accounts are not checked: the core-banking port's funds check
- * takes an account number, and the bank cannot find a card account by its PAN.
+ * consent's reference would). Card accounts are not checked: their references are refused by the
+ * body's schema (funds-confirmation.schemas.ts).
  */
 export function createFundsConfirmationService(coreBanking: CoreBanking): FundsConfirmationService {
   function referenceOf(account: FundsConfirmationBody['account']): AccountReference {
-    for (const [member, what] of NOT_TAKEN) {
-      if (account[member] !== undefined) {
-        throw new AppError('PARAMETER_NOT_SUPPORTED', {
-          path: `account.${member}`,
-          detail: localized(
-            `funds confirmation is not offered for ${what.en}: name the account by bban or iban`,
-            `bekreftelse av dekning tilbys ikke for ${what.nb}: oppgi kontoen med bban eller iban`,
-          ),
-        });
-      }
-    }
     if ((account.bban === undefined) === (account.iban === undefined)) {
       throw new AppError('FORMAT_ERROR', {
         path: 'account',

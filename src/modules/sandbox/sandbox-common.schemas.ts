@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ISSUED_UUID } from '../../http/issued-uuids.js';
 
 /**
  * Shapes shared by the mock-data schemas. Inputs are strict (`additionalProperties: false`) so a
@@ -42,4 +43,5 @@ export const CalendarDate = Type.String({ format: 'date', description: 'YYYY-MM-
 /** A name on an account or card (70 characters: the `longer-names` fix is the default now). */
 export const DisplayName = Type.String({ minLength: 1, maxLength: 70 });
 
-export const Id = Type.String({ minLength: 1, maxLength: 100 });
+/** The id of a mock resource in a path: the sandbox issues them as lower-case UUIDs, read in any case (http/issued-uuids.ts). */
+export const Id = Type.String({ minLength: 1, maxLength: 100, [ISSUED_UUID]: true });

@@ -44,6 +44,41 @@ const EMPTY_FORM: Form = { get: () => undefined, all: () => [] };
 /** How many ticked choices a post may carry (a PSU's accounts; more is no PSU's form). */
 const MAX_CHOICES = 200;
 
+type PageSettings = Pick<ScaRedirectOptions, 'bankName' | 'sandbox'>;
+
+/** What every page shows around its content: in the browser's language, the bank, and what is being authorised. */
+function pageFrame(options: PageSettings, request: FastifyRequest, authorisation?: Authorisation): PageFrame {
+  return {
+    language: pickLanguage(request.headers['accept-language']),
+    bankName: options.bankName,
+    sandbox: options.sandbox,
+    purpose: authorisation?.purpose,
+  };
+}
+
+/**
+ * The page of an error that is no step's refusal, by its HTTP status: a path that names no
+ * authorisation (404), a request that could not be read (another 4xx), or a failure of ours.
+ */
+function errorPage(options: PageSettings, request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply {
+  const message =
+    status === 404
+      ? PAGE_REFUSALS.unknown
+      : status < 500
+        ? localized('The request could not be understood. Open the link again.', 'Forespørselen kunne ikke forstås. Åpne lenken på nytt.')
+        : localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.');
+  return sendPage(reply, status, messagePage(pageFrame(options, request), SCA_TEXTS.errorHeading, message));
+}
+
+/**
+ * The pages' answer to a request the router refuses under their path before their scope sees it
+ * (an id longer than any the server makes, a malformed percent-encoding; app-module.ts
+ * `routerRefusals`): the page of the status the API gives it, as any other error here.
+ */
+export function scaRouterRefusal(options: PageSettings): (status: number, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return (status, request, reply) => errorPage(options, request, reply, status);
+}
+
 /**
  * The PSU's pages of SCA by redirect, served by this server to the PSU's browser:
  * identify → one-time code → confirmation → approve or reject → back to the TPP. The first browser
@@ -63,14 +98,7 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
     },
   );
 
-  function frameOf(request: FastifyRequest, authorisation?: Authorisation): PageFrame {
-    return {
-      language: pickLanguage(request.headers['accept-language']),
-      bankName: options.bankName,
-      sandbox: options.sandbox,
-      purpose: authorisation?.purpose,
-    };
-  }
+  const frameOf = (request: FastifyRequest, authorisation?: Authorisation) => pageFrame(options, request, authorisation);
 
   const pagePath = (authorisation: Pick<Authorisation, 'id'>) => `${basePath}/${authorisation.id}`;
   // Where a form post may lead: the TPP's redirect URIs, and the bank's login after the identify step.
@@ -294,16 +322,12 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
   });
 
   // Anything else under the pages' path, and any error, is a page too: a PSU's browser gets no JSON.
-  app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, PAGE_REFUSALS.unknown));
+  app.setNotFoundHandler(async (request, reply) => errorPage(options, request, reply, 404));
   app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
     // A concurrent change (another tab finished the step first) is not a failure of ours.
     if (error instanceof AppError) return refuse(request, reply, 409, PAGE_REFUSALS.step);
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error on an SCA page');
-    const message =
-      status === 500
-        ? localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.')
-        : localized('The request could not be understood. Open the link again.', 'Forespørselen kunne ikke forstås. Åpne lenken på nytt.');
-    return refuse(request, reply, status, message);
+    return errorPage(options, request, reply, status);
   });
 };
