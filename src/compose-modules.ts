@@ -134,6 +134,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
     notifications,
     clock,
     publicUrl: config.publicUrl,
+    nokRates: config.nokRates,
   });
 
   const psuOverview = createPsuOverviewService(

@@ -69,11 +69,18 @@ export interface AccountPermission {
   readonly consentNeedsSecondApprover?: boolean | undefined;
 }
 
-/** Berlin Group balance types of an account, in its currency. */
+/**
+ * Berlin Group balance types of an account, in its currency, as the bank keeps them. Payments the
+ * server holds (authorised, not yet submitted) are not the bank's to know: the server takes them
+ * off expected and interimAvailable itself (src/modules/accounts/payments-on-account.ts).
+ */
 export interface AccountBalances {
-  /** Booked entries only. */
+  /**
+   * Booked entries only: those booked up to the end of the closing date asked for (all of them
+   * when none is asked for). Entries booked after it (today's) count in expected only.
+   */
   readonly closingBooked: Money;
-  /** Booked and pending entries (authorised, not yet executed payments included). */
+  /** All booked entries and the bank's pending ones (card reservations, payments it has accepted but not booked). */
   readonly expected: Money;
   /** What may be spent now: expected plus any credit line. */
   readonly interimAvailable: Money;
@@ -264,8 +271,12 @@ export interface CoreBanking {
     psuId: string,
     organisationNumber?: string,
   ): Promise<AccountWithPermission | undefined>;
-  /** An account's or card account's balances; BankError `unknown-account` when there is none. */
-  balances(tpp: RequestingTpp, accountId: string): Promise<AccountBalances>;
+  /**
+   * An account's or card account's balances; BankError `unknown-account` when there is none.
+   * `closingDate` (YYYY-MM-DD): closingBooked is the booked balance at the end of that day (the
+   * server asks for the previous bank day); absent: every booked entry.
+   */
+  balances(tpp: RequestingTpp, accountId: string, closingDate?: string): Promise<AccountBalances>;
   /** A page of an account's transactions; BankError `unknown-account` when there is none. */
   transactions(tpp: RequestingTpp, accountId: string, query: TransactionQuery): Promise<TransactionPage<BankTransaction>>;
   /**

@@ -25,6 +25,8 @@ import type {
   TransactionPage,
   TransactionQuery,
 } from '../../src/bank/core-banking.port.js';
+import { BANK_TIME_ZONE } from '../../src/domain/bank-calendar.js';
+import { addDays, todayIn } from '../../src/domain/iso-date.js';
 import type { Money } from '../../src/domain/money.js';
 
 export interface SeedEngagement {
@@ -40,7 +42,7 @@ export interface SeedEngagement {
 
 export interface SeedTransaction {
   readonly status: 'booked' | 'pending';
-  /** YYYY-MM-DD, in the past. */
+  /** YYYY-MM-DD, today (in Oslo) or earlier. */
   readonly bookingDate: string;
   /** Signed: negative is a debit. */
   readonly amount: Money;
@@ -279,6 +281,23 @@ export function runCoreBankingContract(name: string, open: () => Promise<Contrac
           expected: nok(75_000n),
           interimAvailable: nok(75_000n),
         });
+      });
+
+      it('gives closingBooked at the end of the closing date asked for: later bookings count in expected only', async () => {
+        const { tpp, seed } = await world();
+        const today = todayIn(BANK_TIME_ZONE, new Date());
+        const yesterday = addDays(today, -1);
+        const account = await seed.account({ owner: OLA, currency: 'NOK', closingBooked: nok(100_000n) });
+        await seed.transaction(account.id, { status: 'booked', bookingDate: '2025-06-01', amount: nok(-5_000n) });
+        await seed.transaction(account.id, { status: 'booked', bookingDate: today, amount: nok(-20_000n) });
+        await seed.transaction(account.id, { status: 'pending', bookingDate: today, amount: nok(-1_000n) });
+        expect(await bank.balances(tpp, account.id, yesterday)).toEqual({
+          closingBooked: nok(95_000n),
+          expected: nok(74_000n),
+          interimAvailable: nok(74_000n),
+        });
+        expect((await bank.balances(tpp, account.id, today)).closingBooked).toEqual(nok(75_000n));
+        expect((await bank.balances(tpp, account.id)).closingBooked).toEqual(nok(75_000n));
       });
 
       it("adds a card account's credit limit to what it has available", async () => {

@@ -108,11 +108,17 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
       'iban' in reference ? account.iban === reference.iban : account.bban === reference.bban,
     );
 
-  const balancesOf = (tpp: RequestingTpp, id: string, currency: string, credit = 0n): AccountBalances => {
+  /** What was booked on the account or card account after the end of `date`. */
+  const bookedAfter = (tpp: RequestingTpp, id: string, date: string): bigint =>
+    [...(tenant(tpp).transactions.get(id) ?? []), ...(tenant(tpp).cardTransactions.get(id) ?? [])]
+      .filter((item) => item.status === 'booked' && item.bookingDate !== undefined && item.bookingDate > date)
+      .reduce((sum, item) => sum + item.amount.minor, 0n);
+
+  const balancesOf = (tpp: RequestingTpp, id: string, currency: string, credit = 0n, closingDate?: string): AccountBalances => {
     const money = tenant(tpp).money.get(id) ?? { booked: 0n, pending: 0n };
     const of = (minor: bigint): Money => ({ minor, currency });
     return {
-      closingBooked: of(money.booked),
+      closingBooked: of(money.booked - (closingDate === undefined ? 0n : bookedAfter(tpp, id, closingDate))),
       expected: of(money.booked + money.pending),
       interimAvailable: of(money.booked + money.pending + credit),
     };
@@ -166,11 +172,11 @@ export function createInMemoryCoreBanking(options: InMemoryOptions = {}): InMemo
         ...(engagement.consentNeedsSecondApprover ? { consentNeedsSecondApprover: true } : {}),
       };
     },
-    async balances(tpp, accountId) {
+    async balances(tpp, accountId, closingDate) {
       const card = tenant(tpp).cards.get(accountId);
-      if (card) return balancesOf(tpp, card.id, card.currency, card.creditLimit.minor);
+      if (card) return balancesOf(tpp, card.id, card.currency, card.creditLimit.minor, closingDate);
       const account = accountOrThrow(tpp, accountId);
-      return balancesOf(tpp, account.id, account.currency);
+      return balancesOf(tpp, account.id, account.currency, 0n, closingDate);
     },
     async transactions(tpp, accountId, query) {
       accountOrThrow(tpp, accountId);

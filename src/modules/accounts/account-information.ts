@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-module.js';
 import type { CoreBanking } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
+import type { NokRates } from '../../domain/regulatory-reporting.js';
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { consentApprovalSubject } from '../consents/consent-approval.js';
@@ -24,6 +25,8 @@ export interface AccountInformationDependencies {
   readonly notifications: Pick<NotificationService, 'decide'>;
   readonly clock: BankClock;
   readonly publicUrl: string;
+  /** The rate table a payment in another currency than its debtor account's is valued by. */
+  readonly nokRates: NokRates;
 }
 
 export interface AccountInformation {
@@ -41,18 +44,20 @@ export function createAccountInformation(deps: AccountInformationDependencies): 
     publicUrl: deps.publicUrl,
   });
   deps.authorisations.registerSubject('consent', consentApprovalSubject(deps.db, deps.coreBanking, deps.clock));
-  const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, { publicUrl: deps.publicUrl });
+  // One source of our not yet executed payments for the pending lines, the balances and the funds check.
+  const payments = paymentsOnAccount(paymentStore, deps.nokRates);
+  const reads = createAccountReadsService(deps.db, deps.coreBanking, consents, deps.clock, payments, { publicUrl: deps.publicUrl });
   const secrets = serverSecrets(deps.db);
   const transactions = createTransactionReadsService(
     deps.db,
     deps.coreBanking,
     consents,
     deps.clock,
-    paymentsOnAccount(paymentStore),
+    payments,
     { publicUrl: deps.publicUrl },
     () => secrets('transaction-snapshot'),
   );
-  const funds = createFundsConfirmationService(deps.coreBanking);
+  const funds = createFundsConfirmationService(deps.db, deps.coreBanking, payments, deps.nokRates);
   return {
     consents,
     module: {

@@ -11,6 +11,7 @@ import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import type { PaymentsOnAccount } from './payments-on-account.js';
 import { admitRead } from './unattended-reads.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 
@@ -32,6 +33,7 @@ export function createAccountReadsService(
   coreBanking: CoreBanking,
   consents: ConsentsService,
   clock: BankClock,
+  payments: PaymentsOnAccount,
   settings: { readonly publicUrl: string },
 ): AccountReadsService {
   /** What a read's views need of its moment (one reading of the bank clock for the whole read). */
@@ -42,9 +44,31 @@ export function createAccountReadsService(
     };
   }
 
-  async function balancesOf(tpp: RequestingTpp, bankAccountId: string, when: { previousBankDay: string; now: string }): Promise<Balance[]> {
-    const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId);
-    return balanceList(balances, when);
+  /**
+   * The balances shown: closingBooked as the bank closed the previous bank day; expected and
+   * interimAvailable as the bank has them less our approved payments it has not executed yet,
+   * exactly those the account's transaction list shows as pending lines (so the two agree). Only
+   * debits: an incoming payment from another account of the bank is no pending line on the
+   * creditor's list either, and counts once it is booked.
+   */
+  async function balancesOf(
+    tpp: RequestingTpp,
+    type: AccountType,
+    bankAccountId: string,
+    when: { previousBankDay: string; now: string },
+  ): Promise<Balance[]> {
+    const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId, when.previousBankDay);
+    // A card account is no payment's debtor account.
+    const held =
+      type === 'account' ? await payments.pendingDebit(db, tpp.tppId, { id: bankAccountId, currency: balances.expected.currency }) : 0n;
+    return balanceList(
+      {
+        ...balances,
+        expected: { ...balances.expected, minor: balances.expected.minor - held },
+        interimAvailable: { ...balances.interimAvailable, minor: balances.interimAvailable.minor - held },
+      },
+      when,
+    );
   }
 
   /** One account's view, or undefined when the bank no longer has it (closed accounts are not listed). */
@@ -74,11 +98,11 @@ export function createAccountReadsService(
     if (type === 'account') {
       const account = await coreBanking.account(tpp, granted.bankAccountId);
       if (!account) return undefined;
-      return accountDetails(account, { ...view, balances: withBalances ? await balancesOf(tpp, account.id, ctx.when) : undefined });
+      return accountDetails(account, { ...view, balances: withBalances ? await balancesOf(tpp, type, account.id, ctx.when) : undefined });
     }
     const card = await coreBanking.cardAccount(tpp, granted.bankAccountId);
     if (!card) return undefined;
-    return cardAccountDetails(card, { ...view, balances: withBalances ? await balancesOf(tpp, card.id, ctx.when) : undefined });
+    return cardAccountDetails(card, { ...view, balances: withBalances ? await balancesOf(tpp, type, card.id, ctx.when) : undefined });
   }
 
   return {
@@ -124,7 +148,7 @@ export function createAccountReadsService(
       }
       const tpp = { tppId: read.tpp.id };
       const { value: balances, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'balances', at.now, () =>
-        balancesOf(tpp, granted.bankAccountId, context(read, at).when),
+        balancesOf(tpp, type, granted.bankAccountId, context(read, at).when),
       );
       await consents.recordUse(consent, read.requestId, at);
       return { body: { ...reportedAccount(type, granted), balances }, headers };

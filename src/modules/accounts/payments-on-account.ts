@@ -2,6 +2,7 @@ import type { AccountReference } from '../../bank/core-banking.port.js';
 import type { DbOrTx } from '../../db/create-db.js';
 import type { IsoDate } from '../../domain/iso-date.js';
 import { parseAmount, type Money } from '../../domain/money.js';
+import { convertMinor, type NokRates } from '../../domain/regulatory-reporting.js';
 import type { TransactionStatus } from '../payments/payment-status.js';
 import type { PaymentStore } from '../payments/payment-store.js';
 import type { Payment } from '../payments/payment.model.js';
@@ -108,6 +109,12 @@ function paymentIdOf(transactionId: string): string {
 export interface PaymentsOnAccount {
   /** The approved payments from the account not yet executed: their ids and their pending lines, due `today` at the earliest. */
   pending(db: DbOrTx, tppId: string, bankAccountId: string, today: IsoDate): Promise<{ paymentIds: string[]; entries: StatementEntry[] }>;
+  /**
+   * What those same pending lines take off the account, in its currency (positive): the sum of
+   * the approved, not yet executed payments from it, which the bank does not know of yet. A
+   * payment in another currency counts at the rate table's value (the sandbox bank debits it so).
+   */
+  pendingDebit(db: DbOrTx, tppId: string, account: { readonly id: string; readonly currency: string }): Promise<bigint>;
   /** The pending lines of these payments from the account, whatever their status now (a snapshot's). */
   pendingOf(db: DbOrTx, tppId: string, bankAccountId: string, paymentIds: readonly string[], today: IsoDate): Promise<StatementEntry[]>;
   /** One not yet executed payment's pending line, by its transaction id. */
@@ -126,17 +133,33 @@ export interface PaymentsOnAccount {
   ): Promise<StatementEntry[]>;
 }
 
-export function paymentsOnAccount(store: PaymentStore): PaymentsOnAccount {
+export function paymentsOnAccount(store: PaymentStore, rates: NokRates): PaymentsOnAccount {
   const pendingLines = (payments: readonly Payment[], bankAccountId: string, today: IsoDate) =>
     payments
       .filter((payment) => payment.debtorAccountId === bankAccountId && payment.service !== 'periodic-payments')
       .flatMap((payment) => transfersOf(payment).map((transfer) => pendingEntry(payment, transfer, today)));
 
+  /** The payments whose transfers are the account's pending lines (a periodic payment's are standing orders). */
+  const notYetExecuted = async (db: DbOrTx, tppId: string, bankAccountId: string) =>
+    (await store.listOnDebtorAccount(db, tppId, bankAccountId, NOT_YET_EXECUTED)).filter(
+      (payment) => payment.service !== 'periodic-payments',
+    );
+
   return {
     async pending(db, tppId, bankAccountId, today) {
-      const payments = await store.listOnDebtorAccount(db, tppId, bankAccountId, NOT_YET_EXECUTED);
-      const executable = payments.filter((payment) => payment.service !== 'periodic-payments');
+      const executable = await notYetExecuted(db, tppId, bankAccountId);
       return { paymentIds: executable.map((payment) => payment.id), entries: pendingLines(executable, bankAccountId, today) };
+    },
+
+    async pendingDebit(db, tppId, account) {
+      let debit = 0n;
+      for (const payment of await notYetExecuted(db, tppId, account.id)) {
+        for (const transfer of transfersOf(payment)) {
+          // Without a rate the bank cannot execute it (it rejects the payment): nothing to hold.
+          debit += convertMinor(transfer.amount, account.currency, rates) ?? 0n;
+        }
+      }
+      return debit;
     },
 
     async pendingOf(db, tppId, bankAccountId, paymentIds, today) {

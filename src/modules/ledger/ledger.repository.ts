@@ -416,6 +416,24 @@ export const ledgerRepository = {
     return sums;
   },
 
+  /**
+   * The sum of an account's booked entries dated after `date`: what its booked sum has gained since
+   * the end of that day. Read from the statement index by date, so only those days' entries are
+   * summed (today's and any later, a few), not the account's history.
+   */
+  async bookedAfter(db: DbOrTx, accountId: string, currency: string, date: string): Promise<bigint> {
+    const row = await db
+      .selectFrom('ledger_entry as e')
+      .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
+      .select(sql<string>`cast(coalesce(sum(e.amount_minor), 0) as text)`.as('sum'))
+      .where('e.account_id', '=', accountId)
+      .where('e.currency', '=', currency)
+      .where('e.booking_date', '>', date)
+      .where('t.status', '=', 'booked')
+      .executeTakeFirst();
+    return BigInt(row?.sum ?? '0');
+  },
+
   /** An account's sums: one row of ledger_balance, kept with the entries (no row: nothing posted). */
   async sums(db: DbOrTx, accountId: string, currency: string): Promise<AccountSums> {
     const row = (await SUMS.run(db, { accountId, currency })).rows[0];

@@ -5,7 +5,7 @@ import { ledgerRepository, sumsKey, type AccountSums } from './ledger.repository
 
 /** Berlin Group balance types, in integer minor units. */
 export interface LedgerBalances {
-  /** Booked entries only. */
+  /** Booked entries only: all of them, or those dated up to the closing date asked for. */
   readonly closingBooked: bigint;
   /** Booked and pending entries. */
   readonly expected: bigint;
@@ -24,7 +24,11 @@ export interface Ledger {
    * in turn, in a few statements whatever their number.
    */
   postMany(trx: DbOrTx, postings: readonly LedgerPosting[]): Promise<RecordedPosting[]>;
-  balances(db: DbOrTx, accountId: string, currency: string): Promise<LedgerBalances>;
+  /**
+   * An account's balances; with `closingDate`, closingBooked is the booked balance at the end of
+   * that day (entries booked later, today's say, count in expected only).
+   */
+  balances(db: DbOrTx, accountId: string, currency: string, closingDate?: string): Promise<LedgerBalances>;
   /** {@link balances} of many accounts in one go, keyed by {@link balanceKey}. */
   balancesOf(db: DbOrTx, accounts: readonly { accountId: string; currency: string }[]): Promise<Map<string, LedgerBalances>>;
   /** Which of these idempotency keys have been recorded. */
@@ -76,8 +80,11 @@ export function createLedger(now: () => Date): Ledger {
       return postings.length === 0 ? [] : ledgerRepository.recordMany(trx, postings, now().toISOString());
     },
 
-    async balances(db, accountId, currency) {
-      return balancesOfSums(await ledgerRepository.sums(db, accountId, currency));
+    async balances(db, accountId, currency, closingDate) {
+      const balances = balancesOfSums(await ledgerRepository.sums(db, accountId, currency));
+      if (closingDate === undefined) return balances;
+      const since = await ledgerRepository.bookedAfter(db, accountId, currency, closingDate);
+      return { ...balances, closingBooked: balances.closingBooked - since };
     },
 
     async balancesOf(db, accounts) {

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../../db/create-db.js';
+import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { makeNorwegianBban } from '../../domain/bban.js';
 import { checkCurrencyCode } from '../../domain/currencies.js';
 import { ibanFromNorwegianBban } from '../../domain/iban.js';
@@ -9,7 +10,7 @@ import { accountRepository, type NewAccountRow } from './account.repository.js';
 import type { AccountUpdate, BalanceUpdate, NewAccount } from './account.schemas.js';
 import type { SandboxAccount, SandboxBalances, SandboxCaller } from './sandbox-bank.model.js';
 import { amountIn, norwegianAccount, refuse, valid } from './sandbox-checks.js';
-import { osloDate } from './sandbox-dates.js';
+import { addDays, osloDate } from './sandbox-dates.js';
 import { alreadyExists, audit, customerNamed, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 
 /** The bank code of generated sandbox accounts (BBAN digits 1–4). */
@@ -115,7 +116,9 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
         }
         const difference = await bookkeeping.setClosingBooked(trx, caller.tppId, id, target, {
           key: `sandbox:balance:${randomUUID()}`,
-          date: osloDate(now()),
+          // Dated the previous bank day: the balance set is one the bank closed a day with, so
+          // closingBooked (the end of that day, docs/design.md §2b) shows it too, not only expected.
+          date: rollToBankDay(addDays(osloDate(now()), -1), 'preceding'),
           description: 'Sandbox balance update',
         });
         if (difference !== 0n) {

@@ -80,9 +80,12 @@ export function sandboxBookkeeping(ledger: Ledger) {
       return difference;
     },
 
-    /** Balances of an account or card account; a card's available amount includes its credit limit. */
-    async balances(db: DbOrTx, accountId: string, currency: string, creditLimit?: Money): Promise<SandboxBalances> {
-      const sums = await ledger.balances(db, accountId, currency);
+    /**
+     * Balances of an account or card account; a card's available amount includes its credit limit.
+     * With `closingDate`, closingBooked is the booked balance at the end of that day.
+     */
+    async balances(db: DbOrTx, accountId: string, currency: string, creditLimit?: Money, closingDate?: string): Promise<SandboxBalances> {
+      const sums = await ledger.balances(db, accountId, currency, closingDate);
       return {
         closingBooked: { minor: sums.closingBooked, currency },
         expected: { minor: sums.expected, currency },

@@ -478,13 +478,13 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
       return account && { account: toBankAccount(account), permission: await permissionOn(tpp, psuId, account, organisationNumber) };
     },
 
-    async balances(tpp, accountId) {
+    async balances(tpp, accountId, closingDate) {
       await failIfFaulty(tpp, accountId);
       const found =
         (await accountRepository.findById(db, tpp.tppId, accountId)) ?? (await cardAccountRepository.findById(db, tpp.tppId, accountId));
       if (!found) throw new BankError('unknown-account', `no account ${accountId}`);
       // An account's credit line, as a card account's limit, is part of what it has available.
-      return bookkeeping.balances(db, found.id, found.currency, found.creditLimit);
+      return bookkeeping.balances(db, found.id, found.currency, found.creditLimit, closingDate);
     },
 
     async transactions(tpp, accountId, query) {
