@@ -294,8 +294,9 @@ export interface CoreBanking {
   cardTransactions(tpp: RequestingTpp, cardAccountId: string, query: TransactionQuery): Promise<TransactionPage<BankCardTransaction>>;
   /**
    * The funds check: whether `amount` can be debited from the account now (its interimAvailable,
-   * in the account's currency at the bank's rate). BankError `unknown-account` for an unknown
-   * account, `refused` when the bank has no rate for the currency.
+   * in the account's currency at the bank's rate). The server adds to `amount` the payments from
+   * the account it holds and has not submitted (see {@link AccountBalances}). BankError
+   * `unknown-account` for an unknown account, `refused` when the bank has no rate for the currency.
    */
   fundsAvailable(tpp: RequestingTpp, account: AccountReference, amount: Money): Promise<boolean>;
   /**
