@@ -2,17 +2,20 @@
  * What the balances of an account say (docs/design.md §2b) while payments move: closingBooked is
  * the booked balance at the end of the previous bank day, whatever was booked since; expected is
  * the booked balance less the approved payments not executed yet (the very lines the transaction
- * list shows as pending); interimAvailable is expected plus the credit line, and the funds check
- * counts those payments as spent too.
+ * list shows as pending: a bulk's each, another currency at the rate table's value, no standing
+ * order); interimAvailable is expected plus the credit line, and the funds check counts those
+ * payments as spent too.
  */
 import { describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { rollToBankDay } from '../../src/domain/bank-calendar.js';
 import { addDays } from '../../src/domain/iso-date.js';
+import { formatAmount } from '../../src/domain/money.js';
+import { convertMinor } from '../../src/domain/regulatory-reporting.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { approvedPayment, nextBankDay, osloDateTime, runBatch, setBalance, setClock, useTestServer } from '../support/execution.js';
-import { NDCT, ndctBody } from '../support/payments.js';
+import { bulkBody, crossBorderBody, NCBCT, NDCT, ndctBody, periodicBody } from '../support/payments.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
 import { startAuthorisation, walk } from '../support/sca.js';
 
@@ -133,6 +136,30 @@ describe.each(DIALECTS)('balances while payments wait and are booked (%s)', (dia
       closingBooked: ['0.00', previousBankDay],
       expected: ['20000.00', undefined],
       interimAvailable: ['20000.00', undefined],
+    });
+  });
+
+  it("counts each of a bulk's payments and a payment in another currency at the rate table's value, and no standing order", async () => {
+    const { client } = await server.newTpp(`PSDNO-FSA-${766_000_000 + nextTpp++}`, ['PSP_PI', 'PSP_AI']);
+    const day = nextBankDay();
+    await setClock(client, osloDateTime(day, '10:00'));
+    const payer = await createCustomer(client, 'PRIVATE', 'Kari Nordmann');
+    const account = await createAccount(client, payer.customerNumber);
+    await setBalance(client, account.resourceId, '5000.00');
+    const headers = { 'psu-id': payer.customerNumber };
+    const bulk = await approvedPayment(client, 'bulk-payments', NDCT, bulkBody(account, { requestedExecutionDate: day }), headers);
+    const abroad = await approvedPayment(client, 'payments', NCBCT, crossBorderBody(account), headers);
+    await approvedPayment(client, 'periodic-payments', NDCT, periodicBody(account, { startDate: nextBankDay(day) }), headers);
+
+    const reads = await balancesRead(client, payer.customerNumber, account.bban);
+    const pending = await reads.lines('pending');
+    expect(pending.map((line) => line.id).sort()).toEqual([`${bulk.paymentId}-1`, `${bulk.paymentId}-2`, abroad.paymentId].sort());
+    const sek = convertMinor({ minor: 10_033n, currency: 'SEK' }, 'NOK', server.config.nokRates)!;
+    const expected = formatAmount({ minor: 500_000n - 25_000n - 1_250n - sek, currency: 'NOK' });
+    expect(await reads.balances()).toMatchObject({
+      closingBooked: ['5000.00', expect.any(String)],
+      expected: [expected, undefined],
+      interimAvailable: [expected, undefined],
     });
   });
 });
