@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRead, rateLimitHeaders } from '../../src/modules/accounts/read-frequency.js';
+import { decideRead, mostConstrained, rateLimitHeaders } from '../../src/modules/accounts/read-frequency.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -38,5 +38,15 @@ describe('the frequencyPerDay rule (rolling 24 hours)', () => {
       'ratelimit-policy': '4;w=86400',
       ratelimit: 'limit=4, remaining=1, reset=30',
     });
+  });
+
+  it('speaks for a read of several quotas by the most constrained: the fewest remaining, then the latest reset', () => {
+    const details = { limit: 4, remaining: 2, resetSeconds: 600 };
+    const balances = { limit: 4, remaining: 1, resetSeconds: 300 };
+    const otherAccount = { limit: 4, remaining: 1, resetSeconds: 900 };
+    expect(mostConstrained([details])).toBe(details);
+    expect(mostConstrained([details, balances])).toBe(balances);
+    expect(mostConstrained([details, balances, otherAccount])).toBe(otherAccount);
+    expect(mostConstrained([otherAccount, balances, details])).toBe(otherAccount);
   });
 });

@@ -190,6 +190,8 @@ describe.each(DIALECTS)('account reads (%s)', (dialect) => {
     const list = await read('/v1/accounts?withBalance=true', consentId);
     expect(list.status, list.text).toBe(200);
     expect(list.body.accounts.every((account: any) => account.balances.length === 3)).toBe(true);
+    // Read without the PSU, yet counted against no frequencyPerDay: the one-off consent is its limit.
+    expect(list.headers.ratelimit).toBeUndefined();
   });
 
   it('reads card accounts: list, details and balances with the credit limit included', async () => {

@@ -2,7 +2,9 @@
  * Reads without the PSU present (no PSU-IP-Address; docs/design.md §2b): at most frequencyPerDay
  * reads per consent, account and kind in a rolling 24 hours by the bank clock, then 429
  * ACCESS_EXCEEDED with Retry-After; every such read answers RateLimit-Policy and RateLimit; history
- * older than 90 days needs the PSU present and an SCA of the consent less than an hour old.
+ * older than 90 days needs the PSU present and an SCA of the consent less than an hour old. A read
+ * counts against every kind it answers, for every account it answers: details with balances, and
+ * the account lists.
  */
 import { describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
@@ -44,7 +46,8 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
       { 'psu-id': customer.customerNumber },
       (link) => walk(link),
     );
-    const list = await client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId } });
+    // The PSU present: the list would count a read of the account's details.
+    const list = await client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId, ...PSU_PRESENT } });
     const path = `/v1/accounts/${list.body.accounts[0].resourceId as string}`;
     const read = (suffix: string, headers: Record<string, string> = {}) =>
       client.get<any>(`${path}${suffix}`, { headers: { 'consent-id': consentId, ...headers } });
@@ -187,6 +190,114 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     for (const answer of answers.filter((answer) => answer.status !== 200)) expectError(answer, 429, 'ACCESS_EXCEEDED');
     expect(bankBalanceReads - before).toBe(1);
+  });
+
+  /** A consent over two accounts and a card account of one PSU (details and balances of each), read without the PSU. */
+  async function setUpMany(frequencyPerDay: number) {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const first = await createAccount(client, customer.customerNumber);
+    const second = await createAccount(client, customer.customerNumber);
+    const card = await client.post<any>('/v1/sandbox/card-accounts', { customerNumber: customer.customerNumber });
+    expect(card.status, card.text).toBe(201);
+    const references = [{ bban: first.bban }, { bban: second.bban }, { maskedPan: card.body.maskedPan as string }];
+    const consentId = await approvedConsent(
+      client,
+      consentBody({ accounts: references, balances: references }, { frequencyPerDay }),
+      { 'psu-id': customer.customerNumber },
+      (link) => walk(link),
+    );
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      client.get<any>(path, { headers: { 'consent-id': consentId, ...headers } });
+    const accounts = (await get('/v1/accounts', PSU_PRESENT)).body.accounts as { resourceId: string; iban: string }[];
+    const cards = (await get('/v1/card-accounts', PSU_PRESENT)).body.cardAccounts as { resourceId: string }[];
+    const byIban = (iban: string) => `/v1/accounts/${accounts.find((account) => account.iban === iban)!.resourceId}`;
+    return { get, first: byIban(first.iban), second: byIban(second.iban), card: `/v1/card-accounts/${cards[0]!.resourceId}` };
+  }
+
+  const remainingOf = (answer: { headers: Record<string, unknown> }) => /remaining=(\d+)/.exec(String(answer.headers['ratelimit']))?.[1];
+
+  for (const type of ['account', 'card'] as const) {
+    it(`${type}: details with balances count as a read of the details and of the balances: refused once either is used up, counting neither`, async () => {
+      const { get, first, card } = await setUpMany(2);
+      const path = type === 'account' ? first : card;
+      const both = await get(`${path}?withBalance=true`);
+      expect(both.status, both.text).toBe(200);
+      expect(both.headers.ratelimit).toMatch(/^limit=2, remaining=1, reset=\d+$/);
+      const balances = await get(`${path}/balances`);
+      expect(balances.status, balances.text).toBe(200);
+      expect(remainingOf(balances)).toBe('0');
+
+      const refused = await get(`${path}?withBalance=true`);
+      expectError(refused, 429, 'ACCESS_EXCEEDED');
+      expect(refused.text).not.toContain('balanceAmount');
+      expect(refused.headers.ratelimit).toMatch(/^limit=2, remaining=0, reset=\d+$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
+      expect(refused.body.tppMessages[0].text).toMatch(/reads of the balances of this account/);
+      // The refused read counted no details: the second of the day is still there, then no more.
+      const details = await get(path);
+      expect(details.status, details.text).toBe(200);
+      expect(remainingOf(details)).toBe('0');
+      expectError(await get(path), 429, 'ACCESS_EXCEEDED');
+    });
+
+    it(`${type} list: a read of each listed account's details, and with withBalance of its balances, answering the rate-limit fields`, async () => {
+      const { get, first, card } = await setUpMany(4);
+      const list = type === 'account' ? '/v1/accounts' : '/v1/card-accounts';
+      const path = type === 'account' ? first : card;
+      for (const remaining of ['3', '2', '1', '0']) {
+        const answer = await get(`${path}/balances`);
+        expect(answer.status, answer.text).toBe(200);
+        expect(remainingOf(answer)).toBe(remaining);
+      }
+      const refused = await get(`${list}?withBalance=true`);
+      expectError(refused, 429, 'ACCESS_EXCEEDED');
+      expect(refused.text).not.toContain('balanceAmount');
+      expect(refused.headers.ratelimit).toMatch(/^limit=4, remaining=0, reset=\d+$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
+
+      // Without balances the list reads the details only; the refused one counted none.
+      const listed = await get(list);
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.headers['ratelimit-policy']).toBe('4;w=86400');
+      expect(listed.headers.ratelimit).toMatch(/^limit=4, remaining=3, reset=\d+$/);
+      for (const remaining of ['2', '1', '0']) expect(remainingOf(await get(path))).toBe(remaining);
+      expectError(await get(list), 429, 'ACCESS_EXCEEDED');
+      // The PSU present is not counted, and answers no rate-limit fields.
+      const attended = await get(`${list}?withBalance=true`, PSU_PRESENT);
+      expect(attended.status, attended.text).toBe(200);
+      expect(attended.headers.ratelimit).toBeUndefined();
+    });
+  }
+
+  it('the account list answers the most constrained of the accounts it counts, and is refused when one of them is used up', async () => {
+    const { get, first, second } = await setUpMany(4);
+    expect(remainingOf(await get(first))).toBe('3');
+    expect(remainingOf(await get(first))).toBe('2');
+    const answers = [];
+    for (let read = 0; read < 2; read += 1) {
+      const answer = await get('/v1/accounts?withBalance=true');
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.accounts).toHaveLength(2);
+      answers.push(answer.headers.ratelimit);
+    }
+    // The first account's details: 1 then 0 left; the second's, and the balances: 3 then 2.
+    expect(answers[0]).toMatch(/^limit=4, remaining=1, reset=\d+$/);
+    expect(answers[1]).toMatch(/^limit=4, remaining=0, reset=\d+$/);
+    const refused = await get('/v1/accounts?withBalance=true');
+    expectError(refused, 429, 'ACCESS_EXCEEDED');
+    expect(refused.body.tppMessages[0].text).toMatch(/reads of the details of an account of the list/);
+    // Nothing of the refused list counted: the second account's details and balances have 2 left.
+    expect(remainingOf(await get(second))).toBe('1');
+    expect(remainingOf(await get(`${second}/balances`))).toBe('1');
+  });
+
+  it('account lists at the same moment are counted together in the shared database: no more are answered than frequencyPerDay allows', async () => {
+    const { get, first } = await setUpMany(2);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => get('/v1/accounts?withBalance=true')));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    for (const answer of answers.filter((answer) => answer.status !== 200)) expectError(answer, 429, 'ACCESS_EXCEEDED');
+    expectError(await get(`${first}/balances`), 429, 'ACCESS_EXCEEDED');
   });
 
   it('a malformed PSU-IP-Address is 400 FORMAT_ERROR', async () => {

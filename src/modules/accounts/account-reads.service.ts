@@ -1,4 +1,4 @@
-import type { AccountBalances, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
+import type { AccountBalances, BankAccount, BankCardAccount, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
@@ -12,16 +12,28 @@ import { accountResourceRepository, type AccountType } from './account-resource.
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
-import { admitRead } from './unattended-reads.js';
+import { admitRead, type CountedRead } from './unattended-reads.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 
 export interface AccountReadsService {
-  list(type: AccountType, read: AccountRead, withBalance: boolean): Promise<Record<string, unknown>>;
+  list(type: AccountType, read: AccountRead, withBalance: boolean): Promise<ReadAnswer>;
   details(type: AccountType, read: AccountRead, resourceId: string, withBalance: boolean): Promise<ReadAnswer>;
   balances(type: AccountType, read: AccountRead, resourceId: string): Promise<ReadAnswer>;
 }
 
 const PATHS: Readonly<Record<AccountType, string>> = { account: 'accounts', card: 'card-accounts' };
+
+/** An account or card account as the bank holds it now. */
+type HeldAccount = { readonly type: 'account'; readonly account: BankAccount } | { readonly type: 'card'; readonly card: BankCardAccount };
+
+/**
+ * What a view of an account answers, and so counts without the PSU present (docs/design.md §2b):
+ * its details, and its balances when they are shown with it.
+ */
+function countedReads(granted: GrantedAccount, withBalances: boolean): CountedRead[] {
+  const details: CountedRead = { bankAccountId: granted.bankAccountId, kind: 'details' };
+  return withBalances ? [details, { bankAccountId: granted.bankAccountId, kind: 'balances' }] : [details];
+}
 
 /**
  * Reads of accounts and card accounts under a consent (docs/design.md §2b): the consent named in
@@ -71,22 +83,39 @@ export function createAccountReadsService(
     );
   }
 
-  /** One account's view, or undefined when the bank no longer has it (closed accounts are not listed). */
+  /** What the bank holds of a granted account, or undefined when it no longer has it (closed accounts are not listed). */
+  async function held(read: AccountRead, type: AccountType, granted: GrantedAccount): Promise<HeldAccount | undefined> {
+    const tpp = { tppId: read.tpp.id };
+    if (type === 'account') {
+      const account = await coreBanking.account(tpp, granted.bankAccountId);
+      return account && { type, account };
+    }
+    const card = await coreBanking.cardAccount(tpp, granted.bankAccountId);
+    return card && { type, card };
+  }
+
+  /** One account's view, with its balances when `withBalances`. */
   async function viewOf(
     read: AccountRead,
-    type: AccountType,
     granted: GrantedAccount,
+    found: HeldAccount,
     withBalances: boolean,
     listOnly: boolean,
     ctx: ReturnType<typeof context>,
-  ): Promise<Record<string, unknown> | undefined> {
+  ): Promise<Record<string, unknown>> {
     const tpp = { tppId: read.tpp.id };
-    const resourceId = await accountResourceRepository.idFor(db, read.tpp.id, type, granted.bankAccountId, clock.realNow().toISOString());
+    const resourceId = await accountResourceRepository.idFor(
+      db,
+      read.tpp.id,
+      found.type,
+      granted.bankAccountId,
+      clock.realNow().toISOString(),
+    );
     // Links to what the consent grants on the account (Berlin Group accountDetails `_links`: "only
     // supported, when the corresponding consent has been already granted").
     const href = (kind: 'balances' | 'transactions') =>
       !listOnly && granted.kinds.includes(kind)
-        ? `${settings.publicUrl}/v1/${PATHS[type]}/${encodeURIComponent(resourceId)}/${kind}`
+        ? `${settings.publicUrl}/v1/${PATHS[found.type]}/${encodeURIComponent(resourceId)}/${kind}`
         : undefined;
     const view = {
       resourceId,
@@ -94,15 +123,9 @@ export function createAccountReadsService(
       transactionsHref: href('transactions'),
       ownerName: granted.ownerName,
       fixes: ctx.fixes,
+      balances: withBalances ? await balancesOf(tpp, found.type, granted.bankAccountId, ctx.when) : undefined,
     };
-    if (type === 'account') {
-      const account = await coreBanking.account(tpp, granted.bankAccountId);
-      if (!account) return undefined;
-      return accountDetails(account, { ...view, balances: withBalances ? await balancesOf(tpp, type, account.id, ctx.when) : undefined });
-    }
-    const card = await coreBanking.cardAccount(tpp, granted.bankAccountId);
-    if (!card) return undefined;
-    return cardAccountDetails(card, { ...view, balances: withBalances ? await balancesOf(tpp, type, card.id, ctx.when) : undefined });
+    return found.type === 'account' ? accountDetails(found.account, view) : cardAccountDetails(found.card, view);
   }
 
   return {
@@ -114,26 +137,40 @@ export function createAccountReadsService(
         throw notCovered('the consent covers the list of accounts without balances', 'samtykket gjelder kontolisten uten saldo');
       }
       const ctx = context(read, at);
-      const views: Record<string, unknown>[] = [];
+      // The accounts the bank still holds are listed: a closed one is not, and costs no quota.
+      const listed: { granted: GrantedAccount; found: HeldAccount; withBalances: boolean }[] = [];
       for (const granted of consent.grant?.accounts ?? []) {
         if (granted.type !== type) continue;
+        const found = await held(read, type, granted);
+        if (!found) continue;
         // With balance where the consent grants them (Berlin Group: "if granted by the PSU").
-        const withBalances = withBalance && (listOnly !== undefined || granted.kinds.includes('balances'));
-        const view = await viewOf(read, type, granted, withBalances, listOnly !== undefined, ctx);
-        if (view) views.push(view);
+        listed.push({ granted, found, withBalances: withBalance && (listOnly !== undefined || granted.kinds.includes('balances')) });
       }
+      // The list answers each account's details (and balances): without the PSU it is a read of
+      // each, refused when any is used up. An account-list consent (availableAccounts) is one-off,
+      // used up by this read, and counts nothing.
+      const counted = listOnly ? [] : listed.flatMap(({ granted, withBalances }) => countedReads(granted, withBalances));
+      const { value: views, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
+        const views: Record<string, unknown>[] = [];
+        for (const { granted, found, withBalances } of listed) {
+          views.push(await viewOf(read, granted, found, withBalances, listOnly !== undefined, ctx));
+        }
+        return views;
+      });
       await consents.recordUse(consent, read.requestId, at);
-      return type === 'account' ? { accounts: views } : { cardAccounts: views };
+      return { body: type === 'account' ? { accounts: views } : { cardAccounts: views }, headers };
     },
 
     async details(type, read, resourceId, withBalance) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
       const granted = await grantedAccount(db, consent, type, resourceId);
-      const { value: view, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'details', at.now, async () => {
-        const found = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, context(read, at));
+      const withBalances = withBalance && granted.kinds.includes('balances');
+      const counted = countedReads(granted, withBalances);
+      const { value: view, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
+        const found = await held(read, type, granted);
         if (!found) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
-        return found;
+        return viewOf(read, granted, found, withBalances, false, context(read, at));
       });
       await consents.recordUse(consent, read.requestId, at);
       return { body: type === 'account' ? { account: view } : { cardAccount: view }, headers };
@@ -147,8 +184,13 @@ export function createAccountReadsService(
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }
       const tpp = { tppId: read.tpp.id };
-      const { value: balances, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'balances', at.now, () =>
-        balancesOf(tpp, type, granted.bankAccountId, context(read, at).when),
+      const { value: balances, headers } = await admitRead(
+        db,
+        read,
+        consent,
+        [{ bankAccountId: granted.bankAccountId, kind: 'balances' }],
+        at.now,
+        () => balancesOf(tpp, type, granted.bankAccountId, context(read, at).when),
       );
       await consents.recordUse(consent, read.requestId, at);
       return { body: { ...reportedAccount(type, granted), balances }, headers };

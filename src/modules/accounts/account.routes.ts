@@ -87,7 +87,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: AccountListResponse, ...errors },
       },
     },
-    async (request) => (await reads.list('account', readOf(request), request.query.withBalance ?? false)) as never,
+    async (request, reply) => answer(reply, await reads.list('account', readOf(request), request.query.withBalance ?? false)),
   );
 
   app.get(
@@ -137,7 +137,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ reads: AccountReadsServi
         response: { 200: CardAccountListResponse, ...errors },
       },
     },
-    async (request) => (await reads.list('card', readOf(request), request.query.withBalance ?? false)) as never,
+    async (request, reply) => answer(reply, await reads.list('card', readOf(request), request.query.withBalance ?? false)),
   );
 
   app.get(

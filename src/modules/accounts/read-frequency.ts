@@ -52,3 +52,18 @@ export function rateLimitHeaders(allowance: ReadAllowance): Record<string, strin
     ratelimit: `limit=${allowance.limit}, remaining=${allowance.remaining}, reset=${allowance.resetSeconds}`,
   };
 }
+
+/**
+ * The one allowance that speaks for a read counted against several quotas (the details and
+ * balances of an account, or of every account of a list), all with the same limit: the fewest
+ * remaining, since the read can be repeated only that many times, and among those the latest
+ * reset, since the read is allowed once more only when each of them has a slot again. A refused
+ * read's allowances are those refused (remaining 0): the reset is when all of them allow again.
+ */
+export function mostConstrained(allowances: readonly [ReadAllowance, ...ReadAllowance[]]): ReadAllowance {
+  return allowances.reduce((worst, allowance) =>
+    allowance.remaining < worst.remaining || (allowance.remaining === worst.remaining && allowance.resetSeconds > worst.resetSeconds)
+      ? allowance
+      : worst,
+  );
+}

@@ -243,7 +243,7 @@ export function createTransactionReadsService(
       const {
         value: { report, links },
         headers,
-      } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, () =>
+      } = await admitRead(db, read, consent, [{ bankAccountId: granted.bankAccountId, kind: 'transactions' }], at.now, () =>
         type === 'account'
           ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
           : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
@@ -261,17 +261,24 @@ export function createTransactionReadsService(
       const at = await clock.moment(read.tpp.id);
       const { consent, granted } = await transactionsGranted(read, 'account', resourceId, at);
       const tpp = { tppId: read.tpp.id };
-      const { value: entry, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, async () => {
-        const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
-        const entryFound = found
-          ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
-          : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
-        if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
-        // A transaction is history as the list's lines are: one booked before the last 90 days
-        // is refused here just as a list reaching back to its day is.
-        checkHistory(read, consent, entryFound.bookingDate, 'transactionId', at);
-        return entryFound;
-      });
+      const { value: entry, headers } = await admitRead(
+        db,
+        read,
+        consent,
+        [{ bankAccountId: granted.bankAccountId, kind: 'transactions' }],
+        at.now,
+        async () => {
+          const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
+          const entryFound = found
+            ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
+            : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
+          if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+          // A transaction is history as the list's lines are: one booked before the last 90 days
+          // is refused here just as a list reaching back to its day is.
+          checkHistory(read, consent, entryFound.bookingDate, 'transactionId', at);
+          return entryFound;
+        },
+      );
       await consents.recordUse(consent, read.requestId, at);
       const href = `${settings.publicUrl}/v1/accounts/${encodeURIComponent(resourceId)}/transactions/${encodeURIComponent(entry.id)}`;
       return { body: { transactionsDetails: transactionView(entry, href) }, headers };
