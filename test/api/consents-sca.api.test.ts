@@ -2,8 +2,8 @@
  * A consent's SCA (docs/design.md §2b): the confirmation page says in plain words, in nb and en,
  * what the TPP asks; approval makes the consent valid, a rejection or an account the PSU cannot
  * share rejects it; a bank-offered consent lets the PSU tick the accounts to share; a corporate PSU
- * shares only accounts engaged with REGISTER and VIEW; a newer consent for the same accounts ends
- * the older one; validity ends by the bank clock.
+ * shares only accounts engaged with REGISTER and VIEW; a newer consent granting at least as much ends
+ * the older one, a narrower one leaves it valid; validity ends by the bank clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -177,6 +177,31 @@ describe.each(DIALECTS)('consent SCA (%s)', (dialect) => {
     expect(await consentStatusOf(server.client, older.consentId)).toBe('terminatedByTpp');
     expect(await consentStatusOf(server.client, unrelated.consentId)).toBe('terminatedByTpp');
     expect(await consentStatusOf(server.client, newer.consentId)).toBe('valid');
+  });
+
+  it('keeps an older consent valid when the new one grants less: fewer kinds, a global one, the owner name', async () => {
+    const { psuId, account } = await psuWithAccount();
+    const approve = async (access: Record<string, unknown>) => {
+      const { consentId, scaRedirect } = await createConsent(server.client, consentBody(access), { 'psu-id': psuId, ...REDIRECTS });
+      await walk(scaRedirect!);
+      expect(await consentStatusOf(server.client, consentId)).toBe('valid');
+      return consentId;
+    };
+    const broad = await approve(detailedAccess(account));
+    await approve({ accounts: [{ bban: account.bban }] });
+    await approve({ transactions: [{ bban: account.bban }] });
+    expect(await consentStatusOf(server.client, broad)).toBe('valid');
+    const list = await server.client.get<any>('/v1/accounts', { headers: { 'consent-id': broad } });
+    expect(list.status, list.text).toBe(200);
+    const resourceId = list.body.accounts[0].resourceId as string;
+    const balances = await server.client.get<any>(`/v1/accounts/${resourceId}/balances`, { headers: { 'consent-id': broad } });
+    expect(balances.status, balances.text).toBe(200);
+
+    const global = await approve({ allPsd2: 'allAccountsWithOwnerName' });
+    expect(await consentStatusOf(server.client, broad)).toBe('terminatedByTpp');
+    await approve({ accounts: [], balances: [], transactions: [] });
+    await approve({ allPsd2: 'allAccounts' });
+    expect(await consentStatusOf(server.client, global)).toBe('valid');
   });
 
   it('expires a valid consent once its validUntil has passed by the bank clock', async () => {
