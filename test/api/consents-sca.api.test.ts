@@ -218,6 +218,54 @@ describe.each(DIALECTS)('consent SCA (%s)', (dialect) => {
     expect(moved.status, moved.text).toBe(200);
     expect(await consentStatusOf(client, consentId)).toBe('expired');
   });
+  describe("the SCA's time is the TPP's bank clock, as the checks counting from it", () => {
+    const DAY = 86_400_000;
+    async function tppWithClockAhead(number: string, days: number) {
+      const { client } = await server.newTpp(number);
+      const moved = await client.post<any>('/v1/sandbox/clock', { dateTime: new Date(Date.now() + days * DAY).toISOString() });
+      expect(moved.status, moved.text).toBe(200);
+      const customer = await createCustomer(client);
+      const account = await createAccount(client, customer.customerNumber);
+      return { client, psuId: customer.customerNumber, account };
+    }
+
+    it('reads history older than 90 days with the PSU present right after the SCA, the clock a day ahead', async () => {
+      const { client, psuId, account } = await tppWithClockAhead('PSDNO-FSA-445566771', 1);
+      const { consentId, scaRedirect } = await createConsent(client, consentBody(detailedAccess(account)), {
+        'psu-id': psuId,
+        ...REDIRECTS,
+      });
+      await walk(scaRedirect!);
+      expect(await consentStatusOf(client, consentId)).toBe('valid');
+      const list = await client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId } });
+      expect(list.status, list.text).toBe(200);
+      const resourceId = list.body.accounts[0].resourceId as string;
+      const history = await client.get<any>(`/v1/accounts/${resourceId}/transactions?dateFrom=${osloDay(-120)}`, {
+        headers: { 'consent-id': consentId, 'psu-ip-address': '192.0.2.10' },
+      });
+      expect(history.status, history.text).toBe(200);
+    });
+
+    it('counts the 180 days after the SCA by the bank clock: valid on its 179th day, though the real clock is behind', async () => {
+      const { client, psuId } = await tppWithClockAhead('PSDNO-FSA-445566772', 30);
+      const { consentId, scaRedirect } = await createConsent(
+        client,
+        consentBody({ allPsd2: 'allAccounts' }, { validUntil: '9999-12-31' }),
+        {
+          'psu-id': psuId,
+          ...REDIRECTS,
+        },
+      );
+      await walk(scaRedirect!);
+      expect((await client.get<any>(`/v1/consents/${consentId}`)).body.validUntil).toBe(osloDay(30 + 180));
+      const moved = await client.post<any>('/v1/sandbox/clock', { dateTime: new Date(Date.now() + (30 + 179) * DAY).toISOString() });
+      expect(moved.status, moved.text).toBe(200);
+      expect(await consentStatusOf(client, consentId)).toBe('valid');
+      await client.post<any>('/v1/sandbox/clock', { dateTime: new Date(Date.now() + (30 + 181) * DAY).toISOString() });
+      expect(await consentStatusOf(client, consentId)).toBe('expired');
+    });
+  });
+
   it('starts the authorisation explicitly under /consents/{id}/authorisations, lists it and reads its scaStatus', async () => {
     const { psuId, account } = await psuWithAccount();
     const created = await server.client.post<any>('/v1/consents', consentBody(detailedAccess(account)), {

@@ -137,7 +137,7 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
         const current = await lockedAsBefore(trx, consent);
         const { psuId: firstApprover, grant } = current;
         if (firstApprover === undefined || grant === undefined) throw new Error(`partially authorised consent ${consent.id} has no grant`);
-        const today = await clock.today(consent.tppId, trx);
+        const { now: bankNow, today } = await clock.moment(consent.tppId, trx);
         const approved = await transitionConsent(trx, current, {
           to: 'valid',
           reason: 'Approved by a second PSU of the agreement',
@@ -145,7 +145,7 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
           at,
           today,
           // Its SCA is complete now: the 180 days and the fresh-SCA hour count from here.
-          approval: { psuId: firstApprover, psuCorporateId: current.psuCorporateId, grant },
+          approval: { psuId: firstApprover, psuCorporateId: current.psuCorporateId, grant, scaAt: bankNow.toISOString() },
         });
         await supersede(trx, approved, grant, firstApprover, at, today);
       },
@@ -181,8 +181,13 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
         ok: true,
         apply: async (trx, at) => {
           const current = await lockedAsBefore(trx, consent);
-          const approval = { psuId, psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId, grant };
-          const today = await clock.today(consent.tppId, trx);
+          const { now: bankNow, today } = await clock.moment(consent.tppId, trx);
+          const approval = {
+            psuId,
+            psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId,
+            grant,
+            scaAt: bankNow.toISOString(),
+          };
           const actor = { type: 'psu' as const, id: psuId };
           if (jointly) {
             await transitionConsent(trx, current, {
