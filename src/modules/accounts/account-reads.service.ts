@@ -11,6 +11,7 @@ import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { stillShareable } from '../consents/psu-account-access.js';
 import { admitRead } from './unattended-reads.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 
@@ -91,8 +92,12 @@ export function createAccountReadsService(
       }
       const ctx = context(read, at);
       const views: Record<string, unknown>[] = [];
-      for (const granted of consent.grant?.accounts ?? []) {
-        if (granted.type !== type) continue;
+      // Accounts the consent's PSU may no longer share are left out; asked all at once, since a
+      // bank's port answers each over its own round trip.
+      const ofType = (consent.grant?.accounts ?? []).filter((granted) => granted.type === type);
+      const shareable = await Promise.all(ofType.map((granted) => stillShareable(coreBanking, { tppId: consent.tppId }, consent, granted)));
+      for (const [index, granted] of ofType.entries()) {
+        if (!shareable[index]) continue;
         // With balance where the consent grants them (Berlin Group: "if granted by the PSU").
         const withBalances = withBalance && (listOnly !== undefined || granted.kinds.includes('balances'));
         const view = await viewOf(read, type, granted, withBalances, listOnly !== undefined, ctx);
@@ -105,7 +110,7 @@ export function createAccountReadsService(
     async details(type, read, resourceId, withBalance) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const granted = await grantedAccount(db, consent, type, resourceId);
+      const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
       const { value: view, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'details', at.now, async () => {
         const found = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, context(read, at));
         if (!found) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
@@ -118,7 +123,7 @@ export function createAccountReadsService(
     async balances(type, read, resourceId) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const granted = await grantedAccount(db, consent, type, resourceId);
+      const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
       if (!granted.kinds.includes('balances')) {
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }
