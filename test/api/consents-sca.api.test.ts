@@ -2,8 +2,8 @@
  * A consent's SCA (docs/design.md §2b): the confirmation page says in plain words, in nb and en,
  * what the TPP asks; approval makes the consent valid, a rejection or an account the PSU cannot
  * share rejects it; a bank-offered consent lets the PSU tick the accounts to share; a corporate PSU
- * shares only accounts engaged with REGISTER and VIEW; a newer consent for the same accounts ends
- * the older one; validity ends by the bank clock.
+ * shares only accounts engaged with REGISTER and VIEW; a newer consent granting at least as much ends
+ * the older one, a narrower one leaves it valid; validity ends by the bank clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -179,6 +179,31 @@ describe.each(DIALECTS)('consent SCA (%s)', (dialect) => {
     expect(await consentStatusOf(server.client, newer.consentId)).toBe('valid');
   });
 
+  it('keeps an older consent valid when the new one grants less: fewer kinds, a global one, the owner name', async () => {
+    const { psuId, account } = await psuWithAccount();
+    const approve = async (access: Record<string, unknown>) => {
+      const { consentId, scaRedirect } = await createConsent(server.client, consentBody(access), { 'psu-id': psuId, ...REDIRECTS });
+      await walk(scaRedirect!);
+      expect(await consentStatusOf(server.client, consentId)).toBe('valid');
+      return consentId;
+    };
+    const broad = await approve(detailedAccess(account));
+    await approve({ accounts: [{ bban: account.bban }] });
+    await approve({ transactions: [{ bban: account.bban }] });
+    expect(await consentStatusOf(server.client, broad)).toBe('valid');
+    const list = await server.client.get<any>('/v1/accounts', { headers: { 'consent-id': broad } });
+    expect(list.status, list.text).toBe(200);
+    const resourceId = list.body.accounts[0].resourceId as string;
+    const balances = await server.client.get<any>(`/v1/accounts/${resourceId}/balances`, { headers: { 'consent-id': broad } });
+    expect(balances.status, balances.text).toBe(200);
+
+    const global = await approve({ allPsd2: 'allAccountsWithOwnerName' });
+    expect(await consentStatusOf(server.client, broad)).toBe('terminatedByTpp');
+    await approve({ accounts: [], balances: [], transactions: [] });
+    await approve({ allPsd2: 'allAccounts' });
+    expect(await consentStatusOf(server.client, global)).toBe('valid');
+  });
+
   it('expires a valid consent once its validUntil has passed by the bank clock', async () => {
     const { client } = await server.newTpp('PSDNO-FSA-444444444');
     const customer = await createCustomer(client);
@@ -193,6 +218,54 @@ describe.each(DIALECTS)('consent SCA (%s)', (dialect) => {
     expect(moved.status, moved.text).toBe(200);
     expect(await consentStatusOf(client, consentId)).toBe('expired');
   });
+  describe("the SCA's time is the TPP's bank clock, as the checks counting from it", () => {
+    const DAY = 86_400_000;
+    async function tppWithClockAhead(number: string, days: number) {
+      const { client } = await server.newTpp(number);
+      const moved = await client.post<any>('/v1/sandbox/clock', { dateTime: new Date(Date.now() + days * DAY).toISOString() });
+      expect(moved.status, moved.text).toBe(200);
+      const customer = await createCustomer(client);
+      const account = await createAccount(client, customer.customerNumber);
+      return { client, psuId: customer.customerNumber, account };
+    }
+
+    it('reads history older than 90 days with the PSU present right after the SCA, the clock a day ahead', async () => {
+      const { client, psuId, account } = await tppWithClockAhead('PSDNO-FSA-445566771', 1);
+      const { consentId, scaRedirect } = await createConsent(client, consentBody(detailedAccess(account)), {
+        'psu-id': psuId,
+        ...REDIRECTS,
+      });
+      await walk(scaRedirect!);
+      expect(await consentStatusOf(client, consentId)).toBe('valid');
+      const list = await client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId } });
+      expect(list.status, list.text).toBe(200);
+      const resourceId = list.body.accounts[0].resourceId as string;
+      const history = await client.get<any>(`/v1/accounts/${resourceId}/transactions?dateFrom=${osloDay(-120)}`, {
+        headers: { 'consent-id': consentId, 'psu-ip-address': '192.0.2.10' },
+      });
+      expect(history.status, history.text).toBe(200);
+    });
+
+    it('counts the 180 days after the SCA by the bank clock: valid on its 179th day, though the real clock is behind', async () => {
+      const { client, psuId } = await tppWithClockAhead('PSDNO-FSA-445566772', 30);
+      const { consentId, scaRedirect } = await createConsent(
+        client,
+        consentBody({ allPsd2: 'allAccounts' }, { validUntil: '9999-12-31' }),
+        {
+          'psu-id': psuId,
+          ...REDIRECTS,
+        },
+      );
+      await walk(scaRedirect!);
+      expect((await client.get<any>(`/v1/consents/${consentId}`)).body.validUntil).toBe(osloDay(30 + 180));
+      const moved = await client.post<any>('/v1/sandbox/clock', { dateTime: new Date(Date.now() + (30 + 179) * DAY).toISOString() });
+      expect(moved.status, moved.text).toBe(200);
+      expect(await consentStatusOf(client, consentId)).toBe('valid');
+      await client.post<any>('/v1/sandbox/clock', { dateTime: new Date(Date.now() + (30 + 181) * DAY).toISOString() });
+      expect(await consentStatusOf(client, consentId)).toBe('expired');
+    });
+  });
+
   it('starts the authorisation explicitly under /consents/{id}/authorisations, lists it and reads its scaStatus', async () => {
     const { psuId, account } = await psuWithAccount();
     const created = await server.client.post<any>('/v1/consents', consentBody(detailedAccess(account)), {

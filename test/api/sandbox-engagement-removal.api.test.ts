@@ -7,13 +7,16 @@
  *   RESOURCE_UNKNOWN naming the path parameter; another TPP's sandbox is invisible (404);
  * - its effect: a payment the PSU created from that account before the removal fails approval
  *   (RJCT, "You may not approve payments from this account"), also when the access goes while the
- *   PSU is on the confirmation page; another PSU still engaged on the account approves as before.
+ *   PSU is on the confirmation page; another PSU still engaged on the account approves as before;
+ *   reads under the PSU's consents no longer list the account, and its details, balances and
+ *   transactions are 401 CONSENT_INVALID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { DIALECTS } from '../support/databases.js';
-import { NDCT, ndctBody, type Account } from '../support/payments.js';
+import { expectError, NDCT, ndctBody, type Account } from '../support/payments.js';
+import { approvedConsent, consentBody } from '../support/consents.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
 import {
   alertOf,
@@ -239,6 +242,52 @@ describe.each(DIALECTS)('removing a sandbox engagement (%s)', (dialect) => {
       expect((await walk(payment.links['scaRedirect']!.href)).redirectedTo).toBe(OK_URI);
       expect((await removeEngagement(corp, psu)).status).toBe(204);
       expect(await paymentStatusOf(server.client, payment.path)).toEqual({ transactionStatus: 'ACTC' });
+    });
+  });
+
+  describe('its effect on consents', () => {
+    /** A valid allPsd2 consent of the PSU under the agreement, and the resourceId of the corporation's account in it. */
+    async function consentOf(corp: Engaged, psu: string): Promise<{ consentId: string; resourceId: string }> {
+      const consentId = await approvedConsent(
+        server.client,
+        consentBody({ allPsd2: 'allAccounts' }),
+        { ...corp.headersOf(psu), ...URIS },
+        walk,
+      );
+      const list = await server.client.get<any>('/v1/accounts?withBalance=true', { headers: { 'consent-id': consentId } });
+      expect(list.status, list.text).toBe(200);
+      const listed = (list.body.accounts as { iban: string; resourceId: string }[]).find((account) => account.iban === corp.account.iban);
+      expect(listed, list.text).toBeDefined();
+      return { consentId, resourceId: listed!.resourceId };
+    }
+
+    it('reads under a consent of the PSU no longer list or serve the account: 401 CONSENT_INVALID; the other PSU reads as before', async () => {
+      const corp = await engagedCorporation(server.client);
+      const [gone, kept] = corp.psus as [string, string];
+      const lost = await consentOf(corp, gone);
+      const still = await consentOf(corp, kept);
+      const read = (path: string, consentId: string) =>
+        server.client.get<any>(path, { headers: { 'consent-id': consentId, 'psu-ip-address': '192.0.2.10' } });
+      const paths = (resourceId: string) => [
+        `/v1/accounts/${resourceId}`,
+        `/v1/accounts/${resourceId}/balances`,
+        `/v1/accounts/${resourceId}/transactions`,
+      ];
+      for (const path of paths(lost.resourceId)) expect((await read(path, lost.consentId)).status, path).toBe(200);
+
+      expect((await removeEngagement(corp, gone)).status).toBe(204);
+
+      const list = await read('/v1/accounts?withBalance=true', lost.consentId);
+      expect(list.status, list.text).toBe(200);
+      expect(list.body.accounts).toEqual([]);
+      for (const path of paths(lost.resourceId)) {
+        const response = await read(path, lost.consentId);
+        expectError(response, 401, 'CONSENT_INVALID');
+        expect(response.body.tppMessages[0].text, path).toContain('no longer has access to this account');
+      }
+      const keptList = await read('/v1/accounts?withBalance=true', still.consentId);
+      expect(keptList.body.accounts.map((account: { iban: string }) => account.iban)).toEqual([corp.account.iban]);
+      for (const path of paths(still.resourceId)) expect((await read(path, still.consentId)).status, path).toBe(200);
     });
   });
 });

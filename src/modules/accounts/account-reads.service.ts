@@ -12,6 +12,7 @@ import { accountResourceRepository, type AccountType } from './account-resource.
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
 import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
+import { stillShareable } from '../consents/psu-account-access.js';
 import { admitRead, type CountedRead } from './unattended-reads.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 
@@ -137,10 +138,14 @@ export function createAccountReadsService(
         throw notCovered('the consent covers the list of accounts without balances', 'samtykket gjelder kontolisten uten saldo');
       }
       const ctx = context(read, at);
-      // The accounts the bank still holds are listed: a closed one is not, and costs no quota.
+      // The accounts listed: those the consent's PSU may still share (asked all at once, since a
+      // bank's port answers each over its own round trip) and the bank still holds (a closed one
+      // is not listed, and costs no quota).
+      const ofType = (consent.grant?.accounts ?? []).filter((granted) => granted.type === type);
+      const shareable = await Promise.all(ofType.map((granted) => stillShareable(coreBanking, { tppId: consent.tppId }, consent, granted)));
       const listed: { granted: GrantedAccount; found: HeldAccount; withBalances: boolean }[] = [];
-      for (const granted of consent.grant?.accounts ?? []) {
-        if (granted.type !== type) continue;
+      for (const [index, granted] of ofType.entries()) {
+        if (!shareable[index]) continue;
         const found = await held(read, type, granted);
         if (!found) continue;
         // With balance where the consent grants them (Berlin Group: "if granted by the PSU").
@@ -164,7 +169,7 @@ export function createAccountReadsService(
     async details(type, read, resourceId, withBalance) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const granted = await grantedAccount(db, consent, type, resourceId);
+      const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
       const withBalances = withBalance && granted.kinds.includes('balances');
       const counted = countedReads(granted, withBalances);
       const { value: view, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
@@ -179,7 +184,7 @@ export function createAccountReadsService(
     async balances(type, read, resourceId) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const granted = await grantedAccount(db, consent, type, resourceId);
+      const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
       if (!granted.kinds.includes('balances')) {
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }

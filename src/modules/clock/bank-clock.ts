@@ -7,7 +7,8 @@ import { sandboxClockRepository } from './sandbox-clock.repository.js';
  * The bank's time as one TPP sees it. In the sandbox each TPP may move its own clock
  * ahead (`POST /v1/sandbox/clock`) to see future-dated payments fall due without waiting; the
  * execution-date rules, approval (PDNG or ACTC), batch runs and booking dates use it. SCA
- * deadlines and signatures keep the real clock: they are about real people and real messages.
+ * deadlines and signatures keep the real clock: they are about real people and real messages; a
+ * consent's SCA time is taken from this clock, since its 180 days and fresh-SCA hour are checked by it.
  */
 /** One reading of a TPP's bank clock: the instant and the bank date it falls on. */
 export interface BankMoment {

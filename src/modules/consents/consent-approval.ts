@@ -8,7 +8,8 @@ import type { Authorisation } from '../authorisations/authorisation.model.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { ACCESS_KINDS, namedAccounts } from './consent-access.js';
 import { choiceValue, consentConfirmation } from './consent-confirmation.js';
-import { grantKey, type Grant, type GrantedAccount } from './consent-grant.js';
+import type { Grant, GrantedAccount } from './consent-grant.js';
+import { supersedes } from './consent-supersession.js';
 import { needsSecondApprover, secondApproverRefusal } from './consent-joint-approval.js';
 import { isAwaitingApproval } from './consent-status.js';
 import { transitionConsent } from './consent-transition.js';
@@ -76,7 +77,7 @@ function grantOf(consent: Consent, shareable: readonly ShareableAccount[], chose
 
 /**
  * The consent's side of its SCA: the confirmation page, the approval that makes it valid (and ends
- * the same TPP's older valid recurring consent for the same PSU and accounts), and the rejection a
+ * the same TPP's older valid recurring consents of the same PSU it grants at least as much as), and the rejection a
  * failed SCA causes. A corporate grant the bank wants approved by two (consent-joint-approval.ts)
  * is partiallyAuthorised after its first approval, and the approval of a second PSU of the
  * agreement, through another authorisation, makes it valid.
@@ -91,16 +92,19 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
   const shareableFor = (authorisation: Authorisation, consent: Consent, psuId: string) =>
     shareableAccounts(coreBanking, { tppId: consent.tppId }, psuId, authorisation.psuCorporateId ?? consent.psuCorporateId);
 
-  /** Ends the TPP's other valid recurring consents of this PSU for exactly the same accounts (docs/design.md §2b). */
+  /**
+   * Ends the TPP's other valid recurring consents of this PSU that the newly valid one grants at
+   * least as much as (consent-supersession.ts, docs/design.md §2b).
+   */
   async function supersede(trx: DbOrTx, consent: Consent, grant: Grant, psuId: string, at: string, today: string) {
-    if (!consent.recurring || grant.listOnly) return;
-    const key = grantKey(grant);
+    if (!consent.recurring) return;
+    const newer = { access: consent.access, psuCorporateId: consent.psuCorporateId, grant };
     for (const older of await consentRepository.listValidOf(trx, consent.tppId, psuId)) {
-      if (older.id === consent.id || !older.recurring || older.grant === undefined || older.grant.listOnly) continue;
-      if (grantKey(older.grant) !== key) continue;
+      if (older.id === consent.id || !older.recurring || older.grant === undefined) continue;
+      if (!supersedes(newer, { access: older.access, psuCorporateId: older.psuCorporateId, grant: older.grant })) continue;
       await transitionConsent(trx, older, {
         to: 'terminatedByTpp',
-        reason: `Replaced by consent ${consent.id} for the same accounts`,
+        reason: `Replaced by consent ${consent.id}, which grants at least as much`,
         actor: { type: 'tpp', id: consent.tppId },
         at,
         today,
@@ -133,17 +137,17 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
         const current = await lockedAsBefore(trx, consent);
         const { psuId: firstApprover, grant } = current;
         if (firstApprover === undefined || grant === undefined) throw new Error(`partially authorised consent ${consent.id} has no grant`);
-        const today = await clock.today(consent.tppId, trx);
-        await transitionConsent(trx, current, {
+        const { now: bankNow, today } = await clock.moment(consent.tppId, trx);
+        const approved = await transitionConsent(trx, current, {
           to: 'valid',
           reason: 'Approved by a second PSU of the agreement',
           actor: { type: 'psu', id: psuId },
           at,
           today,
           // Its SCA is complete now: the 180 days and the fresh-SCA hour count from here.
-          approval: { psuId: firstApprover, psuCorporateId: current.psuCorporateId, grant },
+          approval: { psuId: firstApprover, psuCorporateId: current.psuCorporateId, grant, scaAt: bankNow.toISOString() },
         });
-        await supersede(trx, current, grant, firstApprover, at, today);
+        await supersede(trx, approved, grant, firstApprover, at, today);
       },
     };
   }
@@ -177,8 +181,13 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
         ok: true,
         apply: async (trx, at) => {
           const current = await lockedAsBefore(trx, consent);
-          const approval = { psuId, psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId, grant };
-          const today = await clock.today(consent.tppId, trx);
+          const { now: bankNow, today } = await clock.moment(consent.tppId, trx);
+          const approval = {
+            psuId,
+            psuCorporateId: authorisation.psuCorporateId ?? current.psuCorporateId,
+            grant,
+            scaAt: bankNow.toISOString(),
+          };
           const actor = { type: 'psu' as const, id: psuId };
           if (jointly) {
             await transitionConsent(trx, current, {
@@ -191,8 +200,15 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
             });
             return;
           }
-          await transitionConsent(trx, current, { to: 'valid', reason: 'Approved by the PSU', actor, at, today, approval });
-          await supersede(trx, current, grant, psuId, at, today);
+          const approved = await transitionConsent(trx, current, {
+            to: 'valid',
+            reason: 'Approved by the PSU',
+            actor,
+            at,
+            today,
+            approval,
+          });
+          await supersede(trx, approved, grant, psuId, at, today);
         },
       };
     },

@@ -20,11 +20,3 @@ export interface Grant {
   readonly accounts: readonly GrantedAccount[];
   readonly listOnly?: { readonly withBalance: boolean } | undefined;
 }
-
-/** The accounts of a grant as a comparable key: a newer consent for the same accounts ends the older one. */
-export function grantKey(grant: Grant): string {
-  return grant.accounts
-    .map((account) => `${account.type}:${account.bankAccountId}`)
-    .sort()
-    .join(',');
-}

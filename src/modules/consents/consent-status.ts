@@ -1,8 +1,8 @@
 /**
  * The Berlin Group consentStatus of a consent (docs/design.md §2b): received → valid | rejected
  * (its SCA); valid → expired (validUntil passed, 180 days after its SCA, or a one-off consent used),
- * revokedByPsu, terminatedByTpp (DELETE, or a newer consent of the same TPP for the same PSU and
- * accounts). received → partiallyAuthorised → valid | rejected is the corporate multi-level SCA:
+ * revokedByPsu, terminatedByTpp (DELETE, or a newer consent of the same TPP and PSU granting at
+ * least as much, consent-supersession.ts). received → partiallyAuthorised → valid | rejected is the corporate multi-level SCA:
  * the bank wants a second approver of the agreement for an account granted (consent-joint-approval.ts).
  */
 export const CONSENT_STATUSES = [

@@ -20,6 +20,18 @@ const MOVES: Readonly<Record<ConsentStatus, readonly ConsentStatus[]>> = {
   terminatedByTpp: [],
 };
 
+/** Who approved a consent, what was granted, and when its SCA completed. */
+export interface ConsentApproval {
+  readonly psuId: string;
+  readonly psuCorporateId?: string | undefined;
+  readonly grant: Grant;
+  /**
+   * When its SCA completed by the TPP's bank clock (the sandbox clock a TPP may move), not the real
+   * one: the 180 days and the fresh-SCA hour are counted by that clock, so they must start on it.
+   */
+  readonly scaAt: string;
+}
+
 export interface ConsentChange {
   readonly to: ConsentStatus;
   /** Why, for the audit trail. */
@@ -30,7 +42,7 @@ export interface ConsentChange {
   /** The TPP's bank date, the consent's lastActionDate from now on. */
   readonly today: string;
   /** The approval: who approved it and what was granted. */
-  readonly approval?: { readonly psuId: string; readonly psuCorporateId?: string | undefined; readonly grant: Grant } | undefined;
+  readonly approval?: ConsentApproval | undefined;
 }
 
 /**
@@ -57,7 +69,7 @@ export async function transitionConsent(trx: DbOrTx, consent: Consent, change: C
           psuId: change.approval.psuId,
           psuCorporateId: change.approval.psuCorporateId,
           grant: change.approval.grant,
-          approvedAt: change.at,
+          approvedAt: change.approval.scaAt,
         }
       : {}),
   });
@@ -90,7 +102,7 @@ export async function transitionConsent(trx: DbOrTx, consent: Consent, change: C
           psuId: change.approval.psuId,
           psuCorporateId: change.approval.psuCorporateId ?? consent.psuCorporateId,
           grant: change.approval.grant,
-          approvedAt: change.at,
+          approvedAt: change.approval.scaAt,
         }
       : {}),
   };

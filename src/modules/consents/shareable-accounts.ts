@@ -3,6 +3,7 @@ import { referenceNamesCurrency } from '../../domain/currencies.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { ConsentReference } from './consent-access.js';
 import type { GrantedAccount } from './consent-grant.js';
+import { maySharePermission } from './psu-account-access.js';
 
 /** An account or card account the PSU may share with a TPP, as the SCA page names it. */
 export interface ShareableAccount {
@@ -42,8 +43,7 @@ export async function shareableAccounts(
   const permissions = await Promise.all(accounts.map((account) => coreBanking.permission(tpp, psuId, account.id, organisationNumber)));
   for (const [index, account] of accounts.entries()) {
     const permission = permissions[index]!;
-    const allowed = organisationNumber === undefined ? permission.canView : permission.canView && permission.canRegister;
-    if (!allowed) continue;
+    if (!maySharePermission(permission, organisationNumber)) continue;
     const number = spacedBban(account.bban);
     shareable.push({
       bankAccountId: account.id,
