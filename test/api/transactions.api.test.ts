@@ -580,6 +580,45 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     );
   });
 
+  it('an account or card account the bank no longer has is 404 at account-id on every read, naming no id of the bank', async () => {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const account = await createAccount(client, customer.customerNumber);
+    const card = await client.post<any>('/v1/sandbox/card-accounts', {
+      customerNumber: customer.customerNumber,
+      name: 'Kari Mastercard',
+      creditLimit: { currency: 'NOK', amount: '20000.00' },
+    });
+    expect(card.status, card.text).toBe(201);
+    const both = [{ bban: account.bban }, { maskedPan: card.body.maskedPan }];
+    const consentId = await consentFor(client, customer.customerNumber, account, {
+      access: { accounts: both, balances: both, transactions: both },
+    });
+    const read = reader(client, consentId);
+    const accountPath = `/v1/accounts/${await resourceIdOf(client, consentId, account.bban)}`;
+    const cards = await client.get<any>('/v1/card-accounts', { headers: { 'consent-id': consentId } });
+    const cardPath = `/v1/card-accounts/${cards.body.cardAccounts[0].resourceId}`;
+
+    expect((await client.delete<any>(`/v1/sandbox/customers/${customer.customerId}`)).status).toBe(204);
+    const unknown = await read(accountPath);
+    expectError(unknown, 404, 'RESOURCE_UNKNOWN', 'account-id');
+    for (const path of [
+      `${accountPath}/balances`,
+      `${accountPath}/transactions`,
+      `${accountPath}/transactions?bookingStatus=booked`,
+      `${accountPath}/transactions/anything`,
+      `${cardPath}/balances`,
+      `${cardPath}/transactions`,
+    ]) {
+      const answer = await read(path);
+      expectError(answer, 404, 'RESOURCE_UNKNOWN', 'account-id');
+      // The same words as the account's own 404: the bank's words name its internal account id.
+      expect(answer.body.tppMessages, path).toEqual(unknown.body.tppMessages);
+      expect(answer.text, path).not.toContain(account.resourceId);
+      expect(answer.text, path).not.toContain(card.body.resourceId);
+    }
+  });
+
   it('refuses a consent without transactions for the account with 401 CONSENT_INVALID', async () => {
     const { client } = await freshTpp(server);
     const customer = await createCustomer(client);

@@ -2,7 +2,6 @@ import type { AccountBalances, CoreBanking, RequestingTpp } from '../../bank/cor
 import type { Db } from '../../db/create-db.js';
 import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
-import { AppError } from '../../errors/app-error.js';
 import { ACCEPT_FIXES } from '../../release/release-notes.js';
 import { activeFixes } from '../../domain/accept-fix.js';
 import type { BankClock, BankMoment } from '../clock/bank-clock.js';
@@ -10,7 +9,7 @@ import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
-import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
 import { admitRead } from './unattended-reads.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 
@@ -43,7 +42,7 @@ export function createAccountReadsService(
   }
 
   async function balancesOf(tpp: RequestingTpp, bankAccountId: string, when: { previousBankDay: string; now: string }): Promise<Balance[]> {
-    const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId);
+    const balances: AccountBalances = await fromBankOnAccount(coreBanking.balances(tpp, bankAccountId));
     return balanceList(balances, when);
   }
 
@@ -108,7 +107,7 @@ export function createAccountReadsService(
       const granted = await grantedAccount(db, consent, type, resourceId);
       const { value: view, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'details', at.now, async () => {
         const found = await viewOf(read, type, granted, withBalance && granted.kinds.includes('balances'), false, context(read, at));
-        if (!found) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+        if (!found) throw unknownAccount();
         return found;
       });
       await consents.recordUse(consent, read.requestId, at);

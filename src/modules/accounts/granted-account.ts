@@ -1,3 +1,4 @@
+import { isBankError } from '../../bank/bank-error.js';
 import type { Db } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
@@ -5,13 +6,31 @@ import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { Consent } from '../consents/consent.model.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 
+/** 404 at the path parameter: the account is not this TPP's, or the bank no longer has it. */
+export const unknownAccount = () => new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+
+/**
+ * A read of the bank about a granted account, with the bank's `unknown-account` (the account was
+ * closed or removed since the consent) answered as reading the account itself answers it: 404 at
+ * `account-id`. The port's own words name the bank's internal account id, which never leaves the
+ * server (docs/design.md §4).
+ */
+export async function fromBankOnAccount<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isBankError(error) && error.kind === 'unknown-account') throw unknownAccount();
+    throw error;
+  }
+}
+
 /** 401 CONSENT_INVALID saying what the consent does not cover. */
 export const notCovered = (en: string, nb: string) => new AppError('CONSENT_INVALID', { detail: localized(en, nb) });
 
 /** The granted account behind a TPP's resourceId: unknown to this TPP 404, outside the consent 401 CONSENT_INVALID. */
 export async function grantedAccount(db: Db, consent: Consent, type: AccountType, resourceId: string): Promise<GrantedAccount> {
   const bankAccountId = await accountResourceRepository.bankAccountOf(db, consent.tppId, type, resourceId);
-  if (bankAccountId === undefined) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+  if (bankAccountId === undefined) throw unknownAccount();
   if (consent.grant?.listOnly) {
     throw notCovered('the consent covers the list of accounts only', 'samtykket gjelder bare kontolisten');
   }

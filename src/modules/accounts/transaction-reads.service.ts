@@ -12,7 +12,7 @@ import type { ConsentsService } from '../consents/consent.service.js';
 import type { Consent } from '../consents/consent.model.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 import type { AccountType } from './account-resource.repository.js';
-import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
 import type { TransactionListQuerystring } from './account.schemas.js';
@@ -244,9 +244,11 @@ export function createTransactionReadsService(
         value: { report, links },
         headers,
       } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, () =>
-        type === 'account'
-          ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
-          : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
+        fromBankOnAccount(
+          type === 'account'
+            ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
+            : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
+        ),
       );
       await consents.recordUse(consent, read.requestId, at);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
@@ -262,11 +264,16 @@ export function createTransactionReadsService(
       const { consent, granted } = await transactionsGranted(read, 'account', resourceId, at);
       const tpp = { tppId: read.tpp.id };
       const { value: entry, headers } = await admitRead(db, read, consent, granted.bankAccountId, 'transactions', at.now, async () => {
-        const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
+        const found = await fromBankOnAccount(coreBanking.transaction(tpp, granted.bankAccountId, transactionId));
         const entryFound = found
           ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
           : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
-        if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+        if (!entryFound) {
+          // The port answers "no such transaction" for an account it no longer has, too: that is
+          // the account's 404, as reading the account answers it.
+          if ((await coreBanking.account(tpp, granted.bankAccountId)) === undefined) throw unknownAccount();
+          throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+        }
         // A transaction is history as the list's lines are: one booked before the last 90 days
         // is refused here just as a list reaching back to its day is.
         checkHistory(read, consent, entryFound.bookingDate, 'transactionId', at);
