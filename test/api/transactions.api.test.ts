@@ -553,7 +553,14 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     const set = await fault('missing-data');
     expect(set.status, set.text).toBe(200);
     expect(set.body).toEqual({ fault: 'missing-data' });
-    for (const suffix of ['/transactions', '/transactions/anything', '/balances']) {
+    for (const suffix of [
+      '/transactions',
+      '/transactions?bookingStatus=booked',
+      '/transactions?bookingStatus=pending',
+      '/transactions?bookingStatus=information',
+      '/transactions/anything',
+      '/balances',
+    ]) {
       const answer = await read(`${path}${suffix}`);
       expect(answer.status, answer.text).toBe(500);
       expect(answer.body).toMatchObject({ status: 500, code: 'SYSTEM_ERROR' });
@@ -561,10 +568,14 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     }
     expect((await fault('unavailable')).status).toBe(200);
     expectError(await read(`${path}/transactions`), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await read(`${path}/transactions?bookingStatus=information`), 503, 'SERVICE_UNAVAILABLE');
     expect((await fault(null)).body).toEqual({ fault: null });
     const healthy = await read(`${path}/transactions`);
     expect(healthy.status, healthy.text).toBe(200);
     expect(healthy.body.transactions).toMatchObject({ booked: [], pending: [] });
+    const information = await read(`${path}/transactions?bookingStatus=information`);
+    expect(information.status, information.text).toBe(200);
+    expect(information.body.transactions).toMatchObject({ information: [] });
 
     expectError(
       await client.put<any>('/v1/sandbox/accounts/no-such-account/core-system-fault', { fault: 'unavailable' }),
