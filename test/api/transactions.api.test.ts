@@ -481,11 +481,13 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     expect(information.body.transactions.booked).toBeUndefined();
     expect(information.body.transactions.information).toEqual([
       expect.objectContaining({
-        transactionId: order.paymentId,
         bankTransactionCode: 'PMNT-ICDT-STDO',
         additionalInformationStructured: { standingOrderDetails: expect.objectContaining({ frequency: expect.any(String) }) },
       }),
     ]);
+    // A standing order is no transaction: no transactionId, which would name details there are none of.
+    expect(information.body.transactions.information[0]).not.toHaveProperty('transactionId');
+    expect(JSON.stringify(information.body.transactions.information)).not.toContain(order.paymentId);
   });
 
   it('lists card transactions with the merchant and the original amount, in the Berlin Group card account report', async () => {
