@@ -169,6 +169,12 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
         'PERIOD_INVALID',
         'dateFrom',
       );
+      // Without dateFrom, the dateTo sent is what is refused, in words that say why.
+      const beforeDefault = await read(`${accountPath}/transactions?dateTo=${osloDay(-100)}`);
+      expectError(beforeDefault, 400, 'PERIOD_INVALID', 'dateTo');
+      expect(beforeDefault.body.tppMessages[0].text).toBe(
+        `The requested period is not acceptable: dateTo ${osloDay(-100)} is before the default start of the list, 90 days back (${osloDay(-90)}): send dateFrom too`,
+      );
       expectError(
         await read(`${accountPath}/transactions?bookingStatus=booked&BOOKINGSTATUS=pending`),
         400,
