@@ -35,7 +35,13 @@ export async function grantedAccount(db: Db, consent: Consent, type: AccountType
     throw notCovered('the consent covers the list of accounts only', 'samtykket gjelder bare kontolisten');
   }
   const granted = consent.grant?.accounts.find((account) => account.type === type && account.bankAccountId === bankAccountId);
-  if (!granted) throw notCovered('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen');
+  if (!granted) {
+    // The account named in the path is what the consent lacks: the path parameter's name, as its 404 gives.
+    throw new AppError('CONSENT_INVALID', {
+      path: 'account-id',
+      detail: localized('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen'),
+    });
+  }
   return granted;
 }
 
