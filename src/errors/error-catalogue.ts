@@ -65,7 +65,8 @@ export const ERROR_CATALOGUE = {
   PERIOD_INVALID: {
     status: 400,
     tppCode: 'PERIOD_INVALID',
-    text: { en: 'The requested validity period is not acceptable', nb: 'Den ønskede gyldighetsperioden kan ikke brukes' },
+    // A consent's validity and a transaction list's dates alike: the text names neither.
+    text: { en: 'The requested period is not acceptable', nb: 'Den ønskede perioden kan ikke brukes' },
   },
   PARAMETER_NOT_SUPPORTED: {
     status: 400,

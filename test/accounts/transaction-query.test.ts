@@ -39,6 +39,7 @@ describe('the transaction list query', () => {
     [{ offset: '-1' }, 'FORMAT_ERROR', 'offset'],
     [{ dateTo: '2026-13-01' }, 'FORMAT_ERROR', 'dateTo'],
     [{ dateFrom: '2026-05-02', dateTo: '2026-05-01' }, 'PERIOD_INVALID', 'dateFrom'],
+    [{ dateTo: '2026-03-01' }, 'PERIOD_INVALID', 'dateTo'],
     [{ snapshot: 'not/base64url' }, 'FORMAT_ERROR', 'snapshot'],
     [{ entryReferenceFrom: 'tx-1' }, 'PARAMETER_NOT_SUPPORTED', 'entryReferenceFrom'],
     [{ deltaList: true }, 'PARAMETER_NOT_SUPPORTED', 'deltaList'],

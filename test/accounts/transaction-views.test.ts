@@ -46,6 +46,11 @@ describe('statement lines in Berlin Group shapes', () => {
       additionalInformationStructured: { standingOrderDetails: { startDate: '2026-06-01', frequency: 'Monthly', dayOfExecution: '1' } },
     });
   });
+
+  it('gives a standing order no transactionId: it is no transaction, and has no details to read by one', () => {
+    const { status: _status, bookingDate: _booking, valueDate: _value, ...transfer } = line;
+    expect(standingOrderView({ ...transfer, startDate: '2026-06-01', frequency: 'Monthly' })).not.toHaveProperty('transactionId');
+  });
 });
 
 describe('card transactions', () => {

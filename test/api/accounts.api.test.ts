@@ -141,11 +141,15 @@ describe.each(DIALECTS)('account reads (%s)', (dialect) => {
     expectError(await read(`/v1/accounts/${id}`, first, other.client), 401, 'CONSENT_UNKNOWN', 'Consent-ID');
   });
 
-  it('refuses an account outside the consent with 401 CONSENT_INVALID', async () => {
+  it('refuses an account outside the consent with 401 CONSENT_INVALID at account-id', async () => {
     const global = await approve(consentBody({ allPsd2: 'allAccounts' }));
     const thirdId = await resourceIdOf(global, third.bban);
     const narrow = await approve(consentBody({ accounts: [{ bban: main.bban }] }));
-    expectError(await read(`/v1/accounts/${thirdId}`, narrow), 401, 'CONSENT_INVALID');
+    for (const path of [`/v1/accounts/${thirdId}`, `/v1/accounts/${thirdId}/balances`, `/v1/accounts/${thirdId}/transactions`]) {
+      const refused = await read(path, narrow);
+      expectError(refused, 401, 'CONSENT_INVALID', 'account-id');
+      expect(refused.body.tppMessages[0].text).toContain('the consent does not cover this account');
+    }
   });
 
   it('shows ownerName only when the consent asks for it', async () => {

@@ -93,6 +93,14 @@ describe.each(DIALECTS)('consents (%s)', (dialect) => {
     expectError(response, status, code, path);
   });
 
+  it('says in a whole sentence what a masked card number is when maskedPan is not one', async () => {
+    const response = await server.client.post<any>('/v1/consents', consentBody({ accounts: [{ maskedPan: '5254123241' }] }));
+    expectError(response, 400, 'FORMAT_ERROR', 'access.accounts[0].maskedPan');
+    expect(response.body.tppMessages[0].text).toBe(
+      'The request is not well formed: maskedPan must be a masked card number (its first 4 to 8 digits, 2 to 10 asterisks and its last 4 digits), such as 525412******3241',
+    );
+  });
+
   it('refuses a TPP without PSP_AI with 401 ROLE_INVALID', async () => {
     const { client } = await server.newTpp('PSDNO-FSA-222222222', ['PSP_PI']);
     const response = await client.post<any>('/v1/consents', consentBody({ allPsd2: 'allAccounts' }));

@@ -169,6 +169,12 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
         'PERIOD_INVALID',
         'dateFrom',
       );
+      // Without dateFrom, the dateTo sent is what is refused, in words that say why.
+      const beforeDefault = await read(`${accountPath}/transactions?dateTo=${osloDay(-100)}`);
+      expectError(beforeDefault, 400, 'PERIOD_INVALID', 'dateTo');
+      expect(beforeDefault.body.tppMessages[0].text).toBe(
+        `The requested period is not acceptable: dateTo ${osloDay(-100)} is before the default start of the list, 90 days back (${osloDay(-90)}): send dateFrom too`,
+      );
       expectError(
         await read(`${accountPath}/transactions?bookingStatus=booked&BOOKINGSTATUS=pending`),
         400,
@@ -481,11 +487,13 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     expect(information.body.transactions.booked).toBeUndefined();
     expect(information.body.transactions.information).toEqual([
       expect.objectContaining({
-        transactionId: order.paymentId,
         bankTransactionCode: 'PMNT-ICDT-STDO',
         additionalInformationStructured: { standingOrderDetails: expect.objectContaining({ frequency: expect.any(String) }) },
       }),
     ]);
+    // A standing order is no transaction: no transactionId, which would name details there are none of.
+    expect(information.body.transactions.information[0]).not.toHaveProperty('transactionId');
+    expect(JSON.stringify(information.body.transactions.information)).not.toContain(order.paymentId);
   });
 
   it('lists card transactions with the merchant and the original amount, in the Berlin Group card account report', async () => {
@@ -553,7 +561,14 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     const set = await fault('missing-data');
     expect(set.status, set.text).toBe(200);
     expect(set.body).toEqual({ fault: 'missing-data' });
-    for (const suffix of ['/transactions', '/transactions/anything', '/balances']) {
+    for (const suffix of [
+      '/transactions',
+      '/transactions?bookingStatus=booked',
+      '/transactions?bookingStatus=pending',
+      '/transactions?bookingStatus=information',
+      '/transactions/anything',
+      '/balances',
+    ]) {
       const answer = await read(`${path}${suffix}`);
       expect(answer.status, answer.text).toBe(500);
       expect(answer.body).toMatchObject({ status: 500, code: 'SYSTEM_ERROR' });
@@ -561,10 +576,14 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     }
     expect((await fault('unavailable')).status).toBe(200);
     expectError(await read(`${path}/transactions`), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await read(`${path}/transactions?bookingStatus=information`), 503, 'SERVICE_UNAVAILABLE');
     expect((await fault(null)).body).toEqual({ fault: null });
     const healthy = await read(`${path}/transactions`);
     expect(healthy.status, healthy.text).toBe(200);
     expect(healthy.body.transactions).toMatchObject({ booked: [], pending: [] });
+    const information = await read(`${path}/transactions?bookingStatus=information`);
+    expect(information.status, information.text).toBe(200);
+    expect(information.body.transactions).toMatchObject({ information: [] });
 
     expectError(
       await client.put<any>('/v1/sandbox/accounts/no-such-account/core-system-fault', { fault: 'unavailable' }),
@@ -578,6 +597,45 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
       'FORMAT_ERROR',
       'fault',
     );
+  });
+
+  it('an account or card account the bank no longer has is 404 at account-id on every read, naming no id of the bank', async () => {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const account = await createAccount(client, customer.customerNumber);
+    const card = await client.post<any>('/v1/sandbox/card-accounts', {
+      customerNumber: customer.customerNumber,
+      name: 'Kari Mastercard',
+      creditLimit: { currency: 'NOK', amount: '20000.00' },
+    });
+    expect(card.status, card.text).toBe(201);
+    const both = [{ bban: account.bban }, { maskedPan: card.body.maskedPan }];
+    const consentId = await consentFor(client, customer.customerNumber, account, {
+      access: { accounts: both, balances: both, transactions: both },
+    });
+    const read = reader(client, consentId);
+    const accountPath = `/v1/accounts/${await resourceIdOf(client, consentId, account.bban)}`;
+    const cards = await client.get<any>('/v1/card-accounts', { headers: { 'consent-id': consentId } });
+    const cardPath = `/v1/card-accounts/${cards.body.cardAccounts[0].resourceId}`;
+
+    expect((await client.delete<any>(`/v1/sandbox/customers/${customer.customerId}`)).status).toBe(204);
+    const unknown = await read(accountPath);
+    expectError(unknown, 404, 'RESOURCE_UNKNOWN', 'account-id');
+    for (const path of [
+      `${accountPath}/balances`,
+      `${accountPath}/transactions`,
+      `${accountPath}/transactions?bookingStatus=booked`,
+      `${accountPath}/transactions/anything`,
+      `${cardPath}/balances`,
+      `${cardPath}/transactions`,
+    ]) {
+      const answer = await read(path);
+      expectError(answer, 404, 'RESOURCE_UNKNOWN', 'account-id');
+      // The same words as the account's own 404: the bank's words name its internal account id.
+      expect(answer.body.tppMessages, path).toEqual(unknown.body.tppMessages);
+      expect(answer.text, path).not.toContain(account.resourceId);
+      expect(answer.text, path).not.toContain(card.body.resourceId);
+    }
   });
 
   it('refuses a consent without transactions for the account with 401 CONSENT_INVALID', async () => {

@@ -2,7 +2,6 @@ import type { AccountBalances, BankAccount, BankCardAccount, CoreBanking, Reques
 import type { Db } from '../../db/create-db.js';
 import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
-import { AppError } from '../../errors/app-error.js';
 import { ACCEPT_FIXES } from '../../release/release-notes.js';
 import { activeFixes } from '../../domain/accept-fix.js';
 import type { BankClock, BankMoment } from '../clock/bank-clock.js';
@@ -10,7 +9,7 @@ import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
-import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { stillShareable } from '../consents/psu-account-access.js';
 import { admitRead, type CountedRead } from './unattended-reads.js';
@@ -70,7 +69,7 @@ export function createAccountReadsService(
     bankAccountId: string,
     when: { previousBankDay: string; now: string },
   ): Promise<Balance[]> {
-    const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId, when.previousBankDay);
+    const balances: AccountBalances = await fromBankOnAccount(coreBanking.balances(tpp, bankAccountId, when.previousBankDay));
     // A card account is no payment's debtor account.
     const held =
       type === 'account' ? await payments.pendingDebit(db, tpp.tppId, { id: bankAccountId, currency: balances.expected.currency }) : 0n;
@@ -174,7 +173,7 @@ export function createAccountReadsService(
       const counted = countedReads(granted, withBalances);
       const { value: view, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
         const found = await held(read, type, granted);
-        if (!found) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+        if (!found) throw unknownAccount();
         return viewOf(read, granted, found, withBalances, false, context(read, at));
       });
       await consents.recordUse(consent, read.requestId, at);

@@ -109,7 +109,6 @@ const StructuredRemittance = Type.Object({ reference: Type.String(), referenceTy
 
 /** What a statement line and a standing order show (transaction-views.ts). */
 const transferFields = {
-  transactionId: Type.String(),
   endToEndId: Type.Optional(Type.String()),
   transactionAmount: Amount,
   creditorName: Type.Optional(Type.String()),
@@ -124,12 +123,14 @@ const transferFields = {
 
 /** Berlin Group `transactions`. */
 const Transaction = Type.Object({
+  transactionId: Type.String(),
   ...transferFields,
   bookingDate: Type.Optional(Type.String()),
   valueDate: Type.Optional(Type.String()),
   _links: Type.Optional(Type.Record(Type.String(), Link)),
 });
 
+/** A standing order as an `information` entry: no transactionId, it is no transaction (transaction-views.ts). */
 const StandingOrder = Type.Object({
   ...transferFields,
   additionalInformationStructured: Type.Object({

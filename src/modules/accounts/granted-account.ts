@@ -1,4 +1,5 @@
 import type { CoreBanking } from '../../bank/core-banking.port.js';
+import { isBankError } from '../../bank/bank-error.js';
 import type { Db } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
@@ -6,6 +7,24 @@ import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { Consent } from '../consents/consent.model.js';
 import { stillShareable } from '../consents/psu-account-access.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
+
+/** 404 at the path parameter: the account is not this TPP's, or the bank no longer has it. */
+export const unknownAccount = () => new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+
+/**
+ * A read of the bank about a granted account, with the bank's `unknown-account` (the account was
+ * closed or removed since the consent) answered as reading the account itself answers it: 404 at
+ * `account-id`. The port's own words name the bank's internal account id, which never leaves the
+ * server (docs/design.md §4).
+ */
+export async function fromBankOnAccount<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isBankError(error) && error.kind === 'unknown-account') throw unknownAccount();
+    throw error;
+  }
+}
 
 /** 401 CONSENT_INVALID saying what the consent does not cover. */
 export const notCovered = (en: string, nb: string) => new AppError('CONSENT_INVALID', { detail: localized(en, nb) });
@@ -22,17 +41,26 @@ export async function grantedAccount(
   resourceId: string,
 ): Promise<GrantedAccount> {
   const bankAccountId = await accountResourceRepository.bankAccountOf(db, consent.tppId, type, resourceId);
-  if (bankAccountId === undefined) throw new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
+  if (bankAccountId === undefined) throw unknownAccount();
   if (consent.grant?.listOnly) {
     throw notCovered('the consent covers the list of accounts only', 'samtykket gjelder bare kontolisten');
   }
   const granted = consent.grant?.accounts.find((account) => account.type === type && account.bankAccountId === bankAccountId);
-  if (!granted) throw notCovered('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen');
+  if (!granted) {
+    // The account named in the path is what the consent lacks: the path parameter's name, as its 404 gives.
+    throw new AppError('CONSENT_INVALID', {
+      path: 'account-id',
+      detail: localized('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen'),
+    });
+  }
   if (!(await stillShareable(coreBanking, { tppId: consent.tppId }, consent, granted))) {
-    throw notCovered(
-      'the PSU who gave the consent no longer has access to this account',
-      'brukeren som ga samtykket, har ikke lenger tilgang til denne kontoen',
-    );
+    throw new AppError('CONSENT_INVALID', {
+      path: 'account-id',
+      detail: localized(
+        'the PSU who gave the consent no longer has access to this account',
+        'brukeren som ga samtykket, har ikke lenger tilgang til denne kontoen',
+      ),
+    });
   }
   return granted;
 }

@@ -86,7 +86,7 @@ function date(name: Name, text: string | undefined): IsoDate | undefined {
 /**
  * The list query of a request, with its defaults: bookingStatus `both`, dateFrom 90 days before the
  * bank's `today`, offset 0, limit 200. Bad values are 400 FORMAT_ERROR naming the parameter;
- * dateFrom after dateTo is 400 PERIOD_INVALID; a Berlin Group parameter the bank does not offer
+ * dateFrom after dateTo is 400 PERIOD_INVALID (at dateTo when dateFrom is the default); a Berlin Group parameter the bank does not offer
  * is 400 PARAMETER_NOT_SUPPORTED.
  */
 export function readTransactionQuery(values: TransactionListQuerystring, today: IsoDate): TransactionListQuery {
@@ -98,10 +98,20 @@ export function readTransactionQuery(values: TransactionListQuerystring, today: 
       localized(`must be one of ${REPORT_STATUSES.join(', ')}`, `må være en av ${REPORT_STATUSES.join(', ')}`),
     );
   }
-  const dateFrom = date('dateFrom', values.dateFrom) ?? addDays(today, -HISTORY_DAYS);
+  const givenFrom = date('dateFrom', values.dateFrom);
+  const dateFrom = givenFrom ?? addDays(today, -HISTORY_DAYS);
   const dateTo = date('dateTo', values.dateTo);
   if (dateTo !== undefined && dateFrom > dateTo) {
-    throw new AppError('PERIOD_INVALID', { path: 'dateFrom', detail: localized('dateFrom is after dateTo', 'dateFrom er etter dateTo') });
+    // Without a dateFrom the refusal is of the dateTo the TPP sent, not of a parameter it never did.
+    throw givenFrom === undefined
+      ? new AppError('PERIOD_INVALID', {
+          path: 'dateTo',
+          detail: localized(
+            `dateTo ${dateTo} is before the default start of the list, ${HISTORY_DAYS} days back (${dateFrom}): send dateFrom too`,
+            `dateTo ${dateTo} er før listens standardstart, ${HISTORY_DAYS} dager tilbake (${dateFrom}): send også dateFrom`,
+          ),
+        })
+      : new AppError('PERIOD_INVALID', { path: 'dateFrom', detail: localized('dateFrom is after dateTo', 'dateFrom er etter dateTo') });
   }
   const snapshot = values.snapshot;
   if (snapshot !== undefined && !/^[A-Za-z0-9_-]{1,4000}$/.test(snapshot)) {

@@ -12,7 +12,7 @@ import type { ConsentsService } from '../consents/consent.service.js';
 import type { Consent } from '../consents/consent.model.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 import type { AccountType } from './account-resource.repository.js';
-import { grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
 import type { TransactionListQuerystring } from './account.schemas.js';
@@ -133,6 +133,11 @@ export function createTransactionReadsService(
     const tpp = { tppId: read.tpp.id };
     const account = granted.bankAccountId;
     if (query.bookingStatus === 'information') {
+      // The standing orders are ours (the account's periodic payments), but the report is one of
+      // the account's statement: when the core system cannot give the statement (unavailable, or
+      // without data it must have) there is no report either, never a 200 with the orders alone
+      // (docs/design.md §2b). One line of the statement is asked for to learn that.
+      await coreBanking.transactions(tpp, account, { bookingStatus: 'booked', dateFrom: query.dateFrom, dateTo: query.dateTo, limit: 1 });
       const orders = await payments.standingOrders(db, tpp.tppId, account);
       return {
         report: { information: orders.slice(query.offset, query.offset + query.limit).map(standingOrderView) },
@@ -244,9 +249,11 @@ export function createTransactionReadsService(
         value: { report, links },
         headers,
       } = await admitRead(db, read, consent, [{ bankAccountId: granted.bankAccountId, kind: 'transactions' }], at.now, () =>
-        type === 'account'
-          ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
-          : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
+        fromBankOnAccount(
+          type === 'account'
+            ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
+            : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
+        ),
       );
       await consents.recordUse(consent, read.requestId, at);
       const accountLink = type === 'account' ? { account: { href: accountHref } } : { cardAccount: { href: accountHref } };
@@ -268,11 +275,16 @@ export function createTransactionReadsService(
         [{ bankAccountId: granted.bankAccountId, kind: 'transactions' }],
         at.now,
         async () => {
-          const found = await coreBanking.transaction(tpp, granted.bankAccountId, transactionId);
+          const found = await fromBankOnAccount(coreBanking.transaction(tpp, granted.bankAccountId, transactionId));
           const entryFound = found
             ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
             : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
-          if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+          if (!entryFound) {
+            // The port answers "no such transaction" for an account it no longer has, too: that is
+            // the account's 404, as reading the account answers it.
+            if ((await coreBanking.account(tpp, granted.bankAccountId)) === undefined) throw unknownAccount();
+            throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
+          }
           // A transaction is history as the list's lines are: one booked before the last 90 days
           // is refused here just as a list reaching back to its day is.
           checkHistory(read, consent, entryFound.bookingDate, 'transactionId', at);

@@ -78,7 +78,6 @@ function referenceView(reference: AccountReference): Record<string, string> {
 function writeTransferFields(view: Record<string, unknown>, entry: Omit<StatementEntry, 'status' | 'bookingDate' | 'valueDate'>): void {
   // The counterparty of a debit is its creditor; of a credit, its debtor.
   const side = entry.amount.minor < 0n ? 'creditor' : 'debtor';
-  view['transactionId'] = entry.id;
   if (entry.endToEndId !== undefined) view['endToEndId'] = entry.endToEndId.slice(0, 35);
   view['transactionAmount'] = amountOf(entry.amount);
   if (entry.counterpartyName !== undefined) view[`${side}Name`] = entry.counterpartyName.slice(0, 70);
@@ -97,7 +96,7 @@ function writeTransferFields(view: Record<string, unknown>, entry: Omit<Statemen
 
 /** A Berlin Group `transactions` entry, with the link to its details. */
 export function transactionView(entry: StatementEntry, detailsHref: string): Record<string, unknown> {
-  const view: Record<string, unknown> = {};
+  const view: Record<string, unknown> = { transactionId: entry.id };
   writeTransferFields(view, entry);
   view['bookingDate'] = entry.bookingDate;
   view['valueDate'] = entry.valueDate;
@@ -105,7 +104,13 @@ export function transactionView(entry: StatementEntry, detailsHref: string): Rec
   return view;
 }
 
-/** A standing order as a Berlin Group `information` entry (bank transaction code PMNT-ICDT-STDO). */
+/**
+ * A standing order as a Berlin Group `information` entry (bank transaction code PMNT-ICDT-STDO),
+ * without a `transactionId`: it is not a transaction, and Berlin Group's `transactionId` is "given
+ * by the attribute transactionId of the corresponding entry of a transaction list" to read its
+ * details, which a standing order has none of (the member is optional: only transactionAmount is
+ * required).
+ */
 export function standingOrderView(order: StandingOrderEntry): Record<string, unknown> {
   const view: Record<string, unknown> = {};
   writeTransferFields(view, { ...order, bankTransactionCode: order.bankTransactionCode ?? 'PMNT-ICDT-STDO' });

@@ -104,7 +104,11 @@ function checkReference(body: ReferenceBody, path: string): ConsentReference {
   }
   const masked = body.maskedPan ?? '';
   if (!MASKED_PAN.test(masked)) {
-    throw formatError(`${path}.maskedPan`, 'a masked card number such as 525412******3241', 'et maskert kortnummer som 525412******3241');
+    throw formatError(
+      `${path}.maskedPan`,
+      'maskedPan must be a masked card number (its first 4 to 8 digits, 2 to 10 asterisks and its last 4 digits), such as 525412******3241',
+      'maskedPan må være et maskert kortnummer (de første 4 til 8 sifrene, 2 til 10 stjerner og de siste 4 sifrene), som 525412******3241',
+    );
   }
   return { maskedPan: masked, ...withCurrency };
 }
