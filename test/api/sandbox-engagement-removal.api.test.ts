@@ -282,7 +282,7 @@ describe.each(DIALECTS)('removing a sandbox engagement (%s)', (dialect) => {
       expect(list.body.accounts).toEqual([]);
       for (const path of paths(lost.resourceId)) {
         const response = await read(path, lost.consentId);
-        expectError(response, 401, 'CONSENT_INVALID');
+        expectError(response, 401, 'CONSENT_INVALID', 'account-id');
         expect(response.body.tppMessages[0].text, path).toContain('no longer has access to this account');
       }
       const keptList = await read('/v1/accounts?withBalance=true', still.consentId);

@@ -53,7 +53,12 @@ export async function grantedAccount(
       detail: localized('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen'),
     });
   }
-  if (!(await stillShareable(coreBanking, { tppId: consent.tppId }, consent, granted))) {
+  const tpp = { tppId: consent.tppId };
+  if (!(await stillShareable(coreBanking, tpp, consent, granted))) {
+    // An account the bank no longer has is unknown, as reading it answers, not a permission lost.
+    const held =
+      granted.type === 'account' ? await coreBanking.account(tpp, bankAccountId) : await coreBanking.cardAccount(tpp, bankAccountId);
+    if (held === undefined) throw unknownAccount();
     throw new AppError('CONSENT_INVALID', {
       path: 'account-id',
       detail: localized(
