@@ -258,6 +258,18 @@ function statementLines(db: DbOrTx, accountId: string, currency: string, filter:
 }
 
 /** An account's sums: every balances read asks for them, so prepared once. */
+/** The sum of an account's booked entries dated after a day (on every balances read: prepared). */
+const BOOKED_AFTER = preparedQuery((db, v: { accountId: string; currency: string; date: string }) =>
+  db
+    .selectFrom('ledger_entry as e')
+    .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
+    .select(sql<string>`cast(coalesce(sum(e.amount_minor), 0) as text)`.as('sum'))
+    .where('e.account_id', '=', v.accountId)
+    .where('e.currency', '=', v.currency)
+    .where('e.booking_date', '>', v.date)
+    .where('t.status', '=', 'booked'),
+);
+
 const SUMS = preparedQuery((db, v: { accountId: string; currency: string }) =>
   db
     .selectFrom('ledger_balance')
@@ -422,15 +434,7 @@ export const ledgerRepository = {
    * summed (today's and any later, a few), not the account's history.
    */
   async bookedAfter(db: DbOrTx, accountId: string, currency: string, date: string): Promise<bigint> {
-    const row = await db
-      .selectFrom('ledger_entry as e')
-      .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
-      .select(sql<string>`cast(coalesce(sum(e.amount_minor), 0) as text)`.as('sum'))
-      .where('e.account_id', '=', accountId)
-      .where('e.currency', '=', currency)
-      .where('e.booking_date', '>', date)
-      .where('t.status', '=', 'booked')
-      .executeTakeFirst();
+    const row = (await BOOKED_AFTER.run(db, { accountId, currency, date })).rows[0];
     return BigInt(row?.sum ?? '0');
   },
 

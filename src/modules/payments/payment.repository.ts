@@ -85,6 +85,36 @@ const INSERT = preparedQuery((db, row: Omit<PaymentTable, 'basket_id' | 'awaitin
  * A live payment of a TPP with a logical fingerprint: every initiation checks for one. Without a
  * LIMIT, which made this look-up several times slower on SQLite (a key names one payment or few).
  */
+/**
+ * A TPP's payments from one debtor account in some statuses, prepared once per list of statuses:
+ * the account reads ask it on every balances read and transactions page, always with one of a few
+ * constant lists (payments-on-account.ts).
+ */
+const ON_DEBTOR_ACCOUNT = new Map<string, ReturnType<typeof onDebtorAccountQuery>>();
+
+function onDebtorAccountQuery(statuses: readonly TransactionStatus[]) {
+  return preparedQuery((db, v: { tppId: string; debtorAccountId: string }) =>
+    db
+      .selectFrom('payment')
+      .select(SELECTED)
+      .where('tpp_id', '=', v.tppId)
+      .where('debtor_account_id', '=', v.debtorAccountId)
+      .where('status', 'in', statuses)
+      .orderBy('created_at')
+      .orderBy('id'),
+  );
+}
+
+function onDebtorAccountIn(statuses: readonly TransactionStatus[]) {
+  const key = statuses.join(' ');
+  let query = ON_DEBTOR_ACCOUNT.get(key);
+  if (query === undefined) {
+    query = onDebtorAccountQuery(statuses);
+    ON_DEBTOR_ACCOUNT.set(key, query);
+  }
+  return query;
+}
+
 const LIVE_WITH_KEY = preparedQuery((db, v: { tppId: string; logicalKey: string }) =>
   db
     .selectFrom('payment')
@@ -186,15 +216,7 @@ export const paymentRepository = {
     statuses: readonly TransactionStatus[],
   ): Promise<Payment[]> {
     if (statuses.length === 0) return [];
-    const rows = await db
-      .selectFrom('payment')
-      .select(SELECTED)
-      .where('tpp_id', '=', tppId)
-      .where('debtor_account_id', '=', debtorAccountId)
-      .where('status', 'in', statuses)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const { rows } = await onDebtorAccountIn(statuses).run(db, { tppId, debtorAccountId });
     return rows.map(toPayment);
   },
 
