@@ -71,13 +71,13 @@ export function createAccountReadsService(
   ): Promise<Balance[]> {
     const balances: AccountBalances = await fromBankOnAccount(coreBanking.balances(tpp, bankAccountId, when.previousBankDay));
     // A card account is no payment's debtor account.
-    const held =
+    const heldDebit =
       type === 'account' ? await payments.pendingDebit(db, tpp.tppId, { id: bankAccountId, currency: balances.expected.currency }) : 0n;
     return balanceList(
       {
         ...balances,
-        expected: { ...balances.expected, minor: balances.expected.minor - held },
-        interimAvailable: { ...balances.interimAvailable, minor: balances.interimAvailable.minor - held },
+        expected: { ...balances.expected, minor: balances.expected.minor - heldDebit },
+        interimAvailable: { ...balances.interimAvailable, minor: balances.interimAvailable.minor - heldDebit },
       },
       when,
     );

@@ -55,15 +55,20 @@ function inOneCommit<T>(db: Db, keys: number, work: (db: DbOrTx) => Promise<T>):
 const inKeyOrder = (a: UnattendedReadKey, b: UnattendedReadKey) =>
   a.accountId === b.accountId ? a.kind.localeCompare(b.kind) : a.accountId < b.accountId ? -1 : 1;
 
+/** Each key once: a key is counted once per read, and given back once when its read is refused. */
+function distinctKeys(keys: readonly UnattendedReadKey[]): UnattendedReadKey[] {
+  return [...new Map(keys.map((key) => [`${key.accountId} ${key.kind}`, key])).values()];
+}
+
 /**
- * Counts a read made without the PSU present against every key it answers, in the database so
+ * Counts a read made without the PSU present against every distinct key it answers, in the database so
  * every instance counts alike: it is allowed when each key had fewer than `limit` reads in the 24
  * hours before `now` (the bank clock), and answers the rate-limit fields of the most constrained
  * key; otherwise 429 ACCESS_EXCEEDED with `Retry-After` and when the next read is allowed, and no
  * key is counted.
  */
 async function takeUnattendedReads(db: Db, keys: readonly UnattendedReadKey[], limit: number, now: Date): Promise<Record<string, string>> {
-  const ordered = [...new Map(keys.map((key) => [`${key.accountId} ${key.kind}`, key])).values()].sort(inKeyOrder);
+  const ordered = [...keys].sort(inKeyOrder);
   const oneAccount = new Set(keys.map((key) => key.accountId)).size === 1;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const allowances = await inOneCommit(db, ordered.length, async (trx) => {
@@ -138,7 +143,7 @@ export async function admitRead<T>(
   answer: () => Promise<T>,
 ): Promise<{ readonly value: T; readonly headers: Record<string, string> }> {
   if (read.psuPresent || counted.length === 0) return { value: await answer(), headers: {} };
-  const keys = counted.map(({ bankAccountId, kind }) => ({ consentId: consent.id, accountId: bankAccountId, kind }));
+  const keys = distinctKeys(counted.map(({ bankAccountId, kind }) => ({ consentId: consent.id, accountId: bankAccountId, kind })));
   const headers = await takeUnattendedReads(db, keys, consent.frequencyPerDay, now);
   try {
     return { value: await answer(), headers };

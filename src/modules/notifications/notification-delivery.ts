@@ -54,13 +54,17 @@ export function createNotificationDelivery(
   // The HTTP client is loaded for the first notification sent, not at the server's start (a
   // sandbox that never sends one does not pay for loading it). The receiver's address is checked
   // as the connection is made, so a name cannot be pointed into the bank's networks after the
-  // TPP's URI was accepted.
+  // TPP's URI was accepted. A load that fails is a failed attempt of that send, and the next send
+  // loads again.
   let client: Promise<HttpClient> | undefined;
   const clientNow = () =>
-    (client ??= import('undici').then(({ Agent, fetch }) => ({
-      fetch,
-      dispatcher: new Agent({ connect: { lookup: receiverLookup(settings.allowLoopback) } }),
-    })));
+    (client ??= import('undici').then(
+      ({ Agent, fetch }) => ({ fetch, dispatcher: new Agent({ connect: { lookup: receiverLookup(settings.allowLoopback) } }) }),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    ));
   // The lease outlives the longest send by a margin, so a live sender never loses its row.
   const leaseMs = settings.timeoutMs * 2 + 5_000;
 
@@ -76,7 +80,7 @@ export function createNotificationDelivery(
     if (!claimed) return 'skipped';
     const refused = refusedLiteralHost(row.uri, settings.allowLoopback);
     const problem =
-      refused !== undefined ? `receiver refused: ${refused}` : await post(await clientNow(), row, seal(), claimedAt, settings.timeoutMs);
+      refused !== undefined ? `receiver refused: ${refused}` : await post(clientNow, row, seal(), claimedAt, settings.timeoutMs);
     if (problem === undefined) {
       await notificationRepository.delivered(db, row.id, owner, now().toISOString());
       return 'delivered';
@@ -119,7 +123,7 @@ interface HttpClient {
 
 /** POSTs one notification; undefined when the TPP answered 2xx, else what went wrong. Redirects are not followed. */
 async function post(
-  { fetch, dispatcher }: HttpClient,
+  clientNow: () => Promise<HttpClient>,
   row: OutboxRow,
   seal: BankSeal,
   at: Date,
@@ -127,6 +131,7 @@ async function post(
 ): Promise<string | undefined> {
   const body = Buffer.from(row.body, 'utf8');
   try {
+    const { fetch, dispatcher } = await clientNow();
     const response = await fetch(row.uri, {
       dispatcher,
       method: 'POST',
