@@ -18,7 +18,10 @@ export type BankErrorKind = (typeof BANK_ERROR_KINDS)[number];
 export class BankError extends Error {
   readonly kind: BankErrorKind;
 
-  /** `message` is shown to the TPP for `refused` and `unknown-account`, only logged otherwise. */
+  /**
+   * `message` is shown to the TPP for `refused`, only logged otherwise: `unknown-account`'s would
+   * name the account as the bank knows it, which never leaves the server (docs/design.md §4).
+   */
   constructor(kind: BankErrorKind, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'BankError';

@@ -166,7 +166,7 @@ function fromBankError(error: BankError): AppError {
     case 'refused':
       return new AppError('BANK_REFUSED', { detail: error.message });
     case 'unknown-account':
-      return new AppError('RESOURCE_UNKNOWN', { detail: error.message });
+      return new AppError('RESOURCE_UNKNOWN');
   }
 }
 

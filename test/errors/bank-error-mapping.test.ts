@@ -13,7 +13,7 @@ describe('BankError in the catalogue', () => {
     ['unavailable', 'BANK_UNAVAILABLE', 503, 'SERVICE_UNAVAILABLE', undefined],
     ['missing-data', 'SYSTEM_ERROR', 500, 'SYSTEM_ERROR', undefined],
     ['refused', 'BANK_REFUSED', 403, 'SERVICE_BLOCKED', 'the bank says no'],
-    ['unknown-account', 'RESOURCE_UNKNOWN', 404, 'RESOURCE_UNKNOWN', 'the bank says no'],
+    ['unknown-account', 'RESOURCE_UNKNOWN', 404, 'RESOURCE_UNKNOWN', undefined],
   ] as const)('%s → %s (%i %s)', (kind, code, status, tppCode, detail) => {
     const mapped = toAppError(new BankError(kind, 'the bank says no'));
     expect(mapped?.code).toBe(code);
