@@ -2,8 +2,8 @@
  * A consent's SCA (docs/design.md §2b): the confirmation page says in plain words, in nb and en,
  * what the TPP asks; approval makes the consent valid, a rejection or an account the PSU cannot
  * share rejects it; a bank-offered consent lets the PSU tick the accounts to share; a corporate PSU
- * shares only accounts engaged with REGISTER and VIEW; a newer consent granting at least as much ends
- * the older one, a narrower one leaves it valid; validity ends by the bank clock.
+ * shares only accounts engaged with REGISTER and VIEW; a newer consent granting at least as much, as
+ * long and as often ends the older one, a narrower one leaves it valid; validity ends by the bank clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
@@ -202,6 +202,27 @@ describe.each(DIALECTS)('consent SCA (%s)', (dialect) => {
     await approve({ accounts: [], balances: [], transactions: [] });
     await approve({ allPsd2: 'allAccounts' });
     expect(await consentStatusOf(server.client, global)).toBe('valid');
+  });
+
+  it('keeps an older consent valid when the new one, granting as much, ends sooner or allows fewer reads a day', async () => {
+    const { psuId, account } = await psuWithAccount();
+    const approve = async (extra: Record<string, unknown> = {}) => {
+      const body = consentBody({ allPsd2: 'allAccountsWithOwnerName' }, extra);
+      const { consentId, scaRedirect } = await createConsent(server.client, body, { 'psu-id': psuId, ...REDIRECTS });
+      await walk(scaRedirect!);
+      expect(await consentStatusOf(server.client, consentId)).toBe('valid');
+      return consentId;
+    };
+    const older = await approve({ validUntil: osloDay(180), frequencyPerDay: 4 });
+    await approve({ validUntil: osloDay(1), frequencyPerDay: 4 });
+    await approve({ validUntil: osloDay(180), frequencyPerDay: 1 });
+    expect(await consentStatusOf(server.client, older)).toBe('valid');
+    const list = await server.client.get<any>('/v1/accounts', { headers: { 'consent-id': older } });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.accounts.map((listed: { bban: string }) => listed.bban)).toContain(account.bban);
+
+    await approve({ validUntil: osloDay(180), frequencyPerDay: 4 });
+    expect(await consentStatusOf(server.client, older)).toBe('terminatedByTpp');
   });
 
   it('expires a valid consent once its validUntil has passed by the bank clock', async () => {

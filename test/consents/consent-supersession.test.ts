@@ -21,8 +21,16 @@ function card(id: string, kinds: readonly AccessKind[] = ALL): GrantedAccount {
   return { bankAccountId: id, type: 'card', kinds, ownerName: false, reference: { maskedPan: '525412******3241', currency: 'NOK' } };
 }
 
-function consent(access: RequestedAccess, accounts: readonly GrantedAccount[], psuCorporateId?: string): GrantedConsent {
-  return { access, psuCorporateId, grant: { accounts } };
+/** Valid for 180 days from 2026-11-28, read up to 4 times a day, unless told otherwise. */
+const LONGEST = { validUntil: '2027-05-27', frequencyPerDay: 4 };
+
+function consent(
+  access: RequestedAccess,
+  accounts: readonly GrantedAccount[],
+  psuCorporateId?: string,
+  validity: { validUntil: string; frequencyPerDay: number } = LONGEST,
+): GrantedConsent {
+  return { access, psuCorporateId, grant: { accounts }, ...validity };
 }
 
 describe('supersedes', () => {
@@ -83,8 +91,32 @@ describe('supersedes', () => {
       access: { kind: 'account-list', withBalance: false, ownerName: false },
       psuCorporateId: undefined,
       grant: { accounts: [account('a', [])], listOnly: { withBalance: false } },
+      validUntil: '2026-11-28',
+      frequencyPerDay: 1,
     };
     expect(supersedes(list, consent(DETAILED, [account('a', ['accounts'])]))).toBe(false);
     expect(supersedes(consent(GLOBAL, [account('a')]), list)).toBe(false);
+  });
+
+  it('keeps an older consent valid longer than the newer one', () => {
+    const shorter = { validUntil: '2026-11-29', frequencyPerDay: 4 };
+    expect(supersedes(consent(DETAILED, [account('a')], undefined, shorter), consent(DETAILED, [account('a')]))).toBe(false);
+    expect(supersedes(consent(GLOBAL, [account('a')], undefined, shorter), consent(GLOBAL, [account('a')]))).toBe(false);
+    expect(supersedes(consent(GLOBAL, [account('a')], undefined, shorter), consent(DETAILED, [account('a')]))).toBe(false);
+    expect(supersedes(consent(DETAILED, [account('a')]), consent(DETAILED, [account('a')], undefined, shorter))).toBe(true);
+  });
+
+  it('keeps an older consent allowing more reads a day without the PSU than the newer one', () => {
+    const once = { validUntil: LONGEST.validUntil, frequencyPerDay: 1 };
+    expect(supersedes(consent(DETAILED, [account('a')], undefined, once), consent(DETAILED, [account('a')]))).toBe(false);
+    expect(supersedes(consent(GLOBAL, [account('a')], undefined, once), consent(GLOBAL, [account('a')]))).toBe(false);
+    expect(supersedes(consent(DETAILED, [account('a')]), consent(DETAILED, [account('a')], undefined, once))).toBe(true);
+  });
+
+  it('keeps a long and frequent older consent when the newer one is valid for a day, once a day', () => {
+    const dayOnce = { validUntil: '2026-11-29', frequencyPerDay: 1 };
+    expect(
+      supersedes(consent(GLOBAL_WITH_OWNER_NAME, [account('a', ALL, true)], undefined, dayOnce), consent(DETAILED, [account('a')])),
+    ).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
-import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
+import { fromBankOnAccount, goneFromBank, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { stillShareable } from '../consents/psu-account-access.js';
 import { admitRead, type CountedRead } from './unattended-reads.js';
@@ -61,7 +61,8 @@ export function createAccountReadsService(
    * interimAvailable as the bank has them less our approved payments it has not executed yet,
    * exactly those the account's transaction list shows as pending lines (so the two agree). Only
    * debits: an incoming payment from another account of the bank is no pending line on the
-   * creditor's list either, and counts once it is booked.
+   * creditor's list either, and counts once it is booked. An account the bank no longer has is
+   * its BankError `unknown-account`, which each read answers in its own way.
    */
   async function balancesOf(
     tpp: RequestingTpp,
@@ -69,7 +70,7 @@ export function createAccountReadsService(
     bankAccountId: string,
     when: { previousBankDay: string; now: string },
   ): Promise<Balance[]> {
-    const balances: AccountBalances = await fromBankOnAccount(coreBanking.balances(tpp, bankAccountId, when.previousBankDay));
+    const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId, when.previousBankDay);
     // A card account is no payment's debtor account.
     const heldDebit =
       type === 'account' ? await payments.pendingDebit(db, tpp.tppId, { id: bankAccountId, currency: balances.expected.currency }) : 0n;
@@ -157,7 +158,14 @@ export function createAccountReadsService(
       const { value: views, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
         const views: Record<string, unknown>[] = [];
         for (const { granted, found, withBalances } of listed) {
-          views.push(await viewOf(read, granted, found, withBalances, listOnly !== undefined, ctx));
+          try {
+            views.push(await viewOf(read, granted, found, withBalances, listOnly !== undefined, ctx));
+          } catch (error) {
+            // Closed between being found and its balances read: left out, as a closed account is,
+            // rather than failing the whole list with a 404 at an account-id the list has not.
+            if (goneFromBank(error)) continue;
+            throw error;
+          }
         }
         return views;
       });
@@ -174,7 +182,7 @@ export function createAccountReadsService(
       const { value: view, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
         const found = await held(read, type, granted);
         if (!found) throw unknownAccount();
-        return viewOf(read, granted, found, withBalances, false, context(read, at));
+        return fromBankOnAccount(viewOf(read, granted, found, withBalances, false, context(read, at)));
       });
       await consents.recordUse(consent, read.requestId, at);
       return { body: type === 'account' ? { account: view } : { cardAccount: view }, headers };
@@ -194,7 +202,7 @@ export function createAccountReadsService(
         consent,
         [{ bankAccountId: granted.bankAccountId, kind: 'balances' }],
         at.now,
-        () => balancesOf(tpp, type, granted.bankAccountId, context(read, at).when),
+        () => fromBankOnAccount(balancesOf(tpp, type, granted.bankAccountId, context(read, at).when)),
       );
       await consents.recordUse(consent, read.requestId, at);
       return { body: { ...reportedAccount(type, granted), balances }, headers };

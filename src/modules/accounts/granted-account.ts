@@ -11,6 +11,11 @@ import { accountResourceRepository, type AccountType } from './account-resource.
 /** 404 at the path parameter: the account is not this TPP's, or the bank no longer has it. */
 export const unknownAccount = () => new AppError('RESOURCE_UNKNOWN', { path: 'account-id' });
 
+/** Whether the bank answered that it no longer has the account: closed or removed since the consent. */
+export function goneFromBank(error: unknown): boolean {
+  return isBankError(error) && error.kind === 'unknown-account';
+}
+
 /**
  * A read of the bank about a granted account, with the bank's `unknown-account` (the account was
  * closed or removed since the consent) answered as reading the account itself answers it: 404 at
@@ -21,7 +26,7 @@ export async function fromBankOnAccount<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (error) {
-    if (isBankError(error) && error.kind === 'unknown-account') throw unknownAccount();
+    if (goneFromBank(error)) throw unknownAccount();
     throw error;
   }
 }

@@ -98,10 +98,10 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
    */
   async function supersede(trx: DbOrTx, consent: Consent, grant: Grant, psuId: string, at: string, today: string) {
     if (!consent.recurring) return;
-    const newer = { access: consent.access, psuCorporateId: consent.psuCorporateId, grant };
+    const newer = { ...consent, grant };
     for (const older of await consentRepository.listValidOf(trx, consent.tppId, psuId)) {
       if (older.id === consent.id || !older.recurring || older.grant === undefined) continue;
-      if (!supersedes(newer, { access: older.access, psuCorporateId: older.psuCorporateId, grant: older.grant })) continue;
+      if (!supersedes(newer, { ...older, grant: older.grant })) continue;
       await transitionConsent(trx, older, {
         to: 'terminatedByTpp',
         reason: `Replaced by consent ${consent.id}, which grants at least as much`,

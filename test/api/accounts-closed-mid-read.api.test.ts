@@ -1,0 +1,72 @@
+/**
+ * An account the bank closes while a read is answered (docs/design.md §2b): found when the list is
+ * made, unknown when its balances are asked. The list leaves it out, as it leaves out a closed
+ * account, instead of failing whole with a 404 at an `account-id` the list has not; a read of that
+ * one account still answers 404 RESOURCE_UNKNOWN at `account-id`.
+ */
+import { describe, expect, it } from 'vitest';
+import { BankError } from '../../src/bank/bank-error.js';
+import { approvedConsent, consentBody } from '../support/consents.js';
+import { DIALECTS } from '../support/databases.js';
+import { freshTpp, useTestServer } from '../support/execution.js';
+import { expectError } from '../support/payments.js';
+import { createAccount, createCustomer } from '../support/sandbox.js';
+import { walk } from '../support/sca.js';
+
+const PSU_PRESENT = { 'psu-ip-address': '2001:db8::7' };
+
+describe.each(DIALECTS)('an account closed while a read is answered (%s)', (dialect) => {
+  /** The BBANs of accounts the bank still finds but answers unknown for when their balances are read. */
+  const closingBbans = new Set<string>();
+  const server = useTestServer({
+    dialect,
+    coreBanking: (sandbox) =>
+      new Proxy(sandbox, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property);
+          if (property !== 'balances' || typeof value !== 'function') return value;
+          return async (...args: Parameters<typeof target.balances>) => {
+            const [tpp, accountId] = args;
+            const account = await target.account(tpp, accountId);
+            if (account && closingBbans.has(account.bban)) throw new BankError('unknown-account', `no account ${accountId}`);
+            return (value as typeof target.balances).apply(target, args);
+          };
+        },
+      }),
+  });
+
+  async function setUp() {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const kept = await createAccount(client, customer.customerNumber, { name: 'Brukskonto' });
+    const closing = await createAccount(client, customer.customerNumber, { name: 'Sparekonto' });
+    const access = {
+      accounts: [{ bban: kept.bban }, { bban: closing.bban }],
+      balances: [{ bban: kept.bban }, { bban: closing.bban }],
+      transactions: [{ bban: kept.bban }, { bban: closing.bban }],
+    };
+    const consentId = await approvedConsent(client, consentBody(access), { 'psu-id': customer.customerNumber }, (link) => walk(link));
+    const list = await client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId, ...PSU_PRESENT } });
+    expect(list.status, list.text).toBe(200);
+    const resourceIdOf = (bban: string) => list.body.accounts.find((entry: any) => entry.bban === bban).resourceId as string;
+    closingBbans.add(closing.bban);
+    return { client, consentId, kept, closingId: resourceIdOf(closing.bban) };
+  }
+
+  it('leaves it out of the list with balances, with the PSU present and without', async () => {
+    const { client, consentId, kept } = await setUp();
+    for (const headers of [PSU_PRESENT, {}]) {
+      const list = await client.get<any>('/v1/accounts?withBalance=true', { headers: { 'consent-id': consentId, ...headers } });
+      expect(list.status, list.text).toBe(200);
+      expect(list.body.accounts.map((entry: any) => entry.bban)).toEqual([kept.bban]);
+      expect(list.body.accounts[0].balances.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers a read of that account, with its balances, 404 RESOURCE_UNKNOWN at account-id', async () => {
+    const { client, consentId, closingId } = await setUp();
+    const headers = { 'consent-id': consentId, ...PSU_PRESENT };
+    expectError(await client.get<any>(`/v1/accounts/${closingId}?withBalance=true`, { headers }), 404, 'RESOURCE_UNKNOWN', 'account-id');
+    expectError(await client.get<any>(`/v1/accounts/${closingId}/balances`, { headers }), 404, 'RESOURCE_UNKNOWN', 'account-id');
+  });
+});
