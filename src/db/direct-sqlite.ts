@@ -1,4 +1,4 @@
-import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, Kysely, QueryResult } from 'kysely';
 import { inOpenTransaction } from './transaction-guard.js';
 import { givenBack, type CommitGroups } from './sqlite-commit-groups.js';
 import { driverChanging, withDriver } from './wrapped-driver.js';
@@ -183,4 +183,22 @@ export function directAccessNow(db: object): DirectSqlite | undefined {
   // The database handle inside a transaction's work goes through Kysely, whose guard refuses it
   // (transaction-guard.ts), even when the connection is free: another database's transaction.
   return access.sqlite.alone.isFree() && !inOpenTransaction() ? access.sqlite.alone : undefined;
+}
+
+/**
+ * The direct access for a statement on this database handle once the connection is free: the
+ * connection is taken through Kysely (in turn with everything else waiting for it) and `run` is
+ * served directly while it is held, as a statement alone. For long reads on a busy server, where
+ * {@link directAccessNow} mostly finds the connection taken. Undefined where that cannot be: not
+ * SQLite, a transaction's handle, or a database handle used inside a transaction's work.
+ */
+export function directAccessInTurn<T>(db: Kysely<any>, run: (sqlite: DirectSqlite) => T | Promise<T>): Promise<T> | undefined {
+  const access = handles.get(db);
+  if (access === undefined || access.holdsConnection || inOpenTransaction()) return undefined;
+  // Answered once the connection is given back: a statement run in an open commit group answers
+  // after the group's commit, which needs the connection.
+  return db
+    .connection()
+    .execute(async () => ({ answer: run(access.sqlite.alone) }))
+    .then(({ answer }) => answer);
 }

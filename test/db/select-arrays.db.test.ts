@@ -1,7 +1,8 @@
 /**
  * Rows as arrays (src/db/select-arrays.ts), on each dialect of DIALECTS: the columns in the order
  * of the select list (not of the table, not by name), the same whether SQLite serves the select
- * directly or through Kysely (its connection busy), and inside a transaction its own writes.
+ * directly, in its turn behind a transaction, or through Kysely (PostgreSQL), and inside a
+ * transaction its own writes.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +68,36 @@ describe.each(DIALECTS)('selecting rows as arrays on %s', (dialect) => {
     await transaction;
     expect(await rows).toEqual(expected);
   });
+
+  // PostgreSQL's reader does not wait: it sees the rows as last committed.
+  it.runIf(dialect === 'sqlite')(
+    "waiting its turn behind a writing transaction, answers that transaction's write once committed",
+    async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const transaction = withTransaction(database.db, async (trx) => {
+        await trx.updateTable('audit_event').set({ action: 'waited' }).where('resource_id', '=', 'p-3').execute();
+        wrote();
+        await held;
+      });
+      await written;
+      let answered = false;
+      const rows = selectArrays(database.db, query()).then((value) => {
+        answered = true;
+        return value;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(answered).toBe(false);
+      release();
+      await transaction;
+      expect((await rows)[0]).toEqual(['p-3', 'r-2', '3', 'waited']);
+      await database.db.updateTable('audit_event').set({ action: 'created' }).where('resource_id', '=', 'p-3').execute();
+      // Kysely's own runs of the shared statement still get objects.
+      expect((await query().execute())[0]).toEqual({ resource_id: 'p-3', request_id: 'r-2', length: '3', action: 'created' });
+    },
+  );
 
   it('sees the writes of the transaction it runs in, and answers the same shapes afterwards', async () => {
     await withTransaction(database.db, async (trx) => {
