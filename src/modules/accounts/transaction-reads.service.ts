@@ -12,7 +12,7 @@ import type { ConsentsService } from '../consents/consent.service.js';
 import type { Consent } from '../consents/consent.model.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 import type { AccountType } from './account-resource.repository.js';
-import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
+import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
 import type { TransactionListQuerystring } from './account.schemas.js';
@@ -279,12 +279,9 @@ export function createTransactionReadsService(
           const entryFound = found
             ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
             : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
-          if (!entryFound) {
-            // The port answers "no such transaction" for an account it no longer has, too: that is
-            // the account's 404, as reading the account answers it.
-            if ((await coreBanking.account(tpp, granted.bankAccountId)) === undefined) throw unknownAccount();
-            throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
-          }
+          // The port answers "no such transaction" for an account it no longer has, too; such an
+          // account was already answered 404 at account-id by grantedAccount, so this is the id's.
+          if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
           // A transaction is history as the list's lines are: one booked before the last 90 days
           // is refused here just as a list reaching back to its day is.
           checkHistory(read, consent, entryFound.bookingDate, 'transactionId', at);
