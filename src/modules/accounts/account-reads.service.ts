@@ -1,4 +1,4 @@
-import type { AccountBalances, BankAccount, BankCardAccount, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
+import type { AccountBalances, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import type { Db } from '../../db/create-db.js';
 import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { addDays } from '../../domain/iso-date.js';
@@ -9,9 +9,17 @@ import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { ConsentsService } from '../consents/consent.service.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 import { accountDetails, balanceList, cardAccountDetails, type Balance } from './account-views.js';
-import { fromBankOnAccount, goneFromBank, grantedAccount, notCovered, reportedAccount, unknownAccount } from './granted-account.js';
+import {
+  accountNow,
+  fromBankOnAccount,
+  goneFromBank,
+  grantedAccount,
+  notCovered,
+  reportedAccount,
+  unknownAccount,
+  type HeldAccount,
+} from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
-import { stillShareable } from '../consents/psu-account-access.js';
 import { admitRead, type CountedRead } from './unattended-reads.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 
@@ -22,9 +30,6 @@ export interface AccountReadsService {
 }
 
 const PATHS: Readonly<Record<AccountType, string>> = { account: 'accounts', card: 'card-accounts' };
-
-/** An account or card account as the bank holds it now. */
-type HeldAccount = { readonly type: 'account'; readonly account: BankAccount } | { readonly type: 'card'; readonly card: BankCardAccount };
 
 /**
  * What a view of an account answers, and so counts without the PSU present (docs/design.md §2b):
@@ -84,17 +89,6 @@ export function createAccountReadsService(
     );
   }
 
-  /** What the bank holds of a granted account, or undefined when it no longer has it (closed accounts are not listed). */
-  async function held(read: AccountRead, type: AccountType, granted: GrantedAccount): Promise<HeldAccount | undefined> {
-    const tpp = { tppId: read.tpp.id };
-    if (type === 'account') {
-      const account = await coreBanking.account(tpp, granted.bankAccountId);
-      return account && { type, account };
-    }
-    const card = await coreBanking.cardAccount(tpp, granted.bankAccountId);
-    return card && { type, card };
-  }
-
   /** One account's view, with its balances when `withBalances`. */
   async function viewOf(
     read: AccountRead,
@@ -142,11 +136,11 @@ export function createAccountReadsService(
       // bank's port answers each over its own round trip) and the bank still holds (a closed one
       // is not listed, and costs no quota).
       const ofType = (consent.grant?.accounts ?? []).filter((granted) => granted.type === type);
-      const shareable = await Promise.all(ofType.map((granted) => stillShareable(coreBanking, { tppId: consent.tppId }, consent, granted)));
+      const now = await Promise.all(ofType.map((granted) => accountNow(coreBanking, consent, granted)));
       const listed: { granted: GrantedAccount; found: HeldAccount; withBalances: boolean }[] = [];
       for (const [index, granted] of ofType.entries()) {
-        if (!shareable[index]) continue;
-        const found = await held(read, type, granted);
+        if (!now[index]!.shareable) continue;
+        const found = await now[index]!.held();
         if (!found) continue;
         // With balance where the consent grants them (Berlin Group: "if granted by the PSU").
         listed.push({ granted, found, withBalances: withBalance && (listOnly !== undefined || granted.kinds.includes('balances')) });
@@ -176,11 +170,11 @@ export function createAccountReadsService(
     async details(type, read, resourceId, withBalance) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
+      const { granted, held } = await grantedAccount(db, coreBanking, consent, type, resourceId);
       const withBalances = withBalance && granted.kinds.includes('balances');
       const counted = countedReads(granted, withBalances);
       const { value: view, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
-        const found = await held(read, type, granted);
+        const found = await held();
         if (!found) throw unknownAccount();
         return fromBankOnAccount(viewOf(read, granted, found, withBalances, false, context(read, at)));
       });
@@ -191,7 +185,7 @@ export function createAccountReadsService(
     async balances(type, read, resourceId) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
+      const { granted } = await grantedAccount(db, coreBanking, consent, type, resourceId);
       if (!granted.kinds.includes('balances')) {
         throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
       }

@@ -1,11 +1,11 @@
-import type { CoreBanking } from '../../bank/core-banking.port.js';
+import type { BankAccount, BankCardAccount, CoreBanking } from '../../bank/core-banking.port.js';
 import { isBankError } from '../../bank/bank-error.js';
 import type { Db } from '../../db/create-db.js';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { GrantedAccount } from '../consents/consent-grant.js';
 import type { Consent } from '../consents/consent.model.js';
-import { stillShareable } from '../consents/psu-account-access.js';
+import { mayShareCard, stillShareable } from '../consents/psu-account-access.js';
 import { accountResourceRepository, type AccountType } from './account-resource.repository.js';
 
 /** 404 at the path parameter: the account is not this TPP's, or the bank no longer has it. */
@@ -34,9 +34,40 @@ export async function fromBankOnAccount<T>(read: Promise<T>): Promise<T> {
 /** 401 CONSENT_INVALID saying what the consent does not cover. */
 export const notCovered = (en: string, nb: string) => new AppError('CONSENT_INVALID', { detail: localized(en, nb) });
 
+/** An account or card account as the bank holds it now. */
+export type HeldAccount =
+  { readonly type: 'account'; readonly account: BankAccount } | { readonly type: 'card'; readonly card: BankCardAccount };
+
+/**
+ * A granted account as the bank answers about it now: whether the consent's PSU may still share it
+ * (psu-account-access.ts), and what the bank holds of it (undefined: it no longer has it), asked
+ * when wanted. A card account's access is its owner, so one read of the card account answers both.
+ */
+export interface AccountNow {
+  readonly shareable: boolean;
+  readonly held: () => Promise<HeldAccount | undefined>;
+}
+
+export async function accountNow(coreBanking: CoreBanking, consent: Consent, granted: GrantedAccount): Promise<AccountNow> {
+  const tpp = { tppId: consent.tppId };
+  if (granted.type === 'card') {
+    const card = await coreBanking.cardAccount(tpp, granted.bankAccountId);
+    const held: HeldAccount | undefined = card && { type: 'card', card };
+    return { shareable: mayShareCard(consent, card), held: async () => held };
+  }
+  return {
+    shareable: await stillShareable(coreBanking, tpp, consent, granted),
+    held: async () => {
+      const account = await coreBanking.account(tpp, granted.bankAccountId);
+      return account && { type: 'account', account };
+    },
+  };
+}
+
 /**
  * The granted account behind a TPP's resourceId: unknown to this TPP 404; outside the consent, or
- * one the consent's PSU may no longer share (psu-account-access.ts), 401 CONSENT_INVALID.
+ * one the consent's PSU may no longer share (psu-account-access.ts), 401 CONSENT_INVALID. With
+ * `held`, what the bank holds of it (a card account's was read already, to learn the access).
  */
 export async function grantedAccount(
   db: Db,
@@ -44,7 +75,7 @@ export async function grantedAccount(
   consent: Consent,
   type: AccountType,
   resourceId: string,
-): Promise<GrantedAccount> {
+): Promise<{ readonly granted: GrantedAccount; readonly held: AccountNow['held'] }> {
   const bankAccountId = await accountResourceRepository.bankAccountOf(db, consent.tppId, type, resourceId);
   if (bankAccountId === undefined) throw unknownAccount();
   if (consent.grant?.listOnly) {
@@ -58,12 +89,10 @@ export async function grantedAccount(
       detail: localized('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen'),
     });
   }
-  const tpp = { tppId: consent.tppId };
-  if (!(await stillShareable(coreBanking, tpp, consent, granted))) {
+  const now = await accountNow(coreBanking, consent, granted);
+  if (!now.shareable) {
     // An account the bank no longer has is unknown, as reading it answers, not a permission lost.
-    const held =
-      granted.type === 'account' ? await coreBanking.account(tpp, bankAccountId) : await coreBanking.cardAccount(tpp, bankAccountId);
-    if (held === undefined) throw unknownAccount();
+    if ((await now.held()) === undefined) throw unknownAccount();
     throw new AppError('CONSENT_INVALID', {
       path: 'account-id',
       detail: localized(
@@ -72,7 +101,7 @@ export async function grantedAccount(
       ),
     });
   }
-  return granted;
+  return { granted, held: now.held };
 }
 
 /** How a report names the account it is about: `account` by IBAN, `cardAccount` by masked PAN, with the currency. */

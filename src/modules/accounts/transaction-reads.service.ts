@@ -70,7 +70,7 @@ export function createTransactionReadsService(
 ): TransactionReadsService {
   async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string, at: BankMoment) {
     const consent = await consents.usable(read.tpp, read.consentId, at);
-    const granted = await grantedAccount(db, coreBanking, consent, type, resourceId);
+    const { granted } = await grantedAccount(db, coreBanking, consent, type, resourceId);
     if (!granted.kinds.includes('transactions')) {
       throw notCovered(
         'the consent does not cover the transactions of this account',

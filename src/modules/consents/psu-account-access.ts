@@ -1,4 +1,4 @@
-import type { AccountPermission, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
+import type { AccountPermission, BankCardAccount, CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import type { GrantedAccount } from './consent-grant.js';
 
 /**
@@ -10,6 +10,20 @@ export function maySharePermission(permission: AccountPermission, organisationNu
   return organisationNumber === undefined ? permission.canView : permission.canView && permission.canRegister;
 }
 
+/** The PSU who approved a consent, as the bank knows it, and the corporate agreement it acted under. */
+type ConsentPsu = { readonly psuId: string | undefined; readonly psuCorporateId: string | undefined };
+
+/**
+ * Whether the PSU who approved a consent may share a card account, as the bank holds it now
+ * (undefined: it has none): a private PSU its own; a corporate PSU none (shareable-accounts.ts).
+ */
+export function mayShareCard(
+  { psuId, psuCorporateId }: ConsentPsu,
+  card: Pick<BankCardAccount, 'ownerCustomerNumber'> | undefined,
+): boolean {
+  return psuId !== undefined && psuCorporateId === undefined && card?.ownerCustomerNumber === psuId;
+}
+
 /**
  * Whether the PSU who approved a consent may still share one of its granted accounts: a consent
  * gives a TPP no more than its PSU has now, so an account the PSU lost (an engagement removed, a
@@ -19,15 +33,14 @@ export function maySharePermission(permission: AccountPermission, organisationNu
 export async function stillShareable(
   coreBanking: CoreBanking,
   tpp: RequestingTpp,
-  consent: { readonly psuId: string | undefined; readonly psuCorporateId: string | undefined },
+  consent: ConsentPsu,
   granted: Pick<GrantedAccount, 'type' | 'bankAccountId'>,
 ): Promise<boolean> {
   const { psuId, psuCorporateId } = consent;
   if (psuId === undefined) return false;
   if (granted.type === 'card') {
-    // A corporate PSU shares no card account (shareable-accounts.ts); a private one its own.
     if (psuCorporateId !== undefined) return false;
-    return (await coreBanking.cardAccount(tpp, granted.bankAccountId))?.ownerCustomerNumber === psuId;
+    return mayShareCard(consent, await coreBanking.cardAccount(tpp, granted.bankAccountId));
   }
   return maySharePermission(await coreBanking.permission(tpp, psuId, granted.bankAccountId, psuCorporateId), psuCorporateId);
 }
