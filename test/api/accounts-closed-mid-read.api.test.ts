@@ -2,7 +2,8 @@
  * An account the bank closes while a read is answered (docs/design.md §2b): found when the list is
  * made, unknown when its balances are asked. The list leaves it out, as it leaves out a closed
  * account, instead of failing whole with a 404 at an `account-id` the list has not; a read of that
- * one account still answers 404 RESOURCE_UNKNOWN at `account-id`.
+ * one account still answers 404 RESOURCE_UNKNOWN at `account-id`. The bank's answers about the
+ * listed accounts may arrive in any order: the list keeps the consent's.
  */
 import { describe, expect, it } from 'vitest';
 import { BankError } from '../../src/bank/bank-error.js';
@@ -18,12 +19,23 @@ const PSU_PRESENT = { 'psu-ip-address': '2001:db8::7' };
 describe.each(DIALECTS)('an account closed while a read is answered (%s)', (dialect) => {
   /** The BBANs of accounts the bank still finds but answers unknown for when their balances are read. */
   const closingBbans = new Set<string>();
+  /** The BBANs of accounts the bank closes once the PSU's access to them was asked: it answers them unknown. */
+  const closedBbans = new Set<string>();
+  /** The BBANs of accounts the bank answers slowly: their answers arrive after the others'. */
+  const slowBbans = new Set<string>();
   const server = useTestServer({
     dialect,
     coreBanking: (sandbox) =>
       new Proxy(sandbox, {
         get(target, property) {
           const value: unknown = Reflect.get(target, property);
+          if (property === 'account' && typeof value === 'function') {
+            return async (...args: Parameters<typeof target.account>) => {
+              const account = await (value as typeof target.account).apply(target, args);
+              if (account && slowBbans.has(account.bban)) await new Promise((resolve) => setTimeout(resolve, 200));
+              return account && closedBbans.has(account.bban) ? undefined : account;
+            };
+          }
           if (property !== 'balances' || typeof value !== 'function') return value;
           return async (...args: Parameters<typeof target.balances>) => {
             const [tpp, accountId] = args;
@@ -61,6 +73,28 @@ describe.each(DIALECTS)('an account closed while a read is answered (%s)', (dial
       expect(list.body.accounts.map((entry: any) => entry.bban)).toEqual([kept.bban]);
       expect(list.body.accounts[0].balances.length).toBeGreaterThan(0);
     }
+  });
+
+  it("lists the accounts in the consent's order however the bank's answers arrive, leaving out one closed after its access was asked", async () => {
+    const { client } = await freshTpp(server);
+    const customer = await createCustomer(client);
+    const accounts = [];
+    for (const name of ['Brukskonto', 'Sparekonto', 'Buffer', 'Ferie']) {
+      accounts.push(await createAccount(client, customer.customerNumber, { name }));
+    }
+    const references = accounts.map(({ bban }) => ({ bban }));
+    const access = { accounts: references, balances: references, transactions: references };
+    const consentId = await approvedConsent(client, consentBody(access), { 'psu-id': customer.customerNumber }, (link) => walk(link));
+    const headers = { 'consent-id': consentId, ...PSU_PRESENT };
+    const before = await client.get<any>('/v1/accounts', { headers });
+    expect(before.status, before.text).toBe(200);
+    const order: string[] = before.body.accounts.map((entry: any) => entry.bban);
+    expect(order).toHaveLength(4);
+    slowBbans.add(order[0]!).add(order[2]!);
+    closedBbans.add(order[1]!);
+    const list = await client.get<any>('/v1/accounts', { headers });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.accounts.map((entry: any) => entry.bban)).toEqual([order[0], order[2], order[3]]);
   });
 
   it('answers a read of that account, with its balances, 404 RESOURCE_UNKNOWN at account-id', async () => {

@@ -132,19 +132,23 @@ export function createAccountReadsService(
         throw notCovered('the consent covers the list of accounts without balances', 'samtykket gjelder kontolisten uten saldo');
       }
       const ctx = context(read, at);
-      // The accounts listed: those the consent's PSU may still share (asked all at once, since a
-      // bank's port answers each over its own round trip) and the bank still holds (a closed one
-      // is not listed, and costs no quota).
+      // The accounts listed, in the consent's order: those the consent's PSU may still share and
+      // the bank still holds (a closed one is not listed, and costs no quota). Each account's
+      // questions are asked for all accounts at once, since a bank's port answers each over its
+      // own round trip.
       const ofType = (consent.grant?.accounts ?? []).filter((granted) => granted.type === type);
-      const now = await Promise.all(ofType.map((granted) => accountNow(coreBanking, consent, granted)));
-      const listed: { granted: GrantedAccount; found: HeldAccount; withBalances: boolean }[] = [];
-      for (const [index, granted] of ofType.entries()) {
-        if (!now[index]!.shareable) continue;
-        const found = await now[index]!.held();
-        if (!found) continue;
+      const held = await Promise.all(
+        ofType.map(async (granted) => {
+          const now = await accountNow(coreBanking, consent, granted);
+          return now.shareable ? now.held() : undefined;
+        }),
+      );
+      const listed = ofType.flatMap((granted, index) => {
+        const found = held[index];
         // With balance where the consent grants them (Berlin Group: "if granted by the PSU").
-        listed.push({ granted, found, withBalances: withBalance && (listOnly !== undefined || granted.kinds.includes('balances')) });
-      }
+        const withBalances = withBalance && (listOnly !== undefined || granted.kinds.includes('balances'));
+        return found ? [{ granted, found, withBalances }] : [];
+      });
       // The list answers each account's details (and balances): without the PSU it is a read of
       // each, refused when any is used up. An account-list consent (availableAccounts) is one-off,
       // used up by this read, and counts nothing.
