@@ -1,7 +1,7 @@
 import { daysBetween, daysInMonth, dateOf, weekdayOf } from './iso-date.js';
 import { fail, localized, pass, type Check, type Localized } from './localized.js';
 
-/** The weekdays from Sunday, as Date's getUTCDay counts them; a day's short name is its first three letters. */
+/** The weekdays from Sunday, 0 to 6 (an ISO weekday modulo 7, Sunday's 7 being 0); a day's short name is its first three letters. */
 const WEEKDAYS: readonly Localized[] = [
   localized('Sunday', 'søndag'),
   localized('Monday', 'mandag'),
