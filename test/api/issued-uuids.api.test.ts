@@ -1,10 +1,11 @@
 /**
  * The ids the server hands out are lower-case UUIDs; a UUID is the same in any letter case on
  * input (RFC 9562 §4). A TPP that sends an id it was given in capitals, in any path of any
- * resource, is served as with the id as given (src/http/issued-uuids.ts).
+ * resource, in the Consent-ID header or in a signing basket's paymentIds, is served as with the id
+ * as given (src/http/issued-uuids.ts); the server answers its ids as it issued them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBasket, EXPLICIT, explicitPayment, startBasketAuthorisation } from '../support/baskets.js';
+import { createBasket, EXPLICIT, explicitPayment, postBasket, startBasketAuthorisation } from '../support/baskets.js';
 import { approvedConsent, consentBody, createConsent, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { NDCT, ndctBody, pathOf, privatePsu, type Psu } from '../support/payments.js';
@@ -71,6 +72,45 @@ describe.each(DIALECTS)('issued ids in capitals (%s)', (dialect) => {
     expect(mock.status, mock.text).toBe(200);
     const mockAccount = mock.body.accounts.find((account: any) => account.bban === psu.account.bban);
     expect(await readInCapitals(`/v1/sandbox/accounts/${mockAccount.resourceId}`)).toMatchObject({ bban: psu.account.bban });
+  });
+
+  it('reads balances under a Consent-ID in capitals', async () => {
+    const consentId = await approvedConsent(server.client, consentBody(detailedAccess(psu.account)), psu.headers, (link) => walk(link));
+    const list = await server.client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId } });
+    expect(list.status, list.text).toBe(200);
+    const resourceId = list.body.accounts[0].resourceId as string;
+    const balances = await server.client.get<any>(`/v1/accounts/${resourceId}/balances`, {
+      headers: { 'consent-id': consentId.toUpperCase() },
+    });
+    expect(balances.status, balances.text).toBe(200);
+    expect(balances.body).toMatchObject({ account: { iban: psu.account.iban } });
+  });
+
+  it('creates a signing basket of payment ids in capitals, and lists them as issued', async () => {
+    const first = await explicitPayment(server.client, NDCT, ndctBody(psu.account), psu.headers);
+    const second = await explicitPayment(server.client, NDCT, ndctBody(psu.account), psu.headers);
+    const basket = await createBasket(server.client, [first.paymentId.toUpperCase(), second.paymentId.toUpperCase()], {
+      ...psu.headers,
+      ...EXPLICIT,
+    });
+    const view = await server.client.get<any>(basket.path);
+    expect(view.status, view.text).toBe(200);
+    expect(view.body.payments).toEqual([first.paymentId, second.paymentId]);
+  });
+
+  it('refuses a payment named twice in a basket, once in capitals: it is the same payment', async () => {
+    const payment = await explicitPayment(server.client, NDCT, ndctBody(psu.account), psu.headers);
+    const response = await postBasket(
+      server.client,
+      { paymentIds: [payment.paymentId, payment.paymentId.toUpperCase()] },
+      {
+        ...psu.headers,
+        ...EXPLICIT,
+      },
+    );
+    expect(response.status, response.text).toBe(400);
+    expect(response.body.tppMessages[0]).toMatchObject({ code: 'FORMAT_ERROR', path: 'paymentIds' });
+    expect(response.body.tppMessages[0].text).toContain(payment.paymentId);
   });
 
   it('still answers 404 for an id in capitals that names nothing', async () => {

@@ -166,6 +166,26 @@ describe.each(DIALECTS)('replay of a signed request as another operation (%s)', 
     expect((await send(server.baseUrl, 'GET', `${payment.path}/`, captured)).status).toBe(200);
   });
 
+  it('takes an id the server issued, in capitals, as the same operation: the GET runs again, the POST retry gets its stored 201', async () => {
+    const payment = await created(initiate(tpp.client, 'payments', NDCT, ndctBody(psu.account), { headers: psu.headers }));
+    const upper = payment.path.replace(payment.paymentId, payment.paymentId.toUpperCase());
+    const read = capture(tpp.credentials, 'GET', payment.path);
+    expect((await send(server.baseUrl, 'GET', payment.path, read)).status).toBe(200);
+    const readAgain = await send(server.baseUrl, 'GET', upper, read);
+    expect(readAgain.status, readAgain.text).toBe(200);
+
+    const authorisations = async () => (await tpp.client.get<any>(`${payment.path}/authorisations`)).body.authorisationIds;
+    const start = capture(tpp.credentials, 'POST', `${payment.path}/authorisations`);
+    const first = await send(server.baseUrl, 'POST', `${payment.path}/authorisations`, start);
+    expect(first.status, first.text).toBe(201);
+    const before = await authorisations();
+    const retried = await send(server.baseUrl, 'POST', `${upper}/authorisations`, start);
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body.authorisationId).toBe(first.body.authorisationId);
+    // Answered from the store, not run again: no other authorisation.
+    expect(await authorisations()).toEqual(before);
+  });
+
   it('accepts (request-target) when a TPP signs it, and refuses it sent elsewhere (401)', async () => {
     const payment = await created(initiate(tpp.client, 'payments', NDCT, ndctBody(psu.account), { headers: psu.headers }));
     const headers = signRequest({ method: 'GET', path: payment.path, headers: { accept: 'application/json' } }, tpp.credentials);

@@ -14,6 +14,7 @@ import {
   type StoredResponse,
 } from './idempotency.repository.js';
 import { AppError } from '../../errors/app-error.js';
+import { issuedUuid } from '../issued-uuids.js';
 import { recordLifetimes, type RecordLifetimes } from './record-lifetimes.js';
 import { installRepeatingJob } from '../../repeating-job.js';
 
@@ -256,9 +257,16 @@ export function fingerprintOf(request: FastifyRequest): RequestFingerprint {
   return { method: request.method, path, hash: hash.digest('hex') };
 }
 
-/** One trailing slash names the same resource (docs/design.md §5). */
+/**
+ * The path as naming its resource: one trailing slash names the same resource (docs/design.md §5),
+ * and so does an id the server issued in any letter case (issued-uuids.ts). Every UUID-shaped
+ * segment is read so, a bank's transaction id too: the same X-Request-ID on it in other letters is
+ * then an identical GET, run again, never another operation.
+ */
 function normalisedPath(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  // Only a capital letter can make a UUID another text (the common case reads no segment).
+  return /[A-F]/.test(trimmed) ? trimmed.split('/').map(issuedUuid).join('/') : trimmed;
 }
 
 /**

@@ -13,8 +13,8 @@ export const Link = Type.Object({
 /**
  * A resource id in a path or a body (paymentId, basketId, authorisationId): printable ASCII without
  * spaces. Anything else names no resource and is a 400, never a query (PostgreSQL refuses NUL in text).
- * The server issues them as lower-case UUIDs: in a path, one sent in capitals is read in lower case
- * (http/issued-uuids.ts).
+ * The server issues them as lower-case UUIDs: one sent in capitals is read in lower case, in a path
+ * and in a signing basket's body (http/issued-uuids.ts).
  */
 export const ResourceId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[\\x21-\\x7E]+$', [ISSUED_UUID]: true });
 

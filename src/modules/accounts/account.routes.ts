@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
+import { issuedUuid } from '../../http/issued-uuids.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
@@ -40,7 +41,8 @@ function readOf(request: FastifyRequest): AccountRead {
   }
   return {
     tpp: tppOf(request),
-    consentId,
+    // The consent's id as the server issued it, however the TPP cased it (http/issued-uuids.ts).
+    consentId: issuedUuid(consentId),
     acceptFixes: requestHeadersOf(request).acceptFixes,
     requestId: request.ctx.requestId ?? '',
     psuPresent: psuPresent(request),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { createdForRedirect } from '../../http/idempotency/created-answer.js';
 import { replyCreated } from '../../http/idempotency/idempotency.plugin.js';
+import { issuedUuid } from '../../http/issued-uuids.js';
 import { requestHeadersOf, tppOf } from '../../http/request-context.js';
 import { NoBody, signedErrorResponses, SignedRequestHeaders } from '../../http/schemas/common.schemas.js';
 import { registerAuthorisationSubresource } from '../authorisations/authorisation-subresource.routes.js';
@@ -47,8 +48,9 @@ export const signingBasketRoutes: FastifyPluginAsyncTypebox<{
       if (!requestId) throw new Error('signing basket routes must sit behind the API front door');
       const created = await signingBaskets.create({
         tpp: tppOf(request),
-        paymentIds: request.body.paymentIds,
-        consentIds: request.body.consentIds,
+        // The ids as the server issued them, however the TPP cased them (http/issued-uuids.ts).
+        paymentIds: request.body.paymentIds.map(issuedUuid),
+        consentIds: request.body.consentIds?.map(issuedUuid),
         headers: requestHeadersOf(request),
         requestId,
       });
