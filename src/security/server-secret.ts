@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Db } from '../db/create-db.js';
 import { serverSecretRepository } from './server-secret.repository.js';
 
-/** What a server secret is for; each purpose has its own, so a MAC made for one is worth nothing to another. */
+/** What a server secret is for; each purpose has its own, so a MAC or a sealed value made for one is worth nothing to another. */
 export type SecretPurpose = 'transaction-snapshot';
 
 /**

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TppClient, TppResponse } from '../../src/client/tpp-client.js';
+import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
@@ -259,14 +260,58 @@ describe.each(DIALECTS)('transactions (%s)', (dialect) => {
     expect(again.body.transactions.pending.map((entry: any) => entry.transactionId)).toEqual([approved.paymentId]);
 
     const made = (contents: unknown) => Buffer.from(JSON.stringify(contents)).toString('base64url');
+    const changed = Buffer.from(issued, 'base64url');
+    changed[20] = changed[20]! ^ 0x01;
     const forged = [
       made({ a: '1', p: [approved.paymentId, received.body.paymentId] }),
       made({ a: '-1', p: [] }),
-      // The issued snapshot's MAC on other contents.
+      // The issued snapshot's end on other contents, and the issued one with one bit changed.
       made({ a: '1', p: [received.body.paymentId] }) + issued.slice(-43),
+      changed.toString('base64url'),
     ];
     for (const snapshot of forged) {
       expectError(await read(`${transactions}?bookingStatus=pending&snapshot=${snapshot}`), 400, 'FORMAT_ERROR', 'snapshot');
+    }
+  });
+
+  it('a paging link’s snapshot cannot be read: it shows neither the bank’s posting counter, which other TPPs’ bookings move, nor the pending payment', async () => {
+    const { client, psu } = await tppOnBankDay(server, '10:00', '5000.00');
+    const approved = await approvedPayment(client, 'payments', NDCT, ndctBody(psu.account), psu.headers);
+    const own = await client.post<any>(`/v1/sandbox/accounts/${psu.accountId}/transactions/fill`, {
+      count: 3,
+      dateFrom: osloDay(-10),
+      dateTo: osloDay(-1),
+      seed: 'own',
+    });
+    expect(own.status, own.text).toBe(201);
+    const consentId = await consentFor(client, psu.customerNumber, psu.account);
+    const read = reader(client, consentId);
+    const transactions = `/v1/accounts/${await resourceIdOf(client, consentId, psu.account.bban)}/transactions`;
+    // Another TPP's customer, whose bookings move the bank's counter between this TPP's reads.
+    const other = (await freshTpp(server)).client;
+    const elsewhere = await createAccount(other, (await createCustomer(other)).customerNumber);
+    const seen: { snapshot: string; counter: string }[] = [];
+    for (const seed of ['before', 'between']) {
+      const fill = await other.post<any>(`/v1/sandbox/accounts/${elsewhere.resourceId}/transactions/fill`, {
+        count: 120,
+        dateFrom: osloDay(-20),
+        dateTo: osloDay(-1),
+        seed,
+      });
+      expect(fill.status, fill.text).toBe(201);
+      const page = await read(`${transactions}?limit=1`);
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.transactions.pending.map((entry: any) => entry.transactionId)).toEqual([approved.paymentId]);
+      // The sandbox's mark: its newest posting, of any account.
+      const counter = String(await ledgerRepository.lastPostingId(server.database.db));
+      seen.push({ snapshot: paramsOf(page.body.transactions._links.next.href).snapshot!, counter });
+    }
+    expect(Number(seen[1]!.counter) - Number(seen[0]!.counter)).toBeGreaterThanOrEqual(120);
+    for (const { snapshot, counter } of seen) {
+      const decoded = Buffer.from(snapshot, 'base64url').toString('latin1');
+      expect(() => JSON.parse(decoded)).toThrow();
+      expect(decoded).not.toContain(counter);
+      expect(decoded).not.toContain(approved.paymentId);
     }
   });
 

@@ -65,8 +65,8 @@ export function createTransactionReadsService(
   clock: BankClock,
   payments: PaymentsOnAccount,
   settings: { readonly publicUrl: string },
-  /** The server's secret the paging snapshots are MAC'd under (the same for every instance and restart). */
-  snapshotKey: () => Promise<Buffer>,
+  /** The server's secret the paging snapshots are sealed under (the same for every instance and restart). */
+  snapshotSecret: () => Promise<Buffer>,
 ): TransactionReadsService {
   async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string, at: BankMoment) {
     const consent = await consents.usable(read.tpp, read.consentId, at);
@@ -226,7 +226,7 @@ export function createTransactionReadsService(
       const { consent, granted } = await transactionsGranted(read, type, resourceId, at);
       const query = readTransactionQuery(parameters, today);
       // A snapshot works for the list it was issued for only: this TPP's, of this account.
-      const seal = { key: await snapshotKey(), list: `${read.tpp.id}:${type}:${resourceId}` };
+      const seal = { secret: await snapshotSecret(), list: `${read.tpp.id}:${type}:${resourceId}` };
       const snapshot = query.snapshot === undefined ? undefined : decodeSnapshot(query.snapshot, seal, at.now);
       // The links of a page carry the first page's moment: they hold for a day from it, not from the last page read.
       const takenAt = snapshot?.takenAt ?? at.now.toISOString();

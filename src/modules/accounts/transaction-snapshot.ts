@@ -1,7 +1,6 @@
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { sameSecret } from '../../security/same-secret.js';
-import { macOf } from '../../security/server-secret.js';
+import { openSealed, sealValue } from '../../security/sealed-value.js';
 
 /**
  * What a transaction list was as of its first page, carried in every paging link as `snapshot`
@@ -9,10 +8,13 @@ import { macOf } from '../../security/server-secret.js';
  * pending then. Read as of it, the list keeps its order and length while transactions are booked,
  * so an offset names the same entry on every page: no repeats, no gaps.
  *
- * The TPP gets it back only as the server issued it: the value ends in a MAC under a server secret
- * and the list it belongs to (TPP and account), because it decides what the list shows: its
- * pending ids appear as pending lines whatever those payments' status now, so a made-up one
- * could show payments never approved, or cancelled, and a made-up mark could hide bookings.
+ * The TPP gets it back only as the server issued it, and cannot read it: the value is sealed
+ * (AES-256-GCM, security/sealed-value.ts) under a server secret and the list it belongs to (TPP
+ * and account). Sealed against change because it decides what the list shows: its pending ids
+ * appear as pending lines whatever those payments' status now, so a made-up one could show
+ * payments never approved, or cancelled, and a made-up mark could hide bookings. Sealed against
+ * reading because the mark is the bank's, not the account's: the sandbox's is its newest posting
+ * of any account, so two lists read apart would tell a TPP how much the whole bank booked between.
  */
 export interface TransactionSnapshot {
   /** The core-banking port's `asOf` of the first page; undefined when the bank gives none. */
@@ -32,40 +34,48 @@ export interface TransactionSnapshot {
  */
 export const SNAPSHOT_LIFETIME_HOURS = 24;
 
-/** At most this many pending payments ride in a link (about 2 kB); a PSU with more gets them read on each page. */
+/**
+ * At most this many pending payments ride in a link (50 payment ids make a snapshot of about 2.7
+ * kB, within the 4000 characters the query takes); a PSU with more gets them read on each page.
+ */
 const MAX_PENDING = 50;
 
-/** What a snapshot's MAC is made under: the server's secret, and the list it is of (so it works for that list only). */
+/**
+ * Room for the bank's mark in every snapshot: a shorter mark is padded to it, so that a snapshot's
+ * length does not tell how far the bank's counter has come (the sandbox's, a posting id or a
+ * time, fits).
+ */
+const MARK_ROOM = 32;
+
+/** What a snapshot is sealed under: the server's secret, and the list it is of (so it opens for that list only). */
 export interface SnapshotSeal {
-  readonly key: Buffer;
+  readonly secret: Buffer;
   /** The list: the TPP and the account (as the TPP names it) and its type. */
   readonly list: string;
 }
 
-/** The length of the MAC at the end of a snapshot (HMAC-SHA256, base64url). */
-const MAC_LENGTH = 43;
-
-const macOfSnapshot = (seal: SnapshotSeal, body: string) => macOf(seal.key, 'transaction-snapshot', `${seal.list}:${body}`);
+const PURPOSE = 'transaction-snapshot';
 
 export function encodeSnapshot(snapshot: TransactionSnapshot, seal: SnapshotSeal): string {
   const pending = snapshot.pendingPaymentIds;
   const carried = pending === undefined || pending.length > MAX_PENDING ? null : pending;
-  const body = Buffer.from(JSON.stringify({ a: snapshot.bankAsOf, p: carried, t: snapshot.takenAt })).toString('base64url');
-  // The MAC is appended without a separator: both are base64url, and the MAC's length is fixed.
-  return body + macOfSnapshot(seal, body);
+  const contents = JSON.stringify({ a: snapshot.bankAsOf, p: carried, t: snapshot.takenAt });
+  // Trailing blanks, which JSON reads past.
+  const padded = contents.padEnd(contents.length - JSON.stringify(snapshot.bankAsOf ?? '').length + MARK_ROOM);
+  return sealValue(seal.secret, PURPOSE, seal.list, Buffer.from(padded));
 }
 
 /**
- * A snapshot from a paging link of this list, read at `now` (the bank clock); anything else (a MAC
- * that does not check included), or a link past its lifetime, is 400 FORMAT_ERROR naming `snapshot`.
+ * A snapshot from a paging link of this list, read at `now` (the bank clock); anything else (a
+ * value that does not open under this list's seal included), or a link past its lifetime, is 400
+ * FORMAT_ERROR naming `snapshot`.
  */
 export function decodeSnapshot(token: string, seal: SnapshotSeal, now: Date): TransactionSnapshot {
-  const body = token.slice(0, -MAC_LENGTH);
-  const mac = token.slice(-MAC_LENGTH);
+  const plaintext = openSealed(seal.secret, PURPOSE, seal.list, token);
   let parsed: unknown;
-  if (token.length > MAC_LENGTH && sameSecret(macOfSnapshot(seal, body), mac)) {
+  if (plaintext !== undefined) {
     try {
-      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      parsed = JSON.parse(plaintext.toString('utf8'));
     } catch {
       parsed = undefined;
     }
