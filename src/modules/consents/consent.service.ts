@@ -118,15 +118,26 @@ export function createConsentsService(
 
   /**
    * A consent naming accounts of a corporate agreement needs that agreement in PSU-Corporate-ID, as
-   * a payment from one does (400 without it, 401 with another). Accounts the bank does not know are
-   * left to the SCA page, which tells the PSU (docs/design.md §2b).
+   * a payment from one does (400 without it, 401 with another), when the PSU the TPP names (PSU-ID
+   * or its token) is engaged on the account: that PSU knows the account is the agreement's. For
+   * anyone else it is an account the TPP may not be told about yet, as one the bank does not know or
+   * another customer's: the consent is created and its SCA page tells the PSU who logs in that it
+   * cannot be shared. Else a TPP could probe account numbers for corporate accounts and, by trying
+   * organisation numbers, for their owners (docs/design.md §2b).
    */
-  async function checkCorporateId(tppId: string, access: RequestedAccess, psuCorporateId: string | undefined): Promise<void> {
-    if (access.kind !== 'detailed') return;
+  async function checkCorporateId(
+    tppId: string,
+    access: RequestedAccess,
+    psuId: string | undefined,
+    psuCorporateId: string | undefined,
+  ): Promise<void> {
+    if (access.kind !== 'detailed' || psuId === undefined) return;
     for (const { reference } of namedAccounts(access)) {
       if ('maskedPan' in reference) continue;
       const account = await coreBanking.findAccount({ tppId }, reference);
       if (account?.organisationNumber === undefined) continue;
+      const engagement = await coreBanking.permission({ tppId }, psuId, account.id, account.organisationNumber);
+      if (!engagement.canView && !engagement.canRegister) continue;
       if (psuCorporateId === undefined) throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
       if (psuCorporateId !== account.organisationNumber) throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
     }
@@ -160,7 +171,7 @@ export function createConsentsService(
         });
       }
       const access = checkAccess(body.access, body.recurringIndicator);
-      await checkCorporateId(tpp.id, access, headers.psuCorporateId);
+      await checkCorporateId(tpp.id, access, headers.psuId?.number, headers.psuCorporateId);
       const today = await clock.today(tpp.id);
       const validity = validityOf(body, today);
       const id = newTimeOrderedId();
