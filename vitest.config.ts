@@ -29,8 +29,15 @@ export default defineConfig({
     allowOnly: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [API, BROWSER, ...PROCESS, DOCS] } },
-      { extends: true, test: { name: 'api', include: [API] } },
+      // Unit and API files share their worker's loaded modules (no isolation): each file imported
+      // the server's modules afresh, which took a third of these tiers' time (on 2 cores, API 312 s
+      // to 215 s, unit 62 s to 35 s). Their files keep no state between them: each starts its own
+      // servers and databases, and a file that fakes timers gives them back in its after-hook.
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [API, BROWSER, ...PROCESS, DOCS], isolate: false },
+      },
+      { extends: true, test: { name: 'api', include: [API], isolate: false } },
       // Without Chromium (and outside CI) the browser tests are skipped; the set-up says what to install.
       { extends: true, test: { name: 'browser', include: [BROWSER], globalSetup: ['./test/support/browser-tier.setup.ts'] } },
       // These two start the built CLI: dist/ is built (when older than src/) before their files run.
