@@ -100,13 +100,15 @@ describe('serve --workers 2 on SQLite', () => {
     setGlobalDispatcher(new Agent({ pipelining: 0 }));
   }, 40_000);
 
-  it('prints one listening line that says how many workers, after both are ready', () => {
+  it('prints one listening line that says how many workers, after both are ready', async () => {
     const listening = server
       .stdout()
       .split('\n')
       .filter((line) => line.includes('listening on'));
     expect(listening).toEqual([`nordic-xs2a sandbox listening on ${url} with 2 workers (docs: ${url}/docs)`]);
-    const workers = readyWorkers();
+    // A worker tells the primary it is ready by IPC and logs it on its own output: the log line
+    // may reach this process after the primary's listening line.
+    const workers = await until('both workers ready in the log', () => (readyWorkers().size >= 2 ? readyWorkers() : undefined));
     expect([...workers.values()].sort()).toEqual(['batch-schedule', 'requests']);
     expect(
       logs()
