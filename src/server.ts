@@ -52,8 +52,15 @@ export async function openServer(config: Config, options: ServerOptions = {}): P
   });
   let bank: BankAdapter | undefined;
   try {
-    await migrateToLatest(database.db);
-    const sandboxCa = config.mode === 'sandbox' ? await SandboxCa.open(config.dataDir) : undefined;
+    // On a first start the sandbox CA generates its RSA key on the thread pool: the migrations
+    // run meanwhile. Both are settled before anything goes on, so a failure stops nothing half-way.
+    const [migrated, caOpened] = await Promise.allSettled([
+      migrateToLatest(database.db),
+      config.mode === 'sandbox' ? SandboxCa.open(config.dataDir) : undefined,
+    ]);
+    if (migrated.status === 'rejected') throw migrated.reason;
+    if (caOpened.status === 'rejected') throw caOpened.reason;
+    const sandboxCa = caOpened.value;
     const authorities = config.trustedCaFiles.flatMap((file) => {
       const certificates = readCertificates(file);
       if (certificates.length === 0) {

@@ -22,9 +22,12 @@ export interface NotificationsModuleOptions {
  * a missing or mismatched key stops the start rather than the first send.
  */
 export function notificationsModule(options: NotificationsModuleOptions): AppModule {
-  // Opened once, by whichever asks first (the job as the server gets ready, or the route).
-  let opening: Promise<BankSeal> | undefined;
-  const seal = () => (opening ??= openBankSeal(options.seal));
+  // Opened once, as the module is made: a first start generates the seal's RSA key on the thread
+  // pool while the rest of the app is built. The job awaits it as the server gets ready (a failure
+  // stops the start there), and the route on each request; until then its failure is held.
+  const opening = openBankSeal(options.seal);
+  opening.catch(() => {});
+  const seal = () => opening;
   return {
     name: 'notifications',
     jobs: (app) => installNotificationDelivery(app, options, seal),
