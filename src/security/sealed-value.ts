@@ -3,8 +3,18 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** Keys derived per secret and purpose: a server secret is one Buffer for the process's life, and every page seals and opens. */
+const derivedKeys = new WeakMap<Buffer, Map<string, Buffer>>();
+
 function keyOf(secret: Buffer, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `${purpose}:aes-256-gcm`, 32));
+  let keys = derivedKeys.get(secret);
+  if (keys === undefined) derivedKeys.set(secret, (keys = new Map<string, Buffer>()));
+  let key = keys.get(purpose);
+  if (key === undefined) {
+    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `${purpose}:aes-256-gcm`, 32));
+    keys.set(purpose, key);
+  }
+  return key;
 }
 
 const associatedData = (purpose: string, context: string) => Buffer.from(`${purpose}:${context}`);

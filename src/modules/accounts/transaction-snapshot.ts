@@ -60,8 +60,8 @@ export function encodeSnapshot(snapshot: TransactionSnapshot, seal: SnapshotSeal
   const pending = snapshot.pendingPaymentIds;
   const carried = pending === undefined || pending.length > MAX_PENDING ? null : pending;
   const contents = JSON.stringify({ a: snapshot.bankAsOf, p: carried, t: snapshot.takenAt });
-  // Trailing blanks, which JSON reads past.
-  const padded = contents.padEnd(contents.length - JSON.stringify(snapshot.bankAsOf ?? '').length + MARK_ROOM);
+  // The mark's shortfall from its room as trailing blanks, which JSON reads past.
+  const padded = contents + ' '.repeat(Math.max(0, MARK_ROOM - JSON.stringify(snapshot.bankAsOf ?? '').length));
   return sealValue(seal.secret, PURPOSE, seal.list, Buffer.from(padded));
 }
 
