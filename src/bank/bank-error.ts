@@ -15,8 +15,22 @@
 export const BANK_ERROR_KINDS = ['unavailable', 'missing-data', 'refused', 'unknown-account'] as const;
 export type BankErrorKind = (typeof BANK_ERROR_KINDS)[number];
 
+/**
+ * The mark every BankError carries, in the process-wide symbol registry. A bank's adapter throws
+ * the class of its own copy of this package (installed beside the server, compiled apart, or the
+ * server bundled into one file), a different class object than the server's: `instanceof` on the
+ * class alone would take its refusal for a bug and answer a bare 500.
+ */
+const BANK_ERROR = Symbol.for('nordic-xs2a.BankError');
+
 export class BankError extends Error {
+  /** `error instanceof BankError` holds for a BankError of any copy of this module. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBankError(value);
+  }
+
   readonly kind: BankErrorKind;
+  readonly [BANK_ERROR] = true;
 
   /**
    * `message` is shown to the TPP for `refused`, only logged otherwise: `unknown-account`'s would
@@ -30,5 +44,9 @@ export class BankError extends Error {
 }
 
 export function isBankError(error: unknown): error is BankError {
-  return error instanceof BankError;
+  return (
+    error instanceof Error &&
+    (error as Partial<Record<typeof BANK_ERROR, unknown>>)[BANK_ERROR] === true &&
+    (BANK_ERROR_KINDS as readonly unknown[]).includes((error as { kind?: unknown }).kind)
+  );
 }

@@ -20,6 +20,7 @@ const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/certs/gener
 const PSU = '13039319955';
 const BBAN = '97109900013';
 const CODE = '654321';
+const BLOCKED_BBAN = '97109900048';
 
 describe('a production server on a bank adapter named by XS2A_BANK_ADAPTER', () => {
   let dir: string;
@@ -40,6 +41,7 @@ describe('a production server on a bank adapter named by XS2A_BANK_ADAPTER', () 
         IN_MEMORY_BANK_PSU_ID: PSU,
         IN_MEMORY_BANK_BBAN: BBAN,
         IN_MEMORY_BANK_CODE: CODE,
+        IN_MEMORY_BANK_BLOCKED_BBAN: BLOCKED_BBAN,
       },
     });
     client = new TppClient(
@@ -75,6 +77,20 @@ describe('a production server on a bank adapter named by XS2A_BANK_ADAPTER', () 
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
     expect(response.body.tppMessages[0].code).toEqual(expect.any(String));
+  });
+
+  // The adapter's BankError is its own copy of the class (loaded from src/ through tsx, as a bank's
+  // adapter brings the package's), not the server's in dist/: the server knows it all the same.
+  it("answers the adapter's refusal as 403 SERVICE_BLOCKED with the bank's words, not a bare 500", async () => {
+    const response = await client.post<any>(`/v1/payments/${NDCT}`, ndctBody({ bban: BLOCKED_BBAN }), { headers: { 'psu-id': PSU } });
+    expect(response.status).toBe(403);
+    expect(response.body.tppMessages).toEqual([
+      expect.objectContaining({
+        category: 'ERROR',
+        code: 'SERVICE_BLOCKED',
+        text: expect.stringContaining('The account is blocked by the bank'),
+      }),
+    ]);
   });
 
   it('wires nothing of the sandbox', async () => {

@@ -135,3 +135,52 @@ it('ships CHANGELOG.md, which the installed server reads from beside its dist/',
   expect(read.stderr).toBe('');
   expect(JSON.parse(read.stdout)).toEqual([join(installed, 'CHANGELOG.md'), /^## (\S+)/m.exec(shipped)?.[1]]);
 }, 60_000);
+
+it('gives a bank’s adapter its ports and BankError, which the server knows from its own copy', async () => {
+  writeFileSync(
+    join(project, 'adapter.mts'),
+    [
+      "import { BankError, CORE_BANKING_OPERATIONS, type CreateBankAdapter, type CoreBanking } from 'nordic-xs2a/bank-adapter';",
+      'export const createBankAdapter: CreateBankAdapter = () => {',
+      "  const refuse = async (): Promise<never> => { throw new BankError('refused', 'The account is blocked'); };",
+      '  const coreBanking = Object.fromEntries(CORE_BANKING_OPERATIONS.map((name) => [name, refuse])) as unknown as CoreBanking;',
+      "  return { coreBanking, psuAuthenticator: { kind: 'in-page-code', isCustomer: async () => false, verifyOneTimeCode: async () => false, offersAppConfirmation: false, confirmedInApp: async () => false } };",
+      '};',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(project, 'tsconfig.adapter.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2023',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+      files: ['adapter.mts'],
+    }),
+  );
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.adapter.json'], project);
+  expect(checked.stdout + checked.stderr).toBe('');
+  // The installed package's BankError, thrown as an adapter throws it, is a BankError to this
+  // clone's server modules, a copy loaded from another place.
+  const recognised = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      [
+        "const kit = await import('nordic-xs2a/bank-adapter');",
+        `const server = await import(${JSON.stringify(join(ROOT, 'dist', 'bank', 'bank-error.js'))});`,
+        "const thrown = new kit.BankError('refused', 'The account is blocked');",
+        'console.log(JSON.stringify([kit.BankError === server.BankError, thrown instanceof server.BankError, server.isBankError(thrown), server.isBankError(new Error("x"))]));',
+      ].join(' '),
+    ],
+    project,
+  );
+  expect(recognised.stderr).toBe('');
+  expect(JSON.parse(recognised.stdout)).toEqual([false, true, true, false]);
+}, 120_000);

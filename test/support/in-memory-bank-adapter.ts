@@ -6,10 +6,13 @@
  * Its core knows one customer, for every TPP that asks: `IN_MEMORY_BANK_PSU_ID` (a national
  * identity number) with one NOK account `IN_MEMORY_BANK_BBAN` holding `IN_MEMORY_BANK_BALANCE`
  * (NOK, default 1000.00). Its authenticator takes one code, `IN_MEMORY_BANK_CODE` (default
- * 123456), typed on the server's code page. Payments execute when submitted.
+ * 123456), typed on the server's code page. Payments execute when submitted. An account the core
+ * has blocked, `IN_MEMORY_BANK_BLOCKED_BBAN`, is refused with the adapter's own `BankError`, as a
+ * bank's compiled adapter throws it: from its own copy of the class, not the server's.
  */
 import type { BankAdapter, BankAdapterContext } from '../../src/bank/bank-adapter.js';
 import { CORE_BANKING_OPERATIONS } from '../../src/bank/bank-adapter.js';
+import { BankError } from '../../src/bank/bank-error.js';
 import type { CoreBanking, RequestingTpp } from '../../src/bank/core-banking.port.js';
 import type { InPageCodeAuthenticator } from '../../src/bank/psu-authenticator.port.js';
 import { createInMemoryCoreBanking } from './in-memory-core-banking.js';
@@ -24,6 +27,7 @@ export async function createBankAdapter(context: BankAdapterContext): Promise<Ba
   const bban = setting('IN_MEMORY_BANK_BBAN');
   const balance = BigInt(Math.round(Number(setting('IN_MEMORY_BANK_BALANCE', '1000.00')) * 100));
   const code = setting('IN_MEMORY_BANK_CODE', '123456');
+  const blockedBban = context.env['IN_MEMORY_BANK_BLOCKED_BBAN'];
   const core = createInMemoryCoreBanking();
 
   // Each TPP sees the bank through its own tenant of the in-memory core: the customer and the
@@ -47,6 +51,9 @@ export async function createBankAdapter(context: BankAdapterContext): Promise<Ba
     if (operation === 'outcomesSince') continue;
     coreBanking[operation] = async (tpp: RequestingTpp, ...rest: unknown[]) => {
       await open(tpp);
+      if (operation === 'findAccount' && blockedBban !== undefined && (rest[0] as { bban?: string }).bban === blockedBban) {
+        throw new BankError('refused', 'The account is blocked by the bank');
+      }
       return bank[operation]!(tpp, ...rest);
     };
   }
