@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures docs/design.md §9's budgets in one run on this machine.
  *
- * 1. starts the real server (`node dist/cli/main.js serve`, LOG_LEVEL=info, fresh data dir and
+ * 1. starts the real server (`node dist/bundle/main.js serve`, LOG_LEVEL=info, fresh data dir and
  *    SQLite file) and times spawn -> /health/ready 200 (cold start);
  * 2. issues a QSealC from the sandbox CA the server created and starts the baseline server;
  * 3. for each scenario: pre-signs a pool of distinct requests, checks one answers 2xx, warms up,
@@ -69,7 +69,7 @@ import { prismAvailable, startPrism, PRISM_EXTRA_HEADERS, PRISM_PAYMENT_PATH } f
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 /** BENCH_SERVER_ENTRY points at another build (e.g. a patched copy of dist/) to compare it in the same harness. */
-const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY ?? join(REPO, 'dist/cli/main.js');
+const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY ?? join(REPO, 'dist/bundle/main.js');
 const BASELINE_ENTRY = join(REPO, 'bench/baseline-server.ts');
 const RESULTS_FILE = join(REPO, 'bench/results/latest.json');
 const PARTIAL_RESULTS_FILE = join(REPO, 'bench/results/partial.json');

@@ -4,7 +4,7 @@
  *
  *   npm run postman -- --collection PATH [--keep] [--seeded-accounts]
  *
- * What it does: builds dist/ when it is missing or older than src/; starts `node dist/cli/main.js
+ * What it does: builds dist/ when it is missing or older than src/; starts `node dist/bundle/main.js
  * serve` on a throwaway SQLite database in a temp directory; issues a QSealC from that server's
  * sandbox CA; seeds the TPP's sandbox (`POST /v1/sandbox/initialize`, signed); starts the signing
  * proxy; runs the collection with newman (pinned, fetched by npx, not a dependency) with HOST

@@ -1,5 +1,5 @@
 /**
- * The command line as a person new to it meets it (`node dist/cli/main.js`, in a temporary
+ * The command line as a person new to it meets it (`node dist/bundle/main.js`, in a temporary
  * directory, against a started sandbox):
  * - `--help` on every command and subcommand prints that command's usage and exits 0, running nothing;
  * - `tpp call` takes a link exactly as `_links` prints it (absolute) as well as a path, and

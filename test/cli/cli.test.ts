@@ -1,5 +1,5 @@
 /**
- * The compiled command line, `node dist/cli/main.js`, run as an operator or a TPP runs it: in a
+ * The compiled command line, `node dist/bundle/main.js`, run as an operator or a TPP runs it: in a
  * temporary directory, with an explicit environment (never the developer's).
  * - configuration is checked at start (docs/design.md §7): a bad value stops `serve` and `migrate` with
  *   exit code 2 and one line per bad variable, naming it; production refuses

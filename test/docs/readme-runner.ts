@@ -4,7 +4,7 @@
  * one terminal: a variable set in one block is there in the next), with `set -euo pipefail`; a
  * TypeScript block is written to a file in the scratch directory and run with tsx. Before running,
  * the README's addresses are replaced by the test's (`/tmp/xs2a-try`, `http://127.0.0.1:8080`), the
- * `nordic-xs2a` command is the built CLI (dist/cli/main.js), and `nordic-xs2a/client` resolves to
+ * `nordic-xs2a` command is the built CLI (dist/bundle/main.js), and `nordic-xs2a/client` resolves to
  * this package, as `npm link` makes them for a reader. Each block's output must hold what its
  * `# prints` comments quote.
  */

@@ -1,5 +1,5 @@
 /**
- * Batch runs against the compiled server, `node dist/cli/main.js serve`, as real
+ * Batch runs against the compiled server, `node dist/bundle/main.js serve`, as real
  * processes that are killed and run side by side:
  * - SIGKILL in the middle of a run over thousands of approved payments (SQLite, and PostgreSQL
  *   when TEST_POSTGRES_URL is set), at a moment when payments have been submitted to the bank

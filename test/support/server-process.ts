@@ -1,5 +1,5 @@
 /**
- * The compiled command line, `node dist/cli/main.js`, as a child process of a test, with an
+ * The built command line, `node dist/bundle/main.js` (the package's `nordic-xs2a`), as a child process of a test, with an
  * explicit environment (never the developer's): `serve` started, waited for until it prints its
  * "listening" line, and stopped or killed by its own handle; other commands run to their end.
  * Used by the process-level tests of test/execution (crash and concurrency of batch runs) and by
@@ -16,9 +16,10 @@ import { credentialsFromPem } from '../../src/client/tpp-credentials.js';
 import { TppClient } from '../../src/client/tpp-client.js';
 import type { SigningCredentials } from '../../src/client/request-signer.js';
 import type { SandboxCa } from '../../src/security/certificates/sandbox-ca.js';
+import { BUNDLE_DIR, buildDist } from '../../scripts/build.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(ROOT, BUNDLE_DIR, 'main.js');
 
 function newestChange(dir: string): number {
   let newest = 0;
@@ -30,16 +31,14 @@ function newestChange(dir: string): number {
 }
 
 /**
- * Builds dist/ as `npm run build` does (emptied first, so no module of a removed source stays) when
- * the CLI is missing or older than its sources. The process and docs tiers call it once before
- * their files run (build.setup.ts); a file calling it again finds dist/ current.
+ * Builds dist/ as `npm run build` does (scripts/build.ts) when the CLI is missing or older than its
+ * sources. The process and docs tiers call it once before their files run (build.setup.ts); a
+ * file calling it again finds dist/ current.
  */
 export function ensureBuilt(): void {
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestChange(join(ROOT, 'src'))) return;
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    buildDist(ROOT);
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
     throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`);
@@ -103,7 +102,7 @@ export function killStartedServers(): void {
 }
 
 /**
- * Starts `node dist/cli/main.js serve [args]` with exactly `env` (plus PATH, HOST, PORT) and
+ * Starts `node dist/bundle/main.js serve [args]` with exactly `env` (plus PATH, HOST, PORT) and
  * waits for its "listening" line.
  */
 export async function startServerProcess(options: {
@@ -169,7 +168,7 @@ export interface CliOutcome {
   readonly stderr: string;
 }
 
-/** Runs `node dist/cli/main.js [args]` to its end in `cwd`, with exactly `env` (plus PATH). */
+/** Runs `node dist/bundle/main.js [args]` to its end in `cwd`, with exactly `env` (plus PATH). */
 export function runCli(
   args: readonly string[],
   options: { readonly cwd: string; readonly env?: Readonly<Record<string, string>>; readonly timeoutMs?: number },
