@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Approval, AuthorisationSubject } from '../authorisations/authorisation-subject.js';
 import type { Authorisation } from '../authorisations/authorisation.model.js';
 import type { BankClock } from '../clock/bank-clock.js';
+import { companyAccountsAskedPrivately } from './company-accounts.js';
 import { ACCESS_KINDS, namedAccounts } from './consent-access.js';
 import { choiceValue, consentConfirmation } from './consent-confirmation.js';
 import type { Grant, GrantedAccount } from './consent-grant.js';
@@ -89,8 +90,24 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
     return consent;
   }
 
+  const corporateIdOf = (authorisation: Authorisation, consent: Consent) => authorisation.psuCorporateId ?? consent.psuCorporateId;
+
   const shareableFor = (authorisation: Authorisation, consent: Consent, psuId: string) =>
-    shareableAccounts(coreBanking, { tppId: consent.tppId }, psuId, authorisation.psuCorporateId ?? consent.psuCorporateId);
+    shareableAccounts(coreBanking, { tppId: consent.tppId }, psuId, corporateIdOf(authorisation, consent));
+
+  /**
+   * Of the accounts a detailed consent names that the PSU cannot share, those of its company's
+   * agreement asked for without PSU-Corporate-ID: the confirmation page says why. Only the page
+   * the PSU reads: the refusal on approving stays neutral, as the TPP reads it too (psuMessage).
+   */
+  async function companyAccountsFor(authorisation: Authorisation, consent: Consent, psuId: string, shareable: readonly ShareableAccount[]) {
+    if (consent.access.kind !== 'detailed' || consent.status === 'partiallyAuthorised') return undefined;
+    const unshareable = namedAccounts(consent.access)
+      .map((entry) => entry.reference)
+      .filter((reference) => accountNamed(shareable, reference) === undefined);
+    if (unshareable.length === 0) return undefined;
+    return companyAccountsAskedPrivately(coreBanking, { tppId: consent.tppId }, psuId, corporateIdOf(authorisation, consent), unshareable);
+  }
 
   /**
    * Ends the TPP's other valid recurring consents of this PSU that the newly valid one grants at
@@ -155,8 +172,10 @@ export function consentApprovalSubject(db: Db, coreBanking: CoreBanking, clock: 
   return {
     async confirmation(authorisation) {
       const consent = await consentOf(authorisation);
-      const shareable = authorisation.psuId === undefined ? [] : await shareableFor(authorisation, consent, authorisation.psuId);
-      return consentConfirmation(consent, shareable);
+      const psuId = authorisation.psuId;
+      if (psuId === undefined) return consentConfirmation(consent, []);
+      const shareable = await shareableFor(authorisation, consent, psuId);
+      return consentConfirmation(consent, shareable, await companyAccountsFor(authorisation, consent, psuId, shareable));
     },
 
     async prepareApproval(authorisation, psuId, chosen) {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { displayDate } from '../../domain/display-format.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import type { Confirmation, ConfirmationLine } from '../authorisations/authorisation-subject.js';
-import { ACCESS_KINDS, namedAccounts, type AccessKind } from './consent-access.js';
+import type { CompanyAgreement } from './company-accounts.js';
+import { ACCESS_KINDS, namedAccounts, referenceKey, type AccessKind, type ConsentReference } from './consent-access.js';
 import type { Grant, GrantedAccount } from './consent-grant.js';
 import type { Consent } from './consent.model.js';
 import { accountNamed, referenceText, type ShareableAccount } from './shareable-accounts.js';
@@ -96,8 +97,64 @@ function cannotBeShared(references: readonly string[]): ConfirmationLine {
   );
 }
 
+/**
+ * The line naming accounts of a corporate agreement the PSU is engaged on that the app asked for
+ * as a private person (no PSU-Corporate-ID; company-accounts.ts): why the consent cannot be given
+ * with them, and what the app must do instead.
+ */
+function askedForCompany(references: readonly string[], agreement: CompanyAgreement): ConfirmationLine {
+  const named = references.join(', ');
+  const several = references.length > 1;
+  const { companyName, organisationNumber } = agreement;
+  const agreementText =
+    companyName === undefined
+      ? localized("your company's agreement", 'avtalen til bedriften din')
+      : localized(`the agreement of your company ${companyName}`, `avtalen til bedriften din ${companyName}`);
+  return line(
+    localized('Cannot be shared', 'Kan ikke deles'),
+    localized(
+      `${named}: ${several ? 'these accounts belong' : 'this account belongs'} to ${agreementText.en} (organisation number ${organisationNumber}), ` +
+        `but the app asked for ${several ? 'them' : 'it'} on your own behalf, as a private person. The consent cannot be given. ` +
+        'Ask the app to start again and ask on behalf of the company, with its organisation number (PSU-Corporate-ID).',
+      `${named}: ${several ? 'kontoene hører' : 'kontoen hører'} til ${agreementText.nb} (organisasjonsnummer ${organisationNumber}), ` +
+        `men appen ba om ${several ? 'dem' : 'den'} for deg selv, som privatperson. Samtykket kan ikke gis. ` +
+        'Be appen starte på nytt og spørre på vegne av bedriften, med organisasjonsnummeret (PSU-Corporate-ID).',
+    ),
+  );
+}
+
+/**
+ * The lines naming accounts the PSU cannot share: those of an agreement the PSU is engaged on, by
+ * agreement, with why; the others as today, saying nothing of whose they are.
+ */
+function unshareableLines(
+  references: readonly ConsentReference[],
+  companyAccounts: ReadonlyMap<string, CompanyAgreement>,
+): ConfirmationLine[] {
+  const foreign: string[] = [];
+  const byAgreement = new Map<string, { agreement: CompanyAgreement; references: string[] }>();
+  for (const reference of references) {
+    const agreement = companyAccounts.get(referenceKey(reference));
+    if (agreement === undefined) {
+      foreign.push(referenceText(reference));
+      continue;
+    }
+    const entry = byAgreement.get(agreement.organisationNumber) ?? { agreement, references: [] };
+    entry.references.push(referenceText(reference));
+    byAgreement.set(agreement.organisationNumber, entry);
+  }
+  return [
+    ...(foreign.length > 0 ? [cannotBeShared(foreign)] : []),
+    ...[...byAgreement.values()].map((entry) => askedForCompany(entry.references, entry.agreement)),
+  ];
+}
+
 /** Lines of what the TPP asks, for the consent's kind, before anyone approved it. */
-function askedLines(consent: Consent, shareable: readonly ShareableAccount[]): ConfirmationLine[] {
+function askedLines(
+  consent: Consent,
+  shareable: readonly ShareableAccount[],
+  companyAccounts: ReadonlyMap<string, CompanyAgreement>,
+): ConfirmationLine[] {
   const access = consent.access;
   const lines: ConfirmationLine[] = [];
   switch (access.kind) {
@@ -136,25 +193,31 @@ function askedLines(consent: Consent, shareable: readonly ShareableAccount[]): C
         const text = references.map(referenceText).join(', ');
         lines.push(line(listOf([kind]), localized(text)));
       }
-      const foreign = named
-        .filter((entry) => accountNamed(shareable, entry.reference) === undefined)
-        .map((entry) => referenceText(entry.reference));
-      if (foreign.length > 0) lines.push(cannotBeShared(foreign));
+      const foreign = named.filter((entry) => accountNamed(shareable, entry.reference) === undefined).map((entry) => entry.reference);
+      lines.push(...unshareableLines(foreign, companyAccounts));
       break;
     }
   }
   return lines;
 }
 
-/** Lines of what is asked, for the consent's kind; `shareable`: what the identified PSU may share. */
-export function consentConfirmation(consent: Consent, shareable: readonly ShareableAccount[]): Confirmation {
+/**
+ * Lines of what is asked, for the consent's kind; `shareable`: what the identified PSU may share;
+ * `companyAccounts`: of the accounts asked for that it cannot, those of its company's agreement
+ * (company-accounts.ts).
+ */
+export function consentConfirmation(
+  consent: Consent,
+  shareable: readonly ShareableAccount[],
+  companyAccounts: ReadonlyMap<string, CompanyAgreement> = new Map(),
+): Confirmation {
   const access = consent.access;
   const lines: ConfirmationLine[] = [];
   let choices: Confirmation['choices'];
   if (consent.status === 'partiallyAuthorised' && consent.grant !== undefined) {
     lines.push(...grantedLines(consent.grant, shareable));
   } else {
-    lines.push(...askedLines(consent, shareable));
+    lines.push(...askedLines(consent, shareable, companyAccounts));
     if (access.kind === 'bank-offered') {
       choices = {
         legend: localized('Accounts to share', 'Kontoer som skal deles'),
