@@ -43,7 +43,9 @@ export function buildDist(root: string): void {
     sourcemap: 'linked',
     logLevel: 'warning',
     // The CommonJS bundled inside (fastify and its plugins) calls require() for Node's own modules.
-    banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
+    },
   });
 }
 
