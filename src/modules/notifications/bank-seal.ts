@@ -1,8 +1,9 @@
 import { createPrivateKey, createPublicKey, randomBytes, webcrypto, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { bankSealFiles } from '../../config/data-dir.js';
 import { keyIdFor } from '../../security/certificates/sandbox-ca.js';
 import { x509 } from '../../security/certificates/x509.js';
+import { RSA_SIGNING_KEY, rsaKeyPairFor } from '../../security/rsa-key-pairs.js';
 
 /** The bank's own seal: what its status notifications are signed with. */
 export interface BankSeal {
@@ -22,7 +23,6 @@ export interface BankSealSource {
   readonly bankName: string;
 }
 
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 } as const;
 const SEAL_YEARS = 5;
 
 /**
@@ -34,13 +34,11 @@ export async function openBankSeal(source: BankSealSource): Promise<BankSeal> {
   if (source.keyFile !== undefined && source.certificateFile !== undefined) {
     return sealOf(readFileSync(source.keyFile, 'utf8'), readFileSync(source.certificateFile, 'utf8'));
   }
-  const dir = join(source.dataDir, 'notification-seal');
-  const keyPath = join(dir, 'seal-private-key.pem');
-  const certificatePath = join(dir, 'seal-certificate.pem');
+  const { dir, privateKey: keyPath, certificate: certificatePath } = bankSealFiles(source.dataDir);
   if (existsSync(keyPath) && existsSync(certificatePath)) {
     return sealOf(readFileSync(keyPath, 'utf8'), readFileSync(certificatePath, 'utf8'));
   }
-  const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+  const keys = await rsaKeyPairFor(keyPath);
   const notBefore = new Date(Date.now() - 60_000);
   const serial = randomBytes(16);
   serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x10;
@@ -49,7 +47,7 @@ export async function openBankSeal(source: BankSealSource): Promise<BankSeal> {
     name: [{ C: ['NO'] }, { O: [source.bankName] }, { CN: [`${source.bankName} notification seal`] }],
     notBefore,
     notAfter: new Date(notBefore.getTime() + SEAL_YEARS * 365 * 86_400_000),
-    signingAlgorithm: RSA,
+    signingAlgorithm: RSA_SIGNING_KEY,
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),

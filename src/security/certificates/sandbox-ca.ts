@@ -1,12 +1,12 @@
 import { randomBytes, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { sandboxCaFiles } from '../../config/data-dir.js';
+import { rsaKeyPairFor } from '../rsa-key-pairs.js';
 import { encodeQsealcStatements, QC_STATEMENTS_OID } from './qc-statements.js';
 import { x509 } from './x509.js';
 import type { Psd2Role } from '../tpp-identity.js';
 
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 } as const;
 const SIGNING = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
 const CA_YEARS = 10;
 const QSEALC_DAYS = 825;
@@ -51,15 +51,13 @@ export class SandboxCa {
 
   /** Loads the CA from `<dataDir>/sandbox-ca/`, creating it there on first use. */
   static async open(dataDir: string): Promise<SandboxCa> {
-    const dir = join(dataDir, 'sandbox-ca');
-    const certPath = join(dir, 'ca-certificate.pem');
-    const keyPath = join(dir, 'ca-private-key.pem');
+    const { dir, certificate: certPath, privateKey: keyPath } = sandboxCaFiles(dataDir);
     if (existsSync(certPath) && existsSync(keyPath)) {
       const pem = readFileSync(certPath, 'utf8');
       const key = await webcrypto.subtle.importKey('pkcs8', pemBody(readFileSync(keyPath, 'utf8')), SIGNING, false, ['sign']);
       return new SandboxCa(pem, key, new x509.X509Certificate(pem));
     }
-    const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+    const keys = await rsaKeyPairFor(keyPath);
     const notBefore = new Date(Date.now() - 60_000);
     const certificate = await x509.X509CertificateGenerator.createSelfSigned({
       serialNumber: randomSerial(),
