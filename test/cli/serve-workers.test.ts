@@ -11,7 +11,7 @@
  * The file builds dist/ first when it is missing or older than src/.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,13 @@ describe('serve --workers 2 on SQLite', () => {
     // Prepared once by the primary.
     expect(existsSync(join(dir, 'data', 'xs2a.db'))).toBe(true);
     expect(existsSync(join(dir, 'data', 'sandbox-ca', 'ca-certificate.pem'))).toBe(true);
+  });
+
+  it('signs notifications with one seal in both workers: the one the first start kept in the data directory', async () => {
+    const served = new Set<string>();
+    for (let n = 0; n < 10; n++) served.add((await getFresh(`${url}/notification-seal-certificate`)).body);
+    expect((await answeredBy('/notification-seal-certificate', 10)).size).toBe(2);
+    expect([...served]).toEqual([readFileSync(join(dir, 'data', 'notification-seal', 'seal-certificate.pem'), 'utf8')]);
   });
 
   it('answers /metrics on any worker with the sum over all workers', async () => {
