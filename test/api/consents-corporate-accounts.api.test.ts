@@ -107,9 +107,10 @@ describe.each(DIALECTS)('a consent naming a corporate account (%s)', (dialect) =
   }
 
   it('is refused on the SCA page to a PSU not engaged on it: the page says only that it cannot be shared, names no owner, and the consent is rejected', async () => {
-    // A private customer engaged on no agreement, and the PSU of another company's agreement.
+    // A private customer engaged on no agreement, the PSU of another company's agreement, and a PSU
+    // of this agreement with view only, who could not share it on the company's behalf either.
     const otherCompany = await corporation(server.client);
-    for (const psuId of [stranger, otherCompany.registrar.customerNumber]) {
+    for (const psuId of [stranger, otherCompany.registrar.customerNumber, company.viewer.customerNumber]) {
       const { consentId, scaRedirect, browser, en, nb } = await confirmationPageOf(psuId);
       expect(en).toContain(`Cannot be shared ${spaced(company.account.bban)}: not an account you can share. The consent cannot be given.`);
       expect(nb).toContain(`Kan ikke deles ${spaced(company.account.bban)}: ikke en konto du kan dele. Samtykket kan ikke gis.`);
@@ -125,9 +126,9 @@ describe.each(DIALECTS)('a consent naming a corporate account (%s)', (dialect) =
     }
   });
 
-  it("tells a PSU engaged on its agreement, asked for without PSU-Corporate-ID, that it is the company's account and the app must ask on its behalf; still refused", async () => {
+  it("tells a PSU of its agreement who may share it, asked for without PSU-Corporate-ID, that it is the company's account and the app must ask on its behalf; still refused", async () => {
     // Without PSU-Corporate-ID the PSU shares its own accounts only, even one engaged on the agreement.
-    for (const psuId of [company.registrar.customerNumber, company.viewer.customerNumber]) {
+    for (const psuId of [company.registrar.customerNumber]) {
       const { consentId, scaRedirect, browser, en, nb } = await confirmationPageOf(psuId);
       expect(en).toContain(
         `Cannot be shared ${spaced(company.account.bban)}: this account belongs to the agreement of your company ${OWNER_NAME} ` +

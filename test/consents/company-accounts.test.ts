@@ -74,7 +74,19 @@ describe('companyAccountsAskedPrivately', () => {
   const driftskonto = bankAccount('a', '12345678903');
   const lonnskonto = bankAccount('b', '12345678911', { ownerName: '  ' });
   const privat = bankAccount('c', '98765432103', { ownerType: 'PRIVATE', ownerName: 'Kari Nordmann', organisationNumber: undefined });
-  const core = bank([driftskonto, lonnskonto, privat], { a: { canView: true, canRegister: false } });
+  const core = bank([driftskonto, lonnskonto, privat], { a: { canView: true, canRegister: true } });
+
+  it('finds nothing for a PSU who could not share the account on the company’s behalf either (view only, or register only)', async () => {
+    for (const permission of [
+      { canView: true, canRegister: false },
+      { canView: false, canRegister: true },
+    ]) {
+      const found = await companyAccountsAskedPrivately(bank([driftskonto], { a: permission }), TPP, PSU, undefined, [
+        { bban: driftskonto.bban },
+      ]);
+      expect(found.size).toBe(0);
+    }
+  });
 
   it('finds an account of an agreement the PSU has a role on, with the company as the bank names it', async () => {
     const found = await companyAccountsAskedPrivately(core, TPP, PSU, undefined, [{ bban: driftskonto.bban }, { iban: driftskonto.iban }]);

@@ -1,6 +1,7 @@
 import type { CoreBanking, RequestingTpp } from '../../bank/core-banking.port.js';
 import { referenceNamesCurrency } from '../../domain/currencies.js';
 import { referenceKey, type ConsentReference } from './consent-access.js';
+import { maySharePermission } from './psu-account-access.js';
 
 /** The corporate agreement an account belongs to, as the SCA page may name it to a PSU engaged on it. */
 export interface CompanyAgreement {
@@ -47,9 +48,9 @@ async function companyAgreementOf(
   const organisationNumber = account?.organisationNumber;
   if (!account || organisationNumber === undefined || !referenceNamesCurrency(reference.currency, account.currency)) return undefined;
   const permission = await coreBanking.permission(tpp, psuId, account.id, organisationNumber);
-  // Engaged: a role on this very account under the agreement. Engaged elsewhere in the company or
-  // not at all, the PSU could not share it on the company's behalf either and learns nothing.
-  if (!permission.canView && !permission.canRegister) return undefined;
+  // Told only when asking on the company's behalf would let this PSU share it (register and view on
+  // this very account): a PSU who could not share it either way learns nothing from this page.
+  if (!maySharePermission(permission, organisationNumber)) return undefined;
   const companyName = account.ownerType === 'CORPORATE' && account.ownerName.trim() !== '' ? account.ownerName.trim() : undefined;
   return { organisationNumber, companyName };
 }
