@@ -60,6 +60,28 @@ afterAll(async () => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Type-checks one file of the project, strictly, as a TPP's or a bank's project compiles against the installed package. */
+async function typeCheck(file: string): Promise<{ code: number; output: string }> {
+  const config = `tsconfig.${file.replace(/\.mts$/, '')}.json`;
+  writeFileSync(
+    join(project, config),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2023',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+      files: [file],
+    }),
+  );
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const checked = await run(process.execPath, [tsc, '-p', config], project);
+  return { code: checked.code, output: checked.stdout + checked.stderr };
+}
+
 /** The README's SDK example, with the test server's address. */
 function readmeExample(): { code: string; fragments: readonly string[] } {
   const block = parseReadme(readFileSync(join(ROOT, 'README.md'), 'utf8')).blocks.find(
@@ -76,23 +98,8 @@ function readmeExample(): { code: string; fragments: readonly string[] } {
 it('type-checks the README example against the installed package’s declarations', async () => {
   const { code } = readmeExample();
   writeFileSync(join(project, 'example.mts'), code);
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-      },
-      files: ['example.mts'],
-    }),
-  );
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
-  expect(checked.stdout + checked.stderr).toBe('');
+  const checked = await typeCheck('example.mts');
+  expect(checked.output).toBe('');
   expect(checked.code).toBe(0);
   // The types come from the package's dist/, as its `types` condition says.
   const declarations = JSON.parse(readFileSync(join(project, 'node_modules', 'nordic-xs2a', 'package.json'), 'utf8')) as {
@@ -148,23 +155,9 @@ it('gives a bank’s adapter its ports and BankError, which the server knows fro
       '};',
     ].join('\n'),
   );
-  writeFileSync(
-    join(project, 'tsconfig.adapter.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2023',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-      },
-      files: ['adapter.mts'],
-    }),
-  );
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.adapter.json'], project);
-  expect(checked.stdout + checked.stderr).toBe('');
+  const checked = await typeCheck('adapter.mts');
+  expect(checked.output).toBe('');
+  expect(checked.code).toBe(0);
   // The installed package's BankError, thrown as an adapter throws it, is a BankError to this
   // clone's server modules, a copy loaded from another place.
   const recognised = await run(
