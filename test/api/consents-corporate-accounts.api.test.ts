@@ -128,22 +128,20 @@ describe.each(DIALECTS)('a consent naming a corporate account (%s)', (dialect) =
 
   it("tells a PSU of its agreement who may share it, asked for without PSU-Corporate-ID, that it is the company's account and the app must ask on its behalf; still refused", async () => {
     // Without PSU-Corporate-ID the PSU shares its own accounts only, even one engaged on the agreement.
-    for (const psuId of [company.registrar.customerNumber]) {
-      const { consentId, scaRedirect, browser, en, nb } = await confirmationPageOf(psuId);
-      expect(en).toContain(
-        `Cannot be shared ${spaced(company.account.bban)}: this account belongs to the agreement of your company ${OWNER_NAME} ` +
-          `(organisation number ${company.organisationNumber}), but the app asked for it on your own behalf, as a private person. ` +
-          'The consent cannot be given. Ask the app to start again and ask on behalf of the company, with its organisation number (PSU-Corporate-ID).',
-      );
-      expect(nb).toContain(
-        `Kan ikke deles ${spaced(company.account.bban)}: kontoen hører til avtalen til bedriften din ${OWNER_NAME} ` +
-          `(organisasjonsnummer ${company.organisationNumber}), men appen ba om den for deg selv, som privatperson. ` +
-          'Samtykket kan ikke gis. Be appen starte på nytt og spørre på vegne av bedriften, med organisasjonsnummeret (PSU-Corporate-ID).',
-      );
-      expect(en).not.toContain('not an account you can share');
-      // Nothing else changes: the consent cannot be given with it, and the TPP learns nothing of the company.
-      await expectRefusedNeutrally(consentId, scaRedirect, browser);
-    }
+    const { consentId, scaRedirect, browser, en, nb } = await confirmationPageOf(company.registrar.customerNumber);
+    expect(en).toContain(
+      `Cannot be shared ${spaced(company.account.bban)}: this account belongs to the agreement of your company ${OWNER_NAME} ` +
+        `(organisation number ${company.organisationNumber}), but the app asked for it on your own behalf, as a private person. ` +
+        'The consent cannot be given. Ask the app to start again and ask on behalf of the company, with its organisation number (PSU-Corporate-ID).',
+    );
+    expect(nb).toContain(
+      `Kan ikke deles ${spaced(company.account.bban)}: kontoen hører til avtalen til bedriften din ${OWNER_NAME} ` +
+        `(organisasjonsnummer ${company.organisationNumber}), men appen ba om den for deg selv, som privatperson. ` +
+        'Samtykket kan ikke gis. Be appen starte på nytt og spørre på vegne av bedriften, med organisasjonsnummeret (PSU-Corporate-ID).',
+    );
+    expect(en).not.toContain('not an account you can share');
+    // Nothing else changes: the consent cannot be given with it, and the TPP learns nothing of the company.
+    await expectRefusedNeutrally(consentId, scaRedirect, browser);
   });
 
   it('is shared on the SCA page by a PSU of the agreement named in PSU-Corporate-ID; refused to one outside it, or under another agreement', async () => {
