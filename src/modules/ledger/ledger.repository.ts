@@ -257,19 +257,34 @@ function statementLines(db: DbOrTx, accountId: string, currency: string, filter:
   return query;
 }
 
-/** An account's sums: every balances read asks for them, so prepared once. */
-/** The sum of an account's booked entries dated after a day (on every balances read: prepared). */
-const BOOKED_AFTER = preparedQuery((db, v: { accountId: string; currency: string; date: string }) =>
+/**
+ * An account's sums with its booked sum as it stood at the end of a day: the kept sum less the
+ * booked entries dated after that day (today's and any later, a few, read from the statement index
+ * by date, not the account's history). One statement, so both parts see the same postings: read in
+ * two, a posting committed in between would be taken off a sum that never held it.
+ */
+const SUMS_AT_CLOSE = preparedQuery((db, v: { accountId: string; currency: string; date: string }) =>
   db
-    .selectFrom('ledger_entry as e')
-    .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
-    .select(sql<string>`cast(coalesce(sum(e.amount_minor), 0) as text)`.as('sum'))
-    .where('e.account_id', '=', v.accountId)
-    .where('e.currency', '=', v.currency)
-    .where('e.booking_date', '>', v.date)
-    .where('t.status', '=', 'booked'),
+    .selectFrom('ledger_balance as b')
+    .select((eb) => {
+      const bookedSince = eb
+        .selectFrom('ledger_entry as e')
+        .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
+        .select(sql<string>`coalesce(sum(e.amount_minor), 0)`.as('sum'))
+        .whereRef('e.account_id', '=', 'b.account_id')
+        .whereRef('e.currency', '=', 'b.currency')
+        .where('e.booking_date', '>', v.date)
+        .where('t.status', '=', 'booked');
+      return [
+        sql<string>`cast(b.booked_minor - (${bookedSince}) as text)`.as('booked'),
+        sql<string>`cast(b.expected_minor as text)`.as('expected'),
+      ];
+    })
+    .where('b.account_id', '=', v.accountId)
+    .where('b.currency', '=', v.currency),
 );
 
+/** An account's sums: every balances read asks for them, so prepared once. */
 const SUMS = preparedQuery((db, v: { accountId: string; currency: string }) =>
   db
     .selectFrom('ledger_balance')
@@ -428,19 +443,15 @@ export const ledgerRepository = {
     return sums;
   },
 
-  /**
-   * The sum of an account's booked entries dated after `date`: what its booked sum has gained since
-   * the end of that day. Read from the statement index by date, so only those days' entries are
-   * summed (today's and any later, a few), not the account's history.
-   */
-  async bookedAfter(db: DbOrTx, accountId: string, currency: string, date: string): Promise<bigint> {
-    const row = (await BOOKED_AFTER.run(db, { accountId, currency, date })).rows[0];
-    return BigInt(row?.sum ?? '0');
-  },
-
   /** An account's sums: one row of ledger_balance, kept with the entries (no row: nothing posted). */
   async sums(db: DbOrTx, accountId: string, currency: string): Promise<AccountSums> {
     const row = (await SUMS.run(db, { accountId, currency })).rows[0];
+    return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
+  },
+
+  /** {@link sums} with the booked sum as it stood at the end of `date` (no row: nothing posted). */
+  async sumsAtClose(db: DbOrTx, accountId: string, currency: string, date: string): Promise<AccountSums> {
+    const row = (await SUMS_AT_CLOSE.run(db, { accountId, currency, date })).rows[0];
     return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
   },
 

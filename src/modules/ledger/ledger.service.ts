@@ -81,10 +81,11 @@ export function createLedger(now: () => Date): Ledger {
     },
 
     async balances(db, accountId, currency, closingDate) {
-      const balances = balancesOfSums(await ledgerRepository.sums(db, accountId, currency));
-      if (closingDate === undefined) return balances;
-      const since = await ledgerRepository.bookedAfter(db, accountId, currency, closingDate);
-      return { ...balances, closingBooked: balances.closingBooked - since };
+      return balancesOfSums(
+        closingDate === undefined
+          ? await ledgerRepository.sums(db, accountId, currency)
+          : await ledgerRepository.sumsAtClose(db, accountId, currency, closingDate),
+      );
     },
 
     async balancesOf(db, accounts) {
