@@ -275,10 +275,16 @@ export function createTransactionReadsService(
         [{ bankAccountId: granted.bankAccountId, kind: 'transactions' }],
         at.now,
         async () => {
-          const found = await fromBankOnAccount(coreBanking.transaction(tpp, granted.bankAccountId, transactionId));
-          const entryFound = found
-            ? (await described(tpp, [entryOfBankTransaction(found)]))[0]
-            : await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today);
+          const booked = async () => {
+            const found = await fromBankOnAccount(coreBanking.transaction(tpp, granted.bankAccountId, transactionId));
+            return found && (await described(tpp, [entryOfBankTransaction(found)]))[0];
+          };
+          // The bank again when neither knows it: a payment executed between the two reads (a batch
+          // run) is no longer pending and already booked, under the id it had while pending.
+          const entryFound =
+            (await booked()) ??
+            (await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today)) ??
+            (await booked());
           // The port answers "no such transaction" for an account it no longer has, too; such an
           // account was already answered 404 at account-id by grantedAccount, so this is the id's.
           if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
