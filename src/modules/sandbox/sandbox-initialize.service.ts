@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../../db/create-db.js';
+import { rollToBankDay } from '../../domain/bank-calendar.js';
 import { ibanFromNorwegianBban } from '../../domain/iban.js';
 import { parseAmount, type Money } from '../../domain/money.js';
 import { accountRepository } from './account.repository.js';
@@ -57,7 +58,10 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
       const today = osloDate(now());
       const history = {
         dateFrom: addDays(today, -SEED_HISTORY_DAYS),
-        dateTo: addDays(today, -1),
+        // Up to the previous bank day, whose end is the closingBooked of a balances read: history
+        // dated after it (a weekend's, before a Monday's initialize) would keep that figure from
+        // the seed's.
+        dateTo: rollToBankDay(addDays(today, -1), 'preceding'),
         opening: addDays(today, -SEED_HISTORY_DAYS - 1),
       };
       const tppId = caller.tppId;
