@@ -62,7 +62,7 @@ describe.each(DIALECTS)('an account closed while a read is answered (%s)', (dial
     expect(list.status, list.text).toBe(200);
     const resourceIdOf = (bban: string) => list.body.accounts.find((entry: any) => entry.bban === bban).resourceId as string;
     closingBbans.add(closing.bban);
-    return { client, consentId, kept, closingId: resourceIdOf(closing.bban) };
+    return { client, consentId, kept, closing, closingId: resourceIdOf(closing.bban) };
   }
 
   it('leaves it out of the list with balances, with the PSU present and without', async () => {
@@ -73,6 +73,21 @@ describe.each(DIALECTS)('an account closed while a read is answered (%s)', (dial
       expect(list.body.accounts.map((entry: any) => entry.bban)).toEqual([kept.bban]);
       expect(list.body.accounts[0].balances.length).toBeGreaterThan(0);
     }
+  });
+
+  it('counts no read of the account it left out against frequencyPerDay: its slots are given back', async () => {
+    const { client, consentId, kept, closing, closingId } = await setUp();
+    const unattended = { 'consent-id': consentId };
+    const list = await client.get<any>('/v1/accounts?withBalance=true', { headers: unattended });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.accounts.map((entry: any) => entry.bban)).toEqual([kept.bban]);
+    expect(list.headers['ratelimit']).toMatch(/^limit=4, remaining=3, reset=\d+$/);
+    // The bank has the account again: the list's read of it was given back, so this is its first.
+    closingBbans.delete(closing.bban);
+    const details = await client.get<any>(`/v1/accounts/${closingId}?withBalance=true`, { headers: unattended });
+    expect(details.status, details.text).toBe(200);
+    expect(details.body.account.bban).toBe(closing.bban);
+    expect(details.headers['ratelimit']).toMatch(/^limit=4, remaining=3, reset=\d+$/);
   });
 
   it("lists the accounts in the consent's order however the bank's answers arrive, leaving out one closed after its access was asked", async () => {

@@ -153,16 +153,17 @@ export function createAccountReadsService(
       // each, refused when any is used up. An account-list consent (availableAccounts) is one-off,
       // used up by this read, and counts nothing.
       const counted = listOnly ? [] : listed.flatMap(({ granted, withBalances }) => countedReads(granted, withBalances));
-      const { value: views, headers } = await admitRead(db, read, consent, counted, at.now, async () => {
+      const { value: views, headers } = await admitRead(db, read, consent, counted, at.now, async (leftOut) => {
         const views: Record<string, unknown>[] = [];
         for (const { granted, found, withBalances } of listed) {
           try {
             views.push(await viewOf(read, granted, found, withBalances, listOnly !== undefined, ctx));
           } catch (error) {
-            // Closed between being found and its balances read: left out, as a closed account is,
-            // rather than failing the whole list with a 404 at an account-id the list has not.
-            if (goneFromBank(error)) continue;
-            throw error;
+            // Closed between being found and its balances read: left out, as a closed account is
+            // (and costing no quota), rather than failing the whole list with a 404 at an
+            // account-id the list has not.
+            if (!goneFromBank(error)) throw error;
+            leftOut(granted.bankAccountId);
           }
         }
         return views;

@@ -63,11 +63,15 @@ function distinctKeys(keys: readonly UnattendedReadKey[]): UnattendedReadKey[] {
 /**
  * Counts a read made without the PSU present against every distinct key it answers, in the database so
  * every instance counts alike: it is allowed when each key had fewer than `limit` reads in the 24
- * hours before `now` (the bank clock), and answers the rate-limit fields of the most constrained
- * key; otherwise 429 ACCESS_EXCEEDED with `Retry-After` and when the next read is allowed, and no
+ * hours before `now` (the bank clock), and answers each key's allowance after it; otherwise 429 ACCESS_EXCEEDED with `Retry-After` and when the next read is allowed, and no
  * key is counted.
  */
-async function takeUnattendedReads(db: Db, keys: readonly UnattendedReadKey[], limit: number, now: Date): Promise<Record<string, string>> {
+async function takeUnattendedReads(
+  db: Db,
+  keys: readonly UnattendedReadKey[],
+  limit: number,
+  now: Date,
+): Promise<readonly { readonly key: UnattendedReadKey; readonly allowance: ReadAllowance }[]> {
   const ordered = [...keys].sort(inKeyOrder);
   const oneAccount = new Set(keys.map((key) => key.accountId)).size === 1;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
@@ -81,12 +85,12 @@ async function takeUnattendedReads(db: Db, keys: readonly UnattendedReadKey[], l
         const taken = await unattendedReadRepository.replaceReadTimes(trx, key, stored, decision.readTimes.join(','));
         if (!taken) throw new LostRace('another read changed the row first');
       }
-      return decided.map(({ decision }) => decision.allowance);
+      return decided.map(({ key, decision }) => ({ key, allowance: decision.allowance }));
     }).catch((error: unknown) => {
       if (error instanceof LostRace) return undefined;
       throw error;
     });
-    if (allowances) return rateLimitHeaders(mostConstrained(allowances as [ReadAllowance, ...ReadAllowance[]]));
+    if (allowances) return allowances;
   }
   // Others kept winning the same slot: they used it up; the TPP may try again in a moment.
   throw new AppError('ACCESS_EXCEEDED', {
@@ -124,8 +128,8 @@ async function giveBackUnattendedRead(db: Db, key: UnattendedReadKey, now: Date)
  * (`counted`: an account's details with its balances count as a read of each, a list as a read
  * of each account listed), refused when any of them is used up. `answer` makes the read's answer
  * and throws its refusals (an unknown transaction, history the read may not see, the bank's port
- * failing); the answer, and the rate-limit headers to send (none with the PSU, nor when nothing
- * is counted).
+ * failing), and tells `leftOut` of an account it leaves out of a list (closed meanwhile); the
+ * answer, and the rate-limit headers to send (none with the PSU, nor when nothing is counted).
  *
  * Only a read answered counts. Its slots are taken before the answer is made and given back when
  * the answer is refused: reads racing for the last slot are refused before they cost the bank a
@@ -140,17 +144,29 @@ export async function admitRead<T>(
   consent: Consent,
   counted: readonly CountedRead[],
   now: Date,
-  answer: () => Promise<T>,
+  answer: (leftOut: (bankAccountId: string) => void) => Promise<T>,
 ): Promise<{ readonly value: T; readonly headers: Record<string, string> }> {
-  if (read.psuPresent || counted.length === 0) return { value: await answer(), headers: {} };
+  const left = new Set<string>();
+  const leaveOut = (bankAccountId: string) => void left.add(bankAccountId);
+  if (read.psuPresent || counted.length === 0) return { value: await answer(leaveOut), headers: {} };
   const keys = distinctKeys(counted.map(({ bankAccountId, kind }) => ({ consentId: consent.id, accountId: bankAccountId, kind })));
-  const headers = await takeUnattendedReads(db, keys, consent.frequencyPerDay, now);
+  const taken = await takeUnattendedReads(db, keys, consent.frequencyPerDay, now);
+  let value: T;
   try {
-    return { value: await answer(), headers };
+    value = await answer(leaveOut);
   } catch (error) {
     for (const key of keys) await giveBackUnattendedRead(db, key, now);
     throw error;
   }
+  // An account the answer left out (the bank closed it meanwhile) was not read: its slots go back,
+  // and the rate-limit fields are those of the accounts answered.
+  const answered: ReadAllowance[] = [];
+  for (const { key, allowance } of taken) {
+    if (left.has(key.accountId)) await giveBackUnattendedRead(db, key, now);
+    else answered.push(allowance);
+  }
+  const [first, ...rest] = answered;
+  return { value, headers: first ? rateLimitHeaders(mostConstrained([first, ...rest])) : {} };
 }
 
 const KIND_NB: Readonly<Record<UnattendedReadKey['kind'], string>> = {
