@@ -109,6 +109,15 @@ describe('a single payment', () => {
     expect(valueOf(lines, 'Creditor bank (BIC)')).toEqual(localized('COBADEFFXXX'));
   });
 
+  it("names the creditor's bank when the TPP sent its name, beside its BIC, and leaves out the debtorName the bank does not pay by", () => {
+    const body = ndct({ creditorAgent: 'DNBANOKKXXX', creditorAgentName: 'DNB Bank ASA', debtorName: 'Ola Nordmann' });
+    const lines = paymentConfirmation(payment({ product: 'cross-border-credit-transfers', body }), false).lines;
+    expect(labelsOf(lines).slice(0, 5)).toEqual(['Amount', 'To', 'To account', 'Creditor bank', 'Creditor bank (BIC)']);
+    expect(lines.find((entry) => entry.label.en === 'Creditor bank')).toEqual(line('Creditor bank', 'Mottakers bank', 'DNB Bank ASA'));
+    expect(valueOf(lines, 'Creditor bank (BIC)')).toEqual(localized('DNBANOKKXXX'));
+    expect(JSON.stringify(lines)).not.toContain('Ola Nordmann');
+  });
+
   it('shows the currency minor units of the instructed amount: JPY none, BHD three', () => {
     const jpy = payment({
       product: 'cross-border-credit-transfers',

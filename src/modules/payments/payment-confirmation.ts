@@ -8,8 +8,10 @@ import type { Payment } from './payment.model.js';
 
 /*
  * What the PSU's confirmation page shows for a payment: exactly what the approval
- * does — amount in the PSU's language, creditor name and account, debtor account, execution date
- * or schedule, remittance, the currency-register text — or, for a cancellation, what is cancelled.
+ * does — amount in the PSU's language, creditor name and account, the creditor's bank, debtor
+ * account, execution date or schedule, remittance, the currency-register text — or, for a
+ * cancellation, what is cancelled. Not `debtorName`: the bank pays from the account's owner,
+ * whatever name the TPP sent, so that name is not part of what the PSU approves.
  */
 
 type Body = Record<string, unknown>;
@@ -80,6 +82,7 @@ function transferLines(body: Body): ConfirmationLine[] {
     ...line('Amount', 'Beløp', amount && displayMoney(amount)),
     ...line('To', 'Til', stringAt(body, 'creditorName')),
     ...line('To account', 'Til konto', accountText(objectAt(body, 'creditorAccount'))),
+    ...line('Creditor bank', 'Mottakers bank', stringAt(body, 'creditorAgentName')),
     ...line('Creditor bank (BIC)', 'Mottakers bank (BIC)', stringAt(body, 'creditorAgent')),
     ...line('KID', 'KID', kids.join(', ')),
     ...line('Message', 'Melding', stringAt(body, 'remittanceInformationUnstructured')),
