@@ -49,7 +49,7 @@ describe.each(DIALECTS)('consents (%s)', (dialect) => {
   it('shows the consent as asked, capped at 180 days and 4 reads a day', async () => {
     const { consentId } = await createConsent(
       server.client,
-      consentBody({ allPsd2: 'allAccountsWithOwnerName' }, { validUntil: '9999-12-31', frequencyPerDay: 10 }),
+      consentBody({ allPsd2: 'allAccountsWithOwnerName' }, { validUntil: '9999-12-31', frequencyPerDay: 100_000 }),
     );
     const response = await server.client.get<any>(`/v1/consents/${consentId}`);
     expect(response.status, response.text).toBe(200);

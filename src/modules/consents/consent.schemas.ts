@@ -82,7 +82,9 @@ export const ConsentBody = Type.Object(
     access: AccountAccess,
     recurringIndicator: Type.Boolean(),
     validUntil: Type.String({ maxLength: 10, description: 'YYYY-MM-DD; later than 180 days from today is capped to that day' }),
-    frequencyPerDay: Type.Integer({ minimum: 1, maximum: 1000, description: 'Capped at 4; a one-off consent has 1' }),
+    // Any count a TPP asks is taken and capped (the Berlin Group sets no maximum); the bound only
+    // keeps the number an int32.
+    frequencyPerDay: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Capped at 4; a one-off consent has 1' }),
     combinedServiceIndicator: Type.Optional(Type.Boolean({ description: 'Must be false: combined sessions are not offered' })),
   },
   strict,
