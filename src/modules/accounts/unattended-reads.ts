@@ -63,8 +63,9 @@ function distinctKeys(keys: readonly UnattendedReadKey[]): UnattendedReadKey[] {
 /**
  * Counts a read made without the PSU present against every distinct key it answers, in the database so
  * every instance counts alike: it is allowed when each key had fewer than `limit` reads in the 24
- * hours before `now` (the bank clock), and answers each key's allowance after it; otherwise 429 ACCESS_EXCEEDED with `Retry-After` and when the next read is allowed, and no
- * key is counted.
+ * hours before `now` (the bank clock), and answers each key with its allowance after the read;
+ * otherwise 429 ACCESS_EXCEEDED with `Retry-After` and when the next read is allowed, and no key
+ * is counted.
  */
 async function takeUnattendedReads(
   db: Db,
