@@ -49,7 +49,12 @@ export function buildDist(root: string): void {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+const runAsCommand = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
+
+if (runAsCommand && process.env['npm_config_dry_run'] === 'true') {
+  // `npm ci --dry-run` runs `prepare` too: a dry run changes nothing, so dist/ is left as it is.
+  process.stdout.write('dry run: dist/ not rebuilt\n');
+} else if (runAsCommand) {
   try {
     buildDist(fileURLToPath(new URL('..', import.meta.url)));
   } catch (error) {
