@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BankError } from '../../src/bank/bank-error.js';
 import { approvedConsent, consentBody } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
+import { wrappedCoreBanking } from '../support/wrapped-core-banking.js';
 import { freshTpp, useTestServer } from '../support/execution.js';
 import { expectError } from '../support/payments.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
@@ -26,24 +27,22 @@ describe.each(DIALECTS)('an account closed while a read is answered (%s)', (dial
   const server = useTestServer({
     dialect,
     coreBanking: (sandbox) =>
-      new Proxy(sandbox, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property);
-          if (property === 'account' && typeof value === 'function') {
-            return async (...args: Parameters<typeof target.account>) => {
-              const account = await (value as typeof target.account).apply(target, args);
-              if (account && slowBbans.has(account.bban)) await new Promise((resolve) => setTimeout(resolve, 200));
-              return account && closedBbans.has(account.bban) ? undefined : account;
-            };
-          }
-          if (property !== 'balances' || typeof value !== 'function') return value;
-          return async (...args: Parameters<typeof target.balances>) => {
+      wrappedCoreBanking(sandbox, {
+        account:
+          (account) =>
+          async (...args) => {
+            const found = await account(...args);
+            if (found && slowBbans.has(found.bban)) await new Promise((resolve) => setTimeout(resolve, 200));
+            return found && closedBbans.has(found.bban) ? undefined : found;
+          },
+        balances:
+          (balances) =>
+          async (...args) => {
             const [tpp, accountId] = args;
-            const account = await target.account(tpp, accountId);
-            if (account && closingBbans.has(account.bban)) throw new BankError('unknown-account', `no account ${accountId}`);
-            return (value as typeof target.balances).apply(target, args);
-          };
-        },
+            const found = await sandbox.account(tpp, accountId);
+            if (found && closingBbans.has(found.bban)) throw new BankError('unknown-account', `no account ${accountId}`);
+            return balances(...args);
+          },
       }),
   });
 

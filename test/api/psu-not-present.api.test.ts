@@ -11,6 +11,7 @@ import type { TppClient } from '../../src/client/tpp-client.js';
 import { addDays } from '../../src/domain/iso-date.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
+import { wrappedCoreBanking } from '../support/wrapped-core-banking.js';
 import { freshTpp, readClock, setClock, useTestServer } from '../support/execution.js';
 import { expectError } from '../support/payments.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
@@ -24,15 +25,13 @@ describe.each(DIALECTS)('reads without the PSU present (%s)', (dialect) => {
   const server = useTestServer({
     dialect,
     coreBanking: (sandbox) =>
-      new Proxy(sandbox, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property);
-          if (property !== 'balances' || typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
+      wrappedCoreBanking(sandbox, {
+        balances:
+          (balances) =>
+          (...args) => {
             bankBalanceReads += 1;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
+            return balances(...args);
+          },
       }),
   });
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
+import { wrappedCoreBanking } from '../support/wrapped-core-banking.js';
 import { approvedPayment, runBatch, tppOnBankDay, useTestServer } from '../support/execution.js';
 import { expectError, NDCT, ndctBody } from '../support/payments.js';
 import { walk } from '../support/sca.js';
@@ -19,12 +20,11 @@ describe.each(DIALECTS)('transaction details while the transaction is booked (%s
   const server = useTestServer({
     dialect,
     coreBanking: (sandbox) =>
-      new Proxy(sandbox, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property);
-          if (property !== 'transaction' || typeof value !== 'function') return value;
-          return async (...args: Parameters<typeof target.transaction>) => {
-            const found = await (value as typeof target.transaction).apply(target, args);
+      wrappedCoreBanking(sandbox, {
+        transaction:
+          (transaction) =>
+          async (...args) => {
+            const found = await transaction(...args);
             const armed = bookMeanwhile;
             if (armed && armed.transactionId === args[2]) {
               bookMeanwhile = undefined;
@@ -32,8 +32,7 @@ describe.each(DIALECTS)('transaction details while the transaction is booked (%s
               await armed.run();
             }
             return found;
-          };
-        },
+          },
       }),
   });
 
