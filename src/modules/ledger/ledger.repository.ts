@@ -55,6 +55,11 @@ class BalanceDeltas {
   }
 }
 
+/** The sums as a balances statement reads them (text, since they may pass 2^53); no row: nothing posted. */
+function sumsOfRow(row: { booked: string; expected: string } | undefined): AccountSums {
+  return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
+}
+
 /** The key of an (account, currency) pair in the maps {@link ledgerRepository.sumsOf} answers. */
 export function sumsKey(accountId: string, currency: string): string {
   return JSON.stringify([accountId, currency]);
@@ -437,7 +442,7 @@ export const ledgerRepository = {
         .execute();
       for (const row of rows) {
         const key = sumsKey(row.account_id, row.currency);
-        if (wanted.has(key)) sums.set(key, { booked: BigInt(row.booked), expected: BigInt(row.expected) });
+        if (wanted.has(key)) sums.set(key, sumsOfRow(row));
       }
     }
     return sums;
@@ -445,14 +450,12 @@ export const ledgerRepository = {
 
   /** An account's sums: one row of ledger_balance, kept with the entries (no row: nothing posted). */
   async sums(db: DbOrTx, accountId: string, currency: string): Promise<AccountSums> {
-    const row = (await SUMS.run(db, { accountId, currency })).rows[0];
-    return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
+    return sumsOfRow((await SUMS.run(db, { accountId, currency })).rows[0]);
   },
 
   /** {@link sums} with the booked sum as it stood at the end of `date` (no row: nothing posted). */
   async sumsAtClose(db: DbOrTx, accountId: string, currency: string, date: string): Promise<AccountSums> {
-    const row = (await SUMS_AT_CLOSE.run(db, { accountId, currency, date })).rows[0];
-    return row ? { booked: BigInt(row.booked), expected: BigInt(row.expected) } : { booked: 0n, expected: 0n };
+    return sumsOfRow((await SUMS_AT_CLOSE.run(db, { accountId, currency, date })).rows[0]);
   },
 
   /**
