@@ -81,7 +81,7 @@ interface BenchAccount {
 /** Each tenant's seeded NOK accounts, each given a balance far above what the run debits. */
 async function seedAccounts(db: Db): Promise<BenchAccount[][]> {
   const now = () => new Date();
-  const bank = createSandboxBank(db, createLedger(now), now);
+  const bank = createSandboxBank(db, createLedger(now), createBankClock(db, now, true));
   const tenants: BenchAccount[][] = [];
   for (const tppId of TPPS) {
     const caller = { tppId };

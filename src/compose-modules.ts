@@ -210,7 +210,7 @@ export function composeModules(app: FastifyInstance, config: Config, deps: AppDe
     const ca = deps.sandboxCa;
     modules.push(
       sandboxModule({
-        bank: createSandboxBank(db, createLedger(now), now),
+        bank: createSandboxBank(db, createLedger(now), clock),
         publicUrl: config.publicUrl,
         psuPageLinks: psuOverview,
         desk: ca && { ca, desk: createTppCertificateDesk(db, ca, now, (id) => tpps.isKnown(id)) },

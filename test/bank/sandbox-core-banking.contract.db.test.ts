@@ -9,6 +9,7 @@ import { withTransaction } from '../../src/db/create-db.js';
 import { formatAmount, type Money } from '../../src/domain/money.js';
 import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
 import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
+import { createBankClock } from '../../src/modules/clock/bank-clock.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { createSandboxBank } from '../../src/modules/sandbox/sandbox-bank.service.js';
 import { sandboxBookkeeping } from '../../src/modules/sandbox/sandbox-bookkeeping.js';
@@ -23,7 +24,7 @@ for (const dialect of DIALECTS) {
     const database = await openTestDatabase(dialect);
     const now = () => new Date();
     const ledger = createLedger(now);
-    const sandbox = createSandboxBank(database.db, ledger, now);
+    const sandbox = createSandboxBank(database.db, ledger, createBankClock(database.db, now, true));
     const bookkeeping = sandboxBookkeeping(ledger);
     const bank = createSandboxCoreBanking(database.db, ledger, now, DEFAULT_NOK_RATES);
 

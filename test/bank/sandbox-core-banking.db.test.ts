@@ -15,6 +15,7 @@ import {
 } from '../../src/modules/sandbox/sandbox-core-banking.js';
 import { withTransaction } from '../../src/db/create-db.js';
 import { transferLegs, type LedgerPosting } from '../../src/modules/ledger/ledger-posting.js';
+import { createBankClock } from '../../src/modules/clock/bank-clock.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { createSandboxBank, type SandboxBank } from '../../src/modules/sandbox/sandbox-bank.service.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -37,7 +38,7 @@ describe.each(DIALECTS)('sandbox core banking (%s)', (dialect) => {
   beforeAll(async () => {
     database = await openTestDatabase(dialect);
     const ledger = createLedger(now);
-    bank = createSandboxBank(database.db, ledger, now);
+    bank = createSandboxBank(database.db, ledger, createBankClock(database.db, now, true));
     core = createSandboxCoreBanking(database.db, ledger, now, DEFAULT_NOK_RATES);
     await bank.initializer.initialize(A);
     await bank.initializer.initialize(B);

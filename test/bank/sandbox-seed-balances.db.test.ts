@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestingTpp } from '../../src/bank/core-banking.port.js';
 import { formatAmount } from '../../src/domain/money.js';
+import { createBankClock } from '../../src/modules/clock/bank-clock.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { createSandboxBank } from '../../src/modules/sandbox/sandbox-bank.service.js';
 import { createSandboxCoreBanking, type SandboxCoreBanking } from '../../src/modules/sandbox/sandbox-core-banking.js';
@@ -32,7 +33,10 @@ describe.each(DIALECTS)('the seeded balances, read on the previous bank day (%s)
     const now = () => new Date(at);
     const tpp: RequestingTpp = { tppId: `PSDNO-FSA-${at.slice(0, 10).replaceAll('-', '')}` };
     const ledger = createLedger(now);
-    await createSandboxBank(database.db, ledger, now).initializer.initialize({ tppId: tpp.tppId, requestId: 'seed' });
+    await createSandboxBank(database.db, ledger, createBankClock(database.db, now, true)).initializer.initialize({
+      tppId: tpp.tppId,
+      requestId: 'seed',
+    });
     const core: SandboxCoreBanking = createSandboxCoreBanking(database.db, ledger, now, DEFAULT_NOK_RATES);
 
     for (const customer of SANDBOX_SEED.customers) {

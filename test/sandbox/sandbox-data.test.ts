@@ -10,7 +10,9 @@ import { checkNorwegianIdentityNumber } from '../../src/domain/norwegian-identit
 import { checkOrganisationNumber } from '../../src/domain/organisation-number.js';
 import { parseAmount } from '../../src/domain/money.js';
 import { generateCardTransactions } from '../../src/modules/sandbox/card-transaction-generator.js';
-import { addDays, daysBetween, monthsBetween, osloDate } from '../../src/modules/sandbox/sandbox-dates.js';
+import { addDays, daysBetween, monthsBetween } from '../../src/modules/sandbox/sandbox-dates.js';
+import { BANK_TIME_ZONE } from '../../src/domain/bank-calendar.js';
+import { todayIn } from '../../src/domain/iso-date.js';
 import { seededRandom } from '../../src/modules/sandbox/sandbox-random.js';
 import { SANDBOX_SEED } from '../../src/modules/sandbox/sandbox-seed.js';
 import { amountMinor, generateTransactions, TRANSACTION_PROFILES } from '../../src/modules/sandbox/transaction-generator.js';
@@ -142,9 +144,9 @@ describe('generateCardTransactions', () => {
 
 describe('sandbox dates and randomness', () => {
   it("takes today's date in Norway, not in UTC", () => {
-    expect(osloDate(new Date('2026-11-20T23:30:00Z'))).toBe('2026-11-21');
-    expect(osloDate(new Date('2026-07-01T21:59:00Z'))).toBe('2026-07-01');
-    expect(osloDate(new Date('2026-07-01T22:00:00Z'))).toBe('2026-07-02');
+    expect(todayIn(BANK_TIME_ZONE, new Date('2026-11-20T23:30:00Z'))).toBe('2026-11-21');
+    expect(todayIn(BANK_TIME_ZONE, new Date('2026-07-01T21:59:00Z'))).toBe('2026-07-01');
+    expect(todayIn(BANK_TIME_ZONE, new Date('2026-07-01T22:00:00Z'))).toBe('2026-07-02');
   });
 
   it('adds days across month, year and daylight-saving boundaries', () => {

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/create-db.js';
 import { DEFAULT_NOK_RATES } from '../../src/domain/regulatory-reporting.js';
+import { createBankClock } from '../../src/modules/clock/bank-clock.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { checkSinglePayment } from '../../src/modules/payments/payment-rules.js';
 import type { SinglePaymentBody } from '../../src/modules/payments/payment.schemas.js';
@@ -68,7 +69,7 @@ function decimal(minor: bigint): string {
 
 export async function seedBank(db: Db, plan: SeedPlan): Promise<SeededBank> {
   const now = () => new Date();
-  const bank = createSandboxBank(db, createLedger(now), now);
+  const bank = createSandboxBank(db, createLedger(now), createBankClock(db, now, true));
   const caller = { tppId: plan.tppId };
   const account = async (name: string, openingMinor: bigint): Promise<SeededAccount> => {
     const customer = await bank.customers.create(caller, { customerNumber: identityNumber(), customerType: 'PRIVATE', customerName: name });

@@ -10,7 +10,7 @@ import { accountRepository, type NewAccountRow } from './account.repository.js';
 import type { AccountUpdate, BalanceUpdate, NewAccount } from './account.schemas.js';
 import type { SandboxAccount, SandboxBalances, SandboxCaller } from './sandbox-bank.model.js';
 import { amountIn, norwegianAccount, refuse, valid } from './sandbox-checks.js';
-import { addDays, osloDate } from './sandbox-dates.js';
+import { addDays } from './sandbox-dates.js';
 import { alreadyExists, audit, customerNamed, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 
 /** The bank code of generated sandbox accounts (BBAN digits 1–4). */
@@ -27,7 +27,7 @@ export interface AccountWithBalances {
  * Mock accounts: Norwegian accounts whose BBAN and IBAN carry valid check digits, generated when
  * the TPP gives none; their balances are read from the ledger every time.
  */
-export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
+export function createAccountService({ db, bookkeeping, now, today }: SandboxDeps) {
   // `from`: the transaction that wrote, so an answer shows what it wrote (a concurrent initialize
   // may remove it right after the commit).
   async function find(caller: SandboxCaller, id: string, from: DbOrTx = db): Promise<SandboxAccount> {
@@ -118,7 +118,7 @@ export function createAccountService({ db, bookkeeping, now }: SandboxDeps) {
           key: `sandbox:balance:${randomUUID()}`,
           // Dated the previous bank day: the balance set is one the bank closed a day with, so
           // closingBooked (the end of that day, docs/design.md §2b) shows it too, not only expected.
-          date: rollToBankDay(addDays(osloDate(now()), -1), 'preceding'),
+          date: rollToBankDay(addDays(await today(caller.tppId, trx), -1), 'preceding'),
           description: 'Sandbox balance update',
         });
         if (difference !== 0n) {

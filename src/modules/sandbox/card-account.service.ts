@@ -8,7 +8,6 @@ import type { CardAccountUpdate, CardTransactionQuery, NewCardAccount, NewCardTr
 import { exchangeRateOf } from './card-exchange-rate.js';
 import type { SandboxBalances, SandboxCaller, SandboxCardAccount, SandboxCardTransaction } from './sandbox-bank.model.js';
 import { amountIn, notFuture, refuse, valid } from './sandbox-checks.js';
-import { osloDate } from './sandbox-dates.js';
 import { audit, customerNamed, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 
 export interface CardAccountWithBalances {
@@ -23,7 +22,7 @@ const SANDBOX_CARD_BIN = '525412';
  * Mock card accounts and their transactions. A purchase is a negative amount on the card's own
  * ledger account; the balance available to spend adds the credit limit.
  */
-export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) {
+export function createCardAccountService({ db, bookkeeping, now, today: todayOf }: SandboxDeps) {
   // `from`: the transaction that wrote, so an answer shows what it wrote (a concurrent initialize
   // may remove it right after the commit).
   async function find(caller: SandboxCaller, id: string, from: DbOrTx = db): Promise<SandboxCardAccount> {
@@ -93,7 +92,7 @@ export function createCardAccountService({ db, bookkeeping, now }: SandboxDeps) 
     /** Dated today or earlier; booked when it has a booking date (not before the purchase), else pending. */
     async addTransaction(caller: SandboxCaller, cardAccountId: string, input: NewCardTransaction): Promise<SandboxCardTransaction> {
       const card = await find(caller, cardAccountId);
-      const today = osloDate(now());
+      const today = await todayOf(caller.tppId);
       notFuture(input.transactionDate, today, 'transactionDate');
       if (input.bookingDate !== undefined) {
         notFuture(input.bookingDate, today, 'bookingDate');

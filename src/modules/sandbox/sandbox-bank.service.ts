@@ -1,4 +1,5 @@
 import type { Db } from '../../db/create-db.js';
+import type { BankClock } from '../clock/bank-clock.js';
 import type { Ledger } from '../ledger/ledger.service.js';
 import { createAccountService } from './account.service.js';
 import { createAgreementService } from './agreement.service.js';
@@ -12,10 +13,11 @@ import { createTransactionService } from './transaction.service.js';
 
 /**
  * The sandbox bank's mock-data use cases (docs/design.md §6), one service per
- * resource, all scoped to the calling TPP and all moving money only through the ledger.
+ * resource, all scoped to the calling TPP and all moving money only through the ledger. Mock data
+ * is dated by the TPP's sandbox clock, as the reads and batch runs that see it are.
  */
-export function createSandboxBank(db: Db, ledger: Ledger, now: () => Date) {
-  const deps = { db, bookkeeping: sandboxBookkeeping(ledger), now };
+export function createSandboxBank(db: Db, ledger: Ledger, clock: Pick<BankClock, 'realNow' | 'today'>) {
+  const deps = { db, bookkeeping: sandboxBookkeeping(ledger), now: () => clock.realNow(), today: clock.today };
   const accounts = createAccountService(deps);
   return {
     initializer: createInitializeService(deps),

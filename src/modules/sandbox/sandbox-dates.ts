@@ -1,17 +1,9 @@
 /**
- * Calendar dates (YYYY-MM-DD) as the sandbox bank uses them: "today" is the bank day in Norway,
- * whatever the server's time zone, and arithmetic is done on UTC midnights so no daylight-saving
- * change can shift a date.
+ * Calendar dates (YYYY-MM-DD) as the sandbox bank uses them: arithmetic is done on UTC midnights so
+ * no daylight-saving change can shift a date. "Today" is the TPP's bank date by its sandbox clock
+ * (SandboxDeps.today).
  */
-import { BANK_TIME_ZONE } from '../../domain/bank-calendar.js';
-import { todayIn } from '../../domain/iso-date.js';
-
 export { addDays, daysBetween } from '../../domain/iso-date.js';
-
-/** The date in the bank's time zone (Europe/Oslo) at `at`. */
-export function osloDate(at: Date): string {
-  return todayIn(BANK_TIME_ZONE, at);
-}
 
 /** The first day of each month that overlaps [from, to], as YYYY-MM-01. */
 export function monthsBetween(from: string, to: string): string[] {

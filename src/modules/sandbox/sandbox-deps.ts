@@ -1,4 +1,5 @@
 import { withTransaction, type Db, type DbOrTx, type Tx } from '../../db/create-db.js';
+import type { IsoDate } from '../../domain/iso-date.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { auditService } from '../audit/audit.service.js';
@@ -12,7 +13,14 @@ import { refuse } from './sandbox-checks.js';
 export interface SandboxDeps {
   readonly db: Db;
   readonly bookkeeping: SandboxBookkeeping;
+  /** The real clock: timestamps (created, audited) are about when a request was made. */
   readonly now: () => Date;
+  /**
+   * The calling TPP's bank date by its sandbox clock: what mock data is dated by (seeded history,
+   * a balance set, which booking dates are in the future), the day its reads and batch runs see.
+   * `within`: the caller's transaction, when it is in one (SQLite has one connection).
+   */
+  readonly today: (tppId: string, within?: DbOrTx) => Promise<IsoDate>;
 }
 
 /**

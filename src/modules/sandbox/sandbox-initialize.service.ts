@@ -16,7 +16,7 @@ import type {
   SandboxTransaction,
 } from './sandbox-bank.model.js';
 import { sandboxBankRepository } from './sandbox-bank.repository.js';
-import { addDays, osloDate } from './sandbox-dates.js';
+import { addDays } from './sandbox-dates.js';
 import { audit, inSandbox, type SandboxDeps } from './sandbox-deps.js';
 import { SANDBOX_SEED, SEED_HISTORY_DAYS, type SeedAccount, type SeedCardAccount } from './sandbox-seed.js';
 import { asSandboxTransactions, generateTransactions } from './transaction-generator.js';
@@ -44,9 +44,9 @@ function money(text: string, currency: string): Money {
  * set, all in one transaction, so a failure leaves the old data in place. Other TPPs' sandboxes
  * are untouched. Seeded history is generated from each account's BBAN, so every initialize gives
  * the same customers, accounts, balances and transaction amounts; only ids and dates (relative to
- * today) differ.
+ * today by the TPP's sandbox clock) differ.
  */
-export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
+export function createInitializeService({ db, bookkeeping, now, today: todayOf }: SandboxDeps) {
   return {
     /**
      * `seed` varies the generated history: the same seed gives the same data again (amounts,
@@ -55,7 +55,7 @@ export function createInitializeService({ db, bookkeeping, now }: SandboxDeps) {
     async initialize(caller: SandboxCaller, seed?: string): Promise<InitializeSummary> {
       const historySeed = (key: string) => (seed === undefined ? key : `${seed}|${key}`);
       const at = now().toISOString();
-      const today = osloDate(now());
+      const today = await todayOf(caller.tppId);
       const history = {
         dateFrom: addDays(today, -SEED_HISTORY_DAYS),
         // Up to the previous bank day, whose end is the closingBooked of a balances read: history

@@ -6,7 +6,7 @@ import { accountRepository } from './account.repository.js';
 import type { AccountService } from './account.service.js';
 import type { SandboxAccount, SandboxCaller, SandboxTransaction } from './sandbox-bank.model.js';
 import { amountIn, counterpartyAccount, notFuture, refuse, valid } from './sandbox-checks.js';
-import { addDays, osloDate } from './sandbox-dates.js';
+import { addDays } from './sandbox-dates.js';
 import { audit, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
 import { asSandboxTransactions, generateTransactions, type TransactionProfile } from './transaction-generator.js';
 import { transactionRepository } from './transaction.repository.js';
@@ -79,7 +79,7 @@ function kidOf(input: NewTransaction): string | undefined {
   return valid(checkKid(entry.reference), single !== undefined ? `${field}.reference` : `${field}[0].reference`).kid;
 }
 
-export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, accounts: AccountService) {
+export function createTransactionService({ db, bookkeeping, now, today: todayOf }: SandboxDeps, accounts: AccountService) {
   async function book(
     caller: SandboxCaller,
     account: SandboxAccount,
@@ -105,7 +105,7 @@ export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, 
       input: NewTransaction,
     ): Promise<{ account: SandboxAccount; transaction: SandboxTransaction }> {
       const account = await accounts.find(caller, accountId);
-      const today = osloDate(now());
+      const today = await todayOf(caller.tppId);
       const status = input.bookingStatus ?? 'booked';
       if (status === 'booked') {
         notFuture(input.bookingDate, today, 'bookingDate');
@@ -173,7 +173,7 @@ export function createTransactionService({ db, bookkeeping, now }: SandboxDeps, 
     /** Data fill: `count` realistic transactions, the same for the same seed and request. */
     async fill(caller: SandboxCaller, accountId: string, input: FillRequest): Promise<FillResult> {
       const account = await accounts.find(caller, accountId);
-      const today = osloDate(now());
+      const today = await todayOf(caller.tppId);
       notFuture(input.dateFrom, today, 'dateFrom');
       notFuture(input.dateTo, today, 'dateTo');
       if (input.dateFrom > input.dateTo) {
