@@ -2,7 +2,8 @@
  * The bank's say on a payment (docs/design.md §2): the debtor account must be an account of this bank in
  * the currency the TPP names; a private account may be used by its owner only; an account of a
  * corporate agreement needs PSU-Corporate-ID (the agreement's organisation number) and a PSU
- * engaged with REGISTER, within the engagement's registerLimit.
+ * engaged with REGISTER, within the engagement's registerLimit. A wrong organisation number is
+ * said to be wrong only to a PSU engaged on the account; anyone else gets the right number's answer.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +193,30 @@ describe.each(DIALECTS)('payment debtor account and PSU (%s)', (dialect) => {
         'PAYMENT_FAILED',
         'debtorAccount',
       );
+    });
+
+    it('answers a PSU without an engagement alike for the right and another organisation number: no owner to guess', async () => {
+      const outsider = await createCustomer(server.client);
+      const answers = [];
+      for (const organisationNumber of [corp.organisationNumber, anotherOrganisationNumber(corp.organisationNumber)]) {
+        const headers = { 'psu-id': outsider.customerNumber, 'psu-corporate-id': organisationNumber };
+        const response = await initiate(server.client, 'payments', NDCT, ndctBody(corp.account), { headers });
+        expectError(response, 400, 'PAYMENT_FAILED', 'debtorAccount');
+        answers.push(response.body.tppMessages);
+      }
+      expect(answers[1]).toEqual(answers[0]);
+    });
+
+    it('answers a request without a PSU alike for the right and another organisation number: 401 with the link to identify', async () => {
+      const answers = [];
+      for (const organisationNumber of [corp.organisationNumber, anotherOrganisationNumber(corp.organisationNumber)]) {
+        const headers = { 'psu-corporate-id': organisationNumber };
+        const response = await initiate(server.client, 'payments', NDCT, ndctBody(corp.account), { headers });
+        expect(response.status, response.text).toBe(401);
+        expect(response.body._links.scaRedirect.href).toEqual(expect.any(String));
+        answers.push(response.body.tppMessages);
+      }
+      expect(answers[1]).toEqual(answers[0]);
     });
 
     it('refuses a registerLimit of 0, the documented way to withhold the right to register', async () => {

@@ -189,15 +189,22 @@ export function createPaymentsService(
         ),
       });
     }
-    if (account.organisationNumber !== undefined && corporateId === undefined) {
-      throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
-    }
-    if (corporateId !== undefined && corporateId !== account.organisationNumber) {
-      throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
-    }
-    if (psuId === undefined && account.organisationNumber !== undefined) {
+    const organisationNumber = account.organisationNumber;
+    if (organisationNumber === undefined) {
+      if (corporateId !== undefined) throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+    } else {
+      // The requirement's 400: a corporate user's request without the agreement.
+      if (corporateId === undefined) throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
       // A corporate agreement decides who may register payments from its accounts: that needs the PSU.
-      throw await sca.psuAccess.psuRequired(initiation.tpp, initiation.headers);
+      if (psuId === undefined) throw await sca.psuAccess.psuRequired(initiation.tpp, initiation.headers);
+      if (corporateId !== organisationNumber) {
+        // Only a person of the agreement learns that the number is not its own. To anyone else the
+        // account is one they may not use, as with the right number: else trying organisation
+        // numbers against an account number would tell which company owns it.
+        const engagement = await coreBanking.permission(scope, psuId, account.id, organisationNumber);
+        if (!engagement.canRegister && !engagement.canView) throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', { path: 'debtorAccount' });
+        throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
+      }
     }
     let severalApprovers = false;
     if (permission !== undefined) {
