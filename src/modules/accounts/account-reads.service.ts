@@ -78,7 +78,7 @@ export function createAccountReadsService(
     const balances: AccountBalances = await coreBanking.balances(tpp, bankAccountId, when.previousBankDay);
     // A card account is no payment's debtor account.
     const heldDebit =
-      type === 'account' ? await payments.pendingDebit(db, tpp.tppId, { id: bankAccountId, currency: balances.expected.currency }) : 0n;
+      type === 'account' ? await payments.pendingDebit(db, { id: bankAccountId, currency: balances.expected.currency }) : 0n;
     return balanceList(
       {
         ...balances,

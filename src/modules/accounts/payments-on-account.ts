@@ -10,8 +10,9 @@ import type { AccountReference as PaymentAccountReference, StructuredRemittance 
 import type { RemittanceReference, StandingOrderEntry, StatementEntry } from './transaction-views.js';
 
 /*
- * What a TPP's own payments add to an account's statement (docs/design.md §2b): approved payments
- * the bank has not executed yet are pending lines (with the id the bank's booked line will have:
+ * What the payments made through this server add to an account's statement (docs/design.md §2b),
+ * whichever TPP initiated them (at a real bank TPPs share the PSU's account; in the sandbox an
+ * account is one TPP's): approved payments the bank has not executed yet are pending lines (with the id the bank's booked line will have:
  * the payment id, `-<n>` for a bulk's n-th payment), active periodic payments are standing orders,
  * and a booked line that executed one of them gets the payment's end-to-end id, remittance and
  * creditor where the bank's own line lacks them.
@@ -108,26 +109,25 @@ function paymentIdOf(transactionId: string): string {
 
 export interface PaymentsOnAccount {
   /** The approved payments from the account not yet executed: their ids and their pending lines, due `today` at the earliest. */
-  pending(db: DbOrTx, tppId: string, bankAccountId: string, today: IsoDate): Promise<{ paymentIds: string[]; entries: StatementEntry[] }>;
+  pending(db: DbOrTx, bankAccountId: string, today: IsoDate): Promise<{ paymentIds: string[]; entries: StatementEntry[] }>;
   /**
    * What those same pending lines take off the account, in its currency (positive): the sum of
    * the approved, not yet executed payments from it, which the bank does not know of yet. A
    * payment in another currency counts at the rate table's value (the sandbox bank debits it so).
    */
-  pendingDebit(db: DbOrTx, tppId: string, account: { readonly id: string; readonly currency: string }): Promise<bigint>;
+  pendingDebit(db: DbOrTx, account: { readonly id: string; readonly currency: string }): Promise<bigint>;
   /** The pending lines of these payments from the account, whatever their status now (a snapshot's). */
-  pendingOf(db: DbOrTx, tppId: string, bankAccountId: string, paymentIds: readonly string[], today: IsoDate): Promise<StatementEntry[]>;
+  pendingOf(db: DbOrTx, bankAccountId: string, paymentIds: readonly string[], today: IsoDate): Promise<StatementEntry[]>;
   /** One not yet executed payment's pending line, by its transaction id. */
-  pendingById(db: DbOrTx, tppId: string, bankAccountId: string, transactionId: string, today: IsoDate): Promise<StatementEntry | undefined>;
+  pendingById(db: DbOrTx, bankAccountId: string, transactionId: string, today: IsoDate): Promise<StatementEntry | undefined>;
   /** The account's standing orders: its active periodic payments. */
-  standingOrders(db: DbOrTx, tppId: string, bankAccountId: string): Promise<StandingOrderEntry[]>;
+  standingOrders(db: DbOrTx, bankAccountId: string): Promise<StandingOrderEntry[]>;
   /**
    * Bank lines that executed our payments, with what the payment says where the bank's line is
    * silent; `debtorNameOf` names the payer of a payment credited to this account.
    */
   describe(
     db: DbOrTx,
-    tppId: string,
     entries: readonly (StatementEntry & { readonly paymentId?: string | undefined })[],
     debtorNameOf: (debtorAccountId: string) => Promise<string | undefined>,
   ): Promise<StatementEntry[]>;
@@ -140,20 +140,20 @@ export function paymentsOnAccount(store: PaymentStore, rates: NokRates): Payment
       .flatMap((payment) => transfersOf(payment).map((transfer) => pendingEntry(payment, transfer, today)));
 
   /** The payments whose transfers are the account's pending lines (a periodic payment's are standing orders). */
-  const notYetExecuted = async (db: DbOrTx, tppId: string, bankAccountId: string) =>
-    (await store.listOnDebtorAccount(db, tppId, bankAccountId, NOT_YET_EXECUTED)).filter(
+  const notYetExecuted = async (db: DbOrTx, bankAccountId: string) =>
+    (await store.listOnDebtorAccount(db, bankAccountId, NOT_YET_EXECUTED)).filter(
       (payment) => payment.service !== 'periodic-payments',
     );
 
   return {
-    async pending(db, tppId, bankAccountId, today) {
-      const executable = await notYetExecuted(db, tppId, bankAccountId);
+    async pending(db, bankAccountId, today) {
+      const executable = await notYetExecuted(db, bankAccountId);
       return { paymentIds: executable.map((payment) => payment.id), entries: pendingLines(executable, bankAccountId, today) };
     },
 
-    async pendingDebit(db, tppId, account) {
+    async pendingDebit(db, account) {
       let debit = 0n;
-      for (const payment of await notYetExecuted(db, tppId, account.id)) {
+      for (const payment of await notYetExecuted(db, account.id)) {
         for (const transfer of transfersOf(payment)) {
           // Without a rate the bank cannot execute it (it rejects the payment): nothing to hold.
           debit += convertMinor(transfer.amount, account.currency, rates) ?? 0n;
@@ -162,18 +162,19 @@ export function paymentsOnAccount(store: PaymentStore, rates: NokRates): Payment
       return debit;
     },
 
-    async pendingOf(db, tppId, bankAccountId, paymentIds, today) {
-      return pendingLines(await store.findManyById(db, tppId, paymentIds), bankAccountId, today);
+    async pendingOf(db, bankAccountId, paymentIds, today) {
+      // pendingLines keeps those from this account: an id names no other account's payment here.
+      return pendingLines(await store.findManyByIdOfAnyTpp(db, paymentIds), bankAccountId, today);
     },
 
-    async pendingById(db, tppId, bankAccountId, transactionId, today) {
-      const payment = await store.findById(db, tppId, paymentIdOf(transactionId));
+    async pendingById(db, bankAccountId, transactionId, today) {
+      const [payment] = await store.findManyByIdOfAnyTpp(db, [paymentIdOf(transactionId)]);
       if (!payment || !NOT_YET_EXECUTED.includes(payment.status)) return undefined;
       return pendingLines([payment], bankAccountId, today).find((entry) => entry.id === transactionId);
     },
 
-    async standingOrders(db, tppId, bankAccountId) {
-      const payments = await store.listOnDebtorAccount(db, tppId, bankAccountId, STANDING);
+    async standingOrders(db, bankAccountId) {
+      const payments = await store.listOnDebtorAccount(db, bankAccountId, STANDING);
       return payments.flatMap((payment): StandingOrderEntry[] => {
         if (payment.service !== 'periodic-payments') return [];
         const transfer = transferOf(payment.id, payment.body);
@@ -198,9 +199,10 @@ export function paymentsOnAccount(store: PaymentStore, rates: NokRates): Payment
       });
     },
 
-    async describe(db, tppId, entries, debtorNameOf) {
+    async describe(db, entries, debtorNameOf) {
       const ids = [...new Set(entries.flatMap((entry) => (entry.paymentId === undefined ? [] : [entry.paymentId])))];
-      const payments = new Map((await store.findManyById(db, tppId, ids)).map((payment) => [payment.id, payment]));
+      // The bank's lines of the account name the payments they executed, whoever initiated them.
+      const payments = new Map((await store.findManyByIdOfAnyTpp(db, ids)).map((payment) => [payment.id, payment]));
       const described: StatementEntry[] = [];
       for (const entry of entries) {
         const payment = entry.paymentId === undefined ? undefined : payments.get(entry.paymentId);

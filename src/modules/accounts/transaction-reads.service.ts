@@ -117,7 +117,7 @@ export function createTransactionReadsService(
       owners.set(bankAccountId, owner);
       return owner;
     };
-    return payments.describe(db, tpp.tppId, entries, ownerOf);
+    return payments.describe(db, entries, ownerOf);
   }
 
   async function accountReport(
@@ -138,7 +138,7 @@ export function createTransactionReadsService(
       // without data it must have) there is no report either, never a 200 with the orders alone
       // (docs/design.md §2b). One line of the statement is asked for to learn that.
       await coreBanking.transactions(tpp, account, { bookingStatus: 'booked', dateFrom: query.dateFrom, dateTo: query.dateTo, limit: 1 });
-      const orders = await payments.standingOrders(db, tpp.tppId, account);
+      const orders = await payments.standingOrders(db, account);
       return {
         report: { information: orders.slice(query.offset, query.offset + query.limit).map(standingOrderView) },
         links: pagingLinks(base, query, orders.length, undefined),
@@ -160,9 +160,9 @@ export function createTransactionReadsService(
         if (query.bookingStatus === 'booked') return [];
         let entries: StatementEntry[];
         if (snapshot?.pendingPaymentIds !== undefined) {
-          entries = await payments.pendingOf(db, tpp.tppId, account, snapshot.pendingPaymentIds, today);
+          entries = await payments.pendingOf(db, account, snapshot.pendingPaymentIds, today);
         } else {
-          const pending = await payments.pending(db, tpp.tppId, account, today);
+          const pending = await payments.pending(db, account, today);
           pendingPaymentIds = pending.paymentIds;
           entries = pending.entries;
         }
@@ -283,7 +283,7 @@ export function createTransactionReadsService(
           // run) is no longer pending and already booked, under the id it had while pending.
           const entryFound =
             (await booked()) ??
-            (await payments.pendingById(db, tpp.tppId, granted.bankAccountId, transactionId, at.today)) ??
+            (await payments.pendingById(db, granted.bankAccountId, transactionId, at.today)) ??
             (await booked());
           // The port answers "no such transaction" for an account it no longer has, too; such an
           // account was already answered 404 at account-id by grantedAccount, so this is the id's.

@@ -44,14 +44,14 @@ export function createFundsConfirmationService(
   }
 
   /**
-   * The debit the bank is asked about: the amount and, on top, our approved payments from the
-   * account that the bank has not executed yet (the account's pending lines, which expected and
+   * The debit the bank is asked about: the amount and, on top, the approved payments from the
+   * account (of any TPP) that the bank has not executed yet (the account's pending lines, which expected and
    * interimAvailable leave out too), in the account's currency. The amount as given when there are
    * none, or when it has no rate (the bank answers that, as it always did).
    */
-  async function withHeld(tppId: string, account: BankAccount | undefined, amount: Money): Promise<Money> {
+  async function withHeld(account: BankAccount | undefined, amount: Money): Promise<Money> {
     if (account === undefined) return amount;
-    const held = await payments.pendingDebit(db, tppId, account);
+    const held = await payments.pendingDebit(db, account);
     if (held === 0n) return amount;
     const debit = convertMinor(amount, account.currency, rates);
     return debit === undefined ? amount : { minor: debit + held, currency: account.currency };
@@ -77,7 +77,7 @@ export function createFundsConfirmationService(
         });
       }
       // An account the bank does not know is the port's BankError `unknown-account`: 404 RESOURCE_UNKNOWN.
-      return { fundsAvailable: await coreBanking.fundsAvailable({ tppId }, reference, await withHeld(tppId, account, amount.value)) };
+      return { fundsAvailable: await coreBanking.fundsAvailable({ tppId }, reference, await withHeld(account, amount.value)) };
     },
   };
 }

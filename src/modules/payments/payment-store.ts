@@ -15,6 +15,7 @@ export type PaymentStore = Pick<
   typeof paymentRepository,
   | 'findById'
   | 'findManyById'
+  | 'findManyByIdOfAnyTpp'
   | 'findStatesById'
   | 'lockRows'
   | 'listExecutable'
@@ -32,6 +33,7 @@ export type PaymentStore = Pick<
 export const paymentStore: PaymentStore = {
   findById: (db, tppId, id) => paymentRepository.findById(db, tppId, id),
   findManyById: (db, tppId, ids) => paymentRepository.findManyById(db, tppId, ids),
+  findManyByIdOfAnyTpp: (db, ids) => paymentRepository.findManyByIdOfAnyTpp(db, ids),
   findStatesById: (db, tppId, ids) => paymentRepository.findStatesById(db, tppId, ids),
   lockRows: (trx, ids) => paymentRepository.lockRows(trx, ids),
   listExecutable: (db, tppId) => paymentRepository.listExecutable(db, tppId),
@@ -43,5 +45,5 @@ export const paymentStore: PaymentStore = {
   releaseFromBasket: (trx, basketId) => paymentRepository.releaseFromBasket(trx, basketId),
   listLiveOf: (db, tppId, party) => paymentRepository.listLiveOf(db, tppId, party),
   listForPsu: (db, tppId, party, limit) => paymentRepository.listForPsu(db, tppId, party, limit),
-  listOnDebtorAccount: (db, tppId, accountId, statuses) => paymentRepository.listOnDebtorAccount(db, tppId, accountId, statuses),
+  listOnDebtorAccount: (db, accountId, statuses) => paymentRepository.listOnDebtorAccount(db, accountId, statuses),
 };

@@ -93,11 +93,10 @@ const INSERT = preparedQuery((db, row: Omit<PaymentTable, 'basket_id' | 'awaitin
 const ON_DEBTOR_ACCOUNT = new Map<string, ReturnType<typeof onDebtorAccountQuery>>();
 
 function onDebtorAccountQuery(statuses: readonly TransactionStatus[]) {
-  return preparedQuery((db, v: { tppId: string; debtorAccountId: string }) =>
+  return preparedQuery((db, v: { debtorAccountId: string }) =>
     db
       .selectFrom('payment')
       .select(SELECTED)
-      .where('tpp_id', '=', v.tppId)
       .where('debtor_account_id', '=', v.debtorAccountId)
       .where('status', 'in', statuses)
       .orderBy('created_at')
@@ -179,6 +178,15 @@ export const paymentRepository = {
     return rows.filter((row) => row.tpp_id === tppId).map(toPayment);
   },
 
+  /**
+   * Payments among `ids` whoever initiated them: for what the bank says of an account a consent
+   * covers (its lines name the payments they executed), not for acting on a payment.
+   */
+  async findManyByIdOfAnyTpp(db: DbOrTx, ids: readonly string[]): Promise<Payment[]> {
+    if (ids.length === 0) return [];
+    return (await db.selectFrom('payment').select(SELECTED).where('id', 'in', ids).execute()).map(toPayment);
+  },
+
   /** {@link findManyById} of the state alone (status and the like, not the body): a batch run's re-read. */
   async findStatesById(db: DbOrTx, tppId: string, ids: readonly string[]): Promise<PaymentState[]> {
     const states: PaymentState[] = [];
@@ -206,17 +214,14 @@ export const paymentRepository = {
   },
 
   /**
-   * The TPP's payments from one debtor account in the given statuses, oldest first (what an
-   * account's statement shows of payments not yet at the bank: approved ones, standing orders).
+   * The payments from one debtor account in the given statuses, oldest first, whichever TPP
+   * initiated them: what the account's statement shows of payments not yet at the bank (approved
+   * ones, standing orders), and what they take off its balance. In the sandbox an account is one
+   * TPP's; at a real bank TPPs share the PSU's account, and each must see what the others hold.
    */
-  async listOnDebtorAccount(
-    db: DbOrTx,
-    tppId: string,
-    debtorAccountId: string,
-    statuses: readonly TransactionStatus[],
-  ): Promise<Payment[]> {
+  async listOnDebtorAccount(db: DbOrTx, debtorAccountId: string, statuses: readonly TransactionStatus[]): Promise<Payment[]> {
     if (statuses.length === 0) return [];
-    const { rows } = await onDebtorAccountIn(statuses).run(db, { tppId, debtorAccountId });
+    const { rows } = await onDebtorAccountIn(statuses).run(db, { debtorAccountId });
     return rows.map(toPayment);
   },
 
