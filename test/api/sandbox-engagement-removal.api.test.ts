@@ -9,7 +9,7 @@
  *   (RJCT, "You may not approve payments from this account"), also when the access goes while the
  *   PSU is on the confirmation page; another PSU still engaged on the account approves as before;
  *   reads under the PSU's consents no longer list the account, and its details, balances and
- *   transactions are 401 CONSENT_INVALID.
+ *   transactions are 401 CONSENT_INVALID; a read the consent does not cover says so first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
@@ -288,6 +288,29 @@ describe.each(DIALECTS)('removing a sandbox engagement (%s)', (dialect) => {
       const keptList = await read('/v1/accounts?withBalance=true', still.consentId);
       expect(keptList.body.accounts.map((account: { iban: string }) => account.iban)).toEqual([corp.account.iban]);
       for (const path of paths(still.resourceId)) expect((await read(path, still.consentId)).status, path).toBe(200);
+    });
+
+    it('says what the consent does not cover before whether the PSU still has access: a consent without balances or transactions', async () => {
+      const corp = await engagedCorporation(server.client);
+      const [gone] = corp.psus as [string, string];
+      const consentId = await approvedConsent(
+        server.client,
+        consentBody({ accounts: [{ iban: corp.account.iban }] }),
+        { ...corp.headersOf(gone), ...URIS },
+        walk,
+      );
+      const list = await server.client.get<any>('/v1/accounts', { headers: { 'consent-id': consentId } });
+      expect(list.status, list.text).toBe(200);
+      const resourceId = list.body.accounts[0].resourceId as string;
+      expect((await removeEngagement(corp, gone)).status).toBe(204);
+      for (const kind of ['balances', 'transactions']) {
+        const response = await server.client.get<any>(`/v1/accounts/${resourceId}/${kind}`, {
+          headers: { 'consent-id': consentId, 'psu-ip-address': '192.0.2.10' },
+        });
+        expect(response.status, response.text).toBe(401);
+        expect(response.body.tppMessages[0].code).toBe('CONSENT_INVALID');
+        expect(response.body.tppMessages[0].text, kind).toContain(`does not cover the ${kind} of this account`);
+      }
     });
   });
 });

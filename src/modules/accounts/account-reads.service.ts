@@ -190,10 +190,7 @@ export function createAccountReadsService(
     async balances(type, read, resourceId) {
       const at = await clock.moment(read.tpp.id);
       const consent = await consents.usable(read.tpp, read.consentId, at);
-      const { granted } = await grantedAccount(db, coreBanking, consent, type, resourceId);
-      if (!granted.kinds.includes('balances')) {
-        throw notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen');
-      }
+      const { granted } = await grantedAccount(db, coreBanking, consent, type, resourceId, 'balances');
       const tpp = { tppId: read.tpp.id };
       const { value: balances, headers } = await admitRead(
         db,

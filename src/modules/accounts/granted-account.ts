@@ -64,10 +64,19 @@ export async function accountNow(coreBanking: CoreBanking, consent: Consent, gra
   };
 }
 
+/** What a read of `kind` refuses when the consent grants the account without it. */
+const KIND_NOT_COVERED = {
+  balances: () => notCovered('the consent does not cover the balances of this account', 'samtykket omfatter ikke saldoen på denne kontoen'),
+  transactions: () =>
+    notCovered('the consent does not cover the transactions of this account', 'samtykket omfatter ikke transaksjonene på denne kontoen'),
+} as const;
+
 /**
- * The granted account behind a TPP's resourceId: unknown to this TPP 404; outside the consent, or
- * one the consent's PSU may no longer share (psu-account-access.ts), 401 CONSENT_INVALID. With
- * `held`, what the bank holds of it (a card account's was read already, to learn the access).
+ * The granted account behind a TPP's resourceId: unknown to this TPP 404; outside the consent,
+ * without the `kind` read (balances, transactions) when one is named, or one the consent's PSU may
+ * no longer share (psu-account-access.ts), 401 CONSENT_INVALID. What the consent says is checked
+ * before the bank is asked about the PSU's access. With `held`, what the bank holds of it (a card
+ * account's was read already, to learn the access).
  */
 export async function grantedAccount(
   db: Db,
@@ -75,6 +84,7 @@ export async function grantedAccount(
   consent: Consent,
   type: AccountType,
   resourceId: string,
+  kind?: keyof typeof KIND_NOT_COVERED,
 ): Promise<{ readonly granted: GrantedAccount; readonly held: AccountNow['held'] }> {
   const bankAccountId = await accountResourceRepository.bankAccountOf(db, consent.tppId, type, resourceId);
   if (bankAccountId === undefined) throw unknownAccount();
@@ -89,6 +99,7 @@ export async function grantedAccount(
       detail: localized('the consent does not cover this account', 'samtykket omfatter ikke denne kontoen'),
     });
   }
+  if (kind !== undefined && !granted.kinds.includes(kind)) throw KIND_NOT_COVERED[kind]();
   const now = await accountNow(coreBanking, consent, granted);
   if (!now.shareable) {
     // An account the bank no longer has is unknown, as reading it answers, not a permission lost.

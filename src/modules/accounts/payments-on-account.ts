@@ -141,9 +141,7 @@ export function paymentsOnAccount(store: PaymentStore, rates: NokRates): Payment
 
   /** The payments whose transfers are the account's pending lines (a periodic payment's are standing orders). */
   const notYetExecuted = async (db: DbOrTx, bankAccountId: string) =>
-    (await store.listOnDebtorAccount(db, bankAccountId, NOT_YET_EXECUTED)).filter(
-      (payment) => payment.service !== 'periodic-payments',
-    );
+    (await store.listOnDebtorAccount(db, bankAccountId, NOT_YET_EXECUTED)).filter((payment) => payment.service !== 'periodic-payments');
 
   return {
     async pending(db, bankAccountId, today) {

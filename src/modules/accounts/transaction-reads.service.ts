@@ -12,7 +12,7 @@ import type { ConsentsService } from '../consents/consent.service.js';
 import type { Consent } from '../consents/consent.model.js';
 import type { AccountRead, ReadAnswer } from './account-read.js';
 import type { AccountType } from './account-resource.repository.js';
-import { fromBankOnAccount, grantedAccount, notCovered, reportedAccount } from './granted-account.js';
+import { fromBankOnAccount, grantedAccount, reportedAccount } from './granted-account.js';
 import type { PaymentsOnAccount } from './payments-on-account.js';
 import { pagingLinks } from './transaction-links.js';
 import type { TransactionListQuerystring } from './account.schemas.js';
@@ -70,13 +70,7 @@ export function createTransactionReadsService(
 ): TransactionReadsService {
   async function transactionsGranted(read: AccountRead, type: AccountType, resourceId: string, at: BankMoment) {
     const consent = await consents.usable(read.tpp, read.consentId, at);
-    const { granted } = await grantedAccount(db, coreBanking, consent, type, resourceId);
-    if (!granted.kinds.includes('transactions')) {
-      throw notCovered(
-        'the consent does not cover the transactions of this account',
-        'samtykket omfatter ikke transaksjonene på denne kontoen',
-      );
-    }
+    const { granted } = await grantedAccount(db, coreBanking, consent, type, resourceId, 'transactions');
     return { consent, granted };
   }
 
@@ -282,9 +276,7 @@ export function createTransactionReadsService(
           // The bank again when neither knows it: a payment executed between the two reads (a batch
           // run) is no longer pending and already booked, under the id it had while pending.
           const entryFound =
-            (await booked()) ??
-            (await payments.pendingById(db, granted.bankAccountId, transactionId, at.today)) ??
-            (await booked());
+            (await booked()) ?? (await payments.pendingById(db, granted.bankAccountId, transactionId, at.today)) ?? (await booked());
           // The port answers "no such transaction" for an account it no longer has, too; such an
           // account was already answered 404 at account-id by grantedAccount, so this is the id's.
           if (!entryFound) throw new AppError('RESOURCE_UNKNOWN', { path: 'transactionId' });
