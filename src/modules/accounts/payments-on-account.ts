@@ -12,10 +12,10 @@ import type { RemittanceReference, StandingOrderEntry, StatementEntry } from './
 /*
  * What the payments made through this server add to an account's statement (docs/design.md §2b),
  * whichever TPP initiated them (at a real bank TPPs share the PSU's account; in the sandbox an
- * account is one TPP's): approved payments the bank has not executed yet are pending lines (with the id the bank's booked line will have:
- * the payment id, `-<n>` for a bulk's n-th payment), active periodic payments are standing orders,
- * and a booked line that executed one of them gets the payment's end-to-end id, remittance and
- * creditor where the bank's own line lacks them.
+ * account is one TPP's): approved payments the bank has not executed yet are pending lines (with
+ * the id the bank's booked line will have: the payment id, `-<n>` for a bulk's n-th payment),
+ * active periodic payments are standing orders, and a booked line that executed one of them gets
+ * the payment's end-to-end id, remittance and creditor where the bank's own line lacks them.
  */
 
 /** Approved and not yet handed to the bank (ACSP and later: the bank's statement shows them). */

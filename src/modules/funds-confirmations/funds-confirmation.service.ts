@@ -45,8 +45,8 @@ export function createFundsConfirmationService(
 
   /**
    * The debit the bank is asked about: the amount and, on top, the approved payments from the
-   * account (of any TPP) that the bank has not executed yet (the account's pending lines, which expected and
-   * interimAvailable leave out too), in the account's currency. The amount as given when there are
+   * account (of any TPP) that the bank has not executed yet (the account's pending lines, which
+   * expected and interimAvailable leave out too), in the account's currency. The amount as given when there are
    * none, or when it has no rate (the bank answers that, as it always did).
    */
   async function withHeld(account: BankAccount | undefined, amount: Money): Promise<Money> {
