@@ -172,12 +172,15 @@ describe.each(DIALECTS)('sandbox card accounts (%s)', (dialect) => {
     expect([...report.booked, ...report.pending]).toEqual([]);
   });
 
-  it.each(['bookingStatus=all', 'limit=0', 'offset=-1', 'dateFrom=yesterday'])('refuses the query %s with 400', async (query) => {
-    const { resourceId } = (await card()).body;
-    const response = await server.client.get<any>(`/v1/sandbox/card-accounts/${resourceId}/transactions?${query}`);
-    expect(response.status).toBe(400);
-    expect(response.body.tppMessages[0].path).toBe(query.split('=')[0]);
-  });
+  it.each(['bookingStatus=all', 'limit=0', 'offset=-1', 'offset=1e308', 'offset=999999999999999999999', 'dateFrom=yesterday'])(
+    'refuses the query %s with 400',
+    async (query) => {
+      const { resourceId } = (await card()).body;
+      const response = await server.client.get<any>(`/v1/sandbox/card-accounts/${resourceId}/transactions?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.tppMessages[0].path).toBe(query.split('=')[0]);
+    },
+  );
 
   it('answers unknown card accounts and transactions with 404', async () => {
     expect((await server.client.get('/v1/sandbox/card-accounts/nope')).status).toBe(404);

@@ -92,7 +92,8 @@ export const CardTransactionQuery = Type.Object({
   bookingStatus: Type.Optional(Type.Union([Type.Literal('booked'), Type.Literal('pending'), Type.Literal('both')], { default: 'both' })),
   dateFrom: Type.Optional(CalendarDate),
   dateTo: Type.Optional(CalendarDate),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  // Bounded as the account information list's offset is: a number past what the database holds is bad input, not a 500.
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
 });
 export type CardTransactionQuery = Static<typeof CardTransactionQuery>;
