@@ -93,6 +93,8 @@ describe.each(DIALECTS)('sandbox accounts (%s)', (dialect) => {
     [{ currency: 'nok' }, 'currency', ''],
     [{ cashAccountType: 'current' }, 'cashAccountType', ''],
     [{ name: '' }, 'name', ''],
+    [{ name: '   ' }, 'name', 'must not be blank'],
+    [{ product: ' ' }, 'product', ''],
     [{ accountName: 'Totalkonto' }, 'accountName', ''],
   ])('refuses %j with 400 naming %s', async (extra, path, text) => {
     const before = await accounts();

@@ -85,6 +85,7 @@ describe.each(DIALECTS)('sandbox customers (%s)', (dialect) => {
     [{ customerNumber: '01085800481', customerType: 'private', customerName: 'X' }, 'customerType', ''],
     [{ customerNumber: '01085800481', customerType: 'PRIVATE' }, 'customerName', 'is missing'],
     [{ customerNumber: '01085800481', customerType: 'PRIVATE', customerName: '' }, 'customerName', ''],
+    [{ customerNumber: '01085800481', customerType: 'PRIVATE', customerName: '  ' }, 'customerName', ''],
     [{ customerNumber: '01085800481', customerType: 'PRIVATE', customerName: 'x'.repeat(71) }, 'customerName', ''],
     [{ customerNumber: '01085800481', customerType: 'PRIVATE', customerName: 'X', type: 'private' }, 'type', ''],
   ])('refuses %j with 400 naming %s', async (body, path, text) => {

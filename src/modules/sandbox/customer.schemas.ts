@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Link, NoBody, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { CUSTOMER_TYPES } from './sandbox-bank.model.js';
-import { Id } from './sandbox-common.schemas.js';
+import { DisplayName, Id } from './sandbox-common.schemas.js';
 
 const TAGS = ['Sandbox mock data'];
 
@@ -12,7 +12,7 @@ export const NewCustomer = Type.Object(
       description: 'National identity number (11 digits, both check digits valid): the PSU-ID this customer logs in with',
     }),
     customerType: Type.Enum(CUSTOMER_TYPES, { description: 'PRIVATE: a person; CORPORATE: a corporation that needs an agreement' }),
-    customerName: Type.String({ minLength: 1, maxLength: 70 }),
+    customerName: DisplayName,
   },
   { additionalProperties: false },
 );

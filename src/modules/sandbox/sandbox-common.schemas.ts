@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ISSUED_UUID } from '../../http/issued-uuids.js';
+import { PATTERN_TEXT } from '../../http/schemas/common.schemas.js';
 
 /**
  * Shapes shared by the mock-data schemas. Inputs are strict (`additionalProperties: false`) so a
@@ -40,8 +41,8 @@ export const Balance = Type.Object({
 
 export const CalendarDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
-/** A name on an account or card (70 characters: the `longer-names` fix is the default now). */
-export const DisplayName = Type.String({ minLength: 1, maxLength: 70 });
+/** A name on an account or card (70 characters: the `longer-names` fix is the default now), not blank. */
+export const DisplayName = Type.String({ minLength: 1, maxLength: 70, pattern: '\\S', [PATTERN_TEXT]: 'must not be blank' });
 
 /** The id of a mock resource in a path: the sandbox issues them as lower-case UUIDs, read in any case (http/issued-uuids.ts). */
 export const Id = Type.String({ minLength: 1, maxLength: 100, [ISSUED_UUID]: true });
