@@ -171,11 +171,9 @@ export const paymentRepository = {
 
   /** The payments of this TPP among `ids` (in no particular order; unknown ids are simply absent). */
   async findManyById(db: DbOrTx, tppId: string, ids: readonly string[]): Promise<Payment[]> {
-    if (ids.length === 0) return [];
     // By primary key alone, and the TPP filtered here: given both, SQLite walks the TPP's index
     // (all its payments) instead of looking up the few ids.
-    const rows = await db.selectFrom('payment').select(SELECTED).where('id', 'in', ids).execute();
-    return rows.filter((row) => row.tpp_id === tppId).map(toPayment);
+    return (await paymentRepository.findManyByIdOfAnyTpp(db, ids)).filter((payment) => payment.tppId === tppId);
   },
 
   /**
