@@ -14,7 +14,16 @@ import { formatAmount } from '../../src/domain/money.js';
 import { convertMinor } from '../../src/domain/regulatory-reporting.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
-import { approvedPayment, nextBankDay, osloDateTime, runBatch, setBalance, setClock, useTestServer } from '../support/execution.js';
+import {
+  approvedPayment,
+  fundsAvailable,
+  nextBankDay,
+  osloDateTime,
+  runBatch,
+  setBalance,
+  setClock,
+  useTestServer,
+} from '../support/execution.js';
 import { bulkBody, crossBorderBody, NCBCT, NDCT, ndctBody, periodicBody } from '../support/payments.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
 import { startAuthorisation, walk } from '../support/sca.js';
@@ -104,14 +113,7 @@ describe.each(DIALECTS)('balances while payments wait and are booked (%s)', (dia
       expected: ['-1254.45', undefined],
       interimAvailable: ['8745.55', undefined],
     });
-    const confirm = async (amount: string) => {
-      const response = await client.post<any>('/v1/funds-confirmations', {
-        account: { bban: account.bban },
-        instructedAmount: { currency: 'NOK', amount },
-      });
-      expect(response.status, response.text).toBe(200);
-      return response.body.fundsAvailable as boolean;
-    };
+    const confirm = (amount: string) => fundsAvailable(client, account, amount);
     expect([await confirm('8745.55'), await confirm('8745.56'), await confirm('10000.00')]).toEqual([true, false, false]);
     // The creditor's list shows no pending line for the payment coming in, and its balances count none.
     expect(await payeeReads.lines('pending')).toEqual([]);

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/iso-date.js';
 import { approvedConsent, consentBody, detailedAccess } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
-import { approvedPayment, nextBankDay, realToday, setBalance, useTestServer } from '../support/execution.js';
+import { approvedPayment, fundsAvailable, nextBankDay, realToday, setBalance, useTestServer } from '../support/execution.js';
 import { NDCT, ndctBody } from '../support/payments.js';
 import { createAccount, createCustomer } from '../support/sandbox.js';
 import { SANDBOX_CODE, walk } from '../support/sca.js';
@@ -97,14 +97,7 @@ describe.each(DIALECTS)("another TPP's held payments on a shared account (%s)", 
     const amounts = Object.fromEntries(balances.body.balances.map((balance: any) => [balance.balanceType, balance.balanceAmount.amount]));
     expect(amounts).toEqual({ closingBooked: '1000.00', expected: '700.00', interimAvailable: '700.00' });
 
-    const confirm = async (amount: string) => {
-      const response = await reader.post<any>('/v1/funds-confirmations', {
-        account: { bban: account.bban },
-        instructedAmount: { currency: 'NOK', amount },
-      });
-      expect(response.status, response.text).toBe(200);
-      return response.body.fundsAvailable as boolean;
-    };
+    const confirm = (amount: string) => fundsAvailable(reader, account, amount);
     expect([await confirm('700.00'), await confirm('700.01')]).toEqual([true, false]);
 
     expect((await reader.get<any>(held.path)).status).toBe(404);

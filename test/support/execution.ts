@@ -87,6 +87,16 @@ export async function setBalance(client: TppClient, accountId: string, amount: s
   expect(response.status, response.text).toBe(200);
 }
 
+/** `POST /v1/funds-confirmations` for a NOK amount on the account: its fundsAvailable (the client needs PSP_IC). */
+export async function fundsAvailable(client: TppClient, account: { readonly bban: string }, amount: string): Promise<boolean> {
+  const response = await client.post<any>('/v1/funds-confirmations', {
+    account: { bban: account.bban },
+    instructedAmount: { currency: 'NOK', amount },
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.body.fundsAvailable as boolean;
+}
+
 /** The account's balances by type (closingBooked, expected, interimAvailable), read through the API. */
 export async function balanceOf(client: TppClient, accountId: string): Promise<Record<string, string>> {
   const response = await client.get<any>(`/v1/sandbox/accounts/${accountId}`);
