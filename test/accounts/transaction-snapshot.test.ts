@@ -83,7 +83,9 @@ describe('the snapshot a paging link carries', () => {
         expect(text).not.toContain('4711032');
         expect(text).not.toContain(pendingId);
         expect(text).not.toContain('2026-11-27');
-        expect(text).not.toContain('{"');
+        // The contents' opening as sealed, not `{"` alone: two given bytes turn up in random bytes
+        // about once in 150 tokens, and made this test fail by chance.
+        expect(text).not.toContain('{"a":');
       }
       expect(bytes.toString('hex')).not.toContain(pendingId.replaceAll('-', ''));
     }
