@@ -20,3 +20,13 @@ export async function findAccountAs(
   const account = await bank.findAccount(tpp, reference);
   return account && { account, permission: await bank.permission(tpp, psuId, account.id, organisationNumber) };
 }
+
+/**
+ * Whether a PSU is engaged on an account at all (any role on it). Only such a PSU learns that a
+ * corporate account's agreement is not the one it named: to anyone else the account is one it may
+ * not use, so trying organisation numbers against an account number tells nothing about its owner
+ * (docs/design.md §2b).
+ */
+export function isEngaged(permission: AccountPermission): boolean {
+  return permission.canView || permission.canRegister;
+}

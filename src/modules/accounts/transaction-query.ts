@@ -1,4 +1,5 @@
 import { addDays, checkIsoDate, type IsoDate } from '../../domain/iso-date.js';
+import { MAX_LIST_OFFSET } from '../../domain/list-offset.js';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import type { TransactionListQuerystring } from './account.schemas.js';
@@ -121,7 +122,7 @@ export function readTransactionQuery(values: TransactionListQuerystring, today: 
     bookingStatus: status as ReportStatus,
     dateFrom,
     dateTo,
-    offset: wholeNumber('offset', values.offset, 0, 100_000_000) ?? 0,
+    offset: wholeNumber('offset', values.offset, 0, MAX_LIST_OFFSET) ?? 0,
     limit: wholeNumber('limit', values.limit, 1, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE,
     snapshot,
   };

@@ -11,6 +11,7 @@ import type { AuthorisableResource } from '../authorisations/authorisation-start
 import type { AuthorisationService } from '../authorisations/authorisation.service.js';
 import type { BankClock, BankMoment } from '../clock/bank-clock.js';
 import type { CoreBanking } from '../../bank/core-banking.port.js';
+import { isEngaged } from '../../bank/account-and-permission.js';
 import { checkAccess, namedAccounts, type RequestedAccess } from './consent-access.js';
 import { consentCreationLinks, consentLinks, consentPath } from './consent-links.js';
 import { isAwaitingApproval, type ConsentStatus } from './consent-status.js';
@@ -137,7 +138,7 @@ export function createConsentsService(
       const account = await coreBanking.findAccount({ tppId }, reference);
       if (account?.organisationNumber === undefined) continue;
       const engagement = await coreBanking.permission({ tppId }, psuId, account.id, account.organisationNumber);
-      if (!engagement.canView && !engagement.canRegister) continue;
+      if (!isEngaged(engagement)) continue;
       if (psuCorporateId === undefined) throw new AppError('CORPORATE_ID_REQUIRED', { path: 'PSU-Corporate-ID' });
       if (psuCorporateId !== account.organisationNumber) throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
     }

@@ -1,6 +1,6 @@
 import { newTimeOrderedId } from '../../db/time-ordered-id.js';
 import type { RequestingTpp, CoreBanking } from '../../bank/core-banking.port.js';
-import { findAccountAs } from '../../bank/account-and-permission.js';
+import { findAccountAs, isEngaged } from '../../bank/account-and-permission.js';
 import type { BankClock } from '../clock/bank-clock.js';
 import { withTransaction, type Db, type DbOrTx } from '../../db/create-db.js';
 import { referenceNamesCurrency } from '../../domain/currencies.js';
@@ -198,11 +198,9 @@ export function createPaymentsService(
       // A corporate agreement decides who may register payments from its accounts: that needs the PSU.
       if (psuId === undefined) throw await sca.psuAccess.psuRequired(initiation.tpp, initiation.headers);
       if (corporateId !== organisationNumber) {
-        // Only a person of the agreement learns that the number is not its own. To anyone else the
-        // account is one they may not use, as with the right number: else trying organisation
-        // numbers against an account number would tell which company owns it.
+        // Only a person of the agreement learns that the number is not its own (isEngaged).
         const engagement = await coreBanking.permission(scope, psuId, account.id, organisationNumber);
-        if (!engagement.canRegister && !engagement.canView) throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', { path: 'debtorAccount' });
+        if (!isEngaged(engagement)) throw new AppError('DEBTOR_ACCOUNT_NOT_PERMITTED', { path: 'debtorAccount' });
         throw new AppError('CORPORATE_ID_INVALID', { path: 'PSU-Corporate-ID' });
       }
     }

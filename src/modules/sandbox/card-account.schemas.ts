@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MAX_LIST_OFFSET } from '../../domain/list-offset.js';
 import { Link, SignedRequestHeaders, signedErrorResponses } from '../../http/schemas/common.schemas.js';
 import { Amount, AmountInput, Balance, CalendarDate, CurrencyCode, DisplayName, Id } from './sandbox-common.schemas.js';
 
@@ -92,8 +93,7 @@ export const CardTransactionQuery = Type.Object({
   bookingStatus: Type.Optional(Type.Union([Type.Literal('booked'), Type.Literal('pending'), Type.Literal('both')], { default: 'both' })),
   dateFrom: Type.Optional(CalendarDate),
   dateTo: Type.Optional(CalendarDate),
-  // Bounded as the account information list's offset is: a number past what the database holds is bad input, not a 500.
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_LIST_OFFSET, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
 });
 export type CardTransactionQuery = Static<typeof CardTransactionQuery>;
