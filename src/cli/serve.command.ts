@@ -126,6 +126,14 @@ async function servePrimary(config: Config, workers: number): Promise<number> {
   if (config.mode === 'sandbox') {
     await SandboxCa.open(config.dataDir);
   }
+  if (config.database.dialect === 'sqlite') {
+    // Said once at start: an operator adding workers expects more throughput, and on one SQLite
+    // file the workers' commits wait for each other's write lock instead (README, bench (e)).
+    logger.warn(
+      { database: 'sqlite', workers },
+      'several workers on one SQLite file take turns at its write lock and answer fewer payments per second than one process; use PostgreSQL for more throughput',
+    );
+  }
   return superviseWorkers({
     workers,
     logger,

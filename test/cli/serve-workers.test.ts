@@ -121,6 +121,13 @@ describe('serve --workers 2 on SQLite', () => {
     expect(existsSync(join(dir, 'data', 'sandbox-ca', 'ca-certificate.pem'))).toBe(true);
   });
 
+  it('warns once, from the primary, that workers on one SQLite file add no throughput', () => {
+    const warnings = logs().filter((line) => line.level === 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ role: 'primary', database: 'sqlite', workers: 2 });
+    expect(warnings[0]?.msg).toContain('use PostgreSQL for more throughput');
+  });
+
   it('signs notifications with one seal in both workers: the one the first start kept in the data directory', async () => {
     const served = new Set<string>();
     for (let n = 0; n < 10; n++) served.add((await getFresh(`${url}/notification-seal-certificate`)).body);
