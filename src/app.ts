@@ -23,6 +23,7 @@ import {
 import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
+import { answerUnmetExpectations } from './http/unmet-expectation.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
 import { BODY_LIMIT_BYTES, installOptionalBodies, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
+  answerUnmetExpectations(app.server, config.systemName, { [API_RELEASE_HEADER]: API_RELEASE });
 
   routes.track(app);
   app.decorateRequest('ctx', null as never);

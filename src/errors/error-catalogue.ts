@@ -300,6 +300,14 @@ export const ERROR_CATALOGUE = {
       nb: 'Forespørselen må sendes uten innholdskoding',
     },
   },
+  EXPECTATION_UNSUPPORTED: {
+    status: 417,
+    tppCode: 'EXPECTATION_FAILED',
+    text: {
+      en: 'The Expect header asks for what the server does not do: it knows only 100-continue',
+      nb: 'Expect-headeren ber om noe serveren ikke gjør: den kjenner bare 100-continue',
+    },
+  },
   HEADERS_TOO_LARGE: {
     status: 431,
     tppCode: 'HEADERS_TOO_LARGE',

@@ -79,6 +79,36 @@ describe('front door details', () => {
     expect(raw).toContain('"code":"FORMAT_ERROR"');
   });
 
+  it('answers an Expect header other than 100-continue with 417 and the error body', async () => {
+    const requestId = randomUUID();
+    const raw = await rawExchange(
+      server.baseUrl,
+      `POST /v1/test/probe/3 HTTP/1.1\r\nHost: localhost\r\nX-Request-ID: ${requestId}\r\nAccept-Language: nb\r\n` +
+        `Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 417 /);
+    const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase();
+    expect(head).toContain('content-type: application/json; charset=utf-8');
+    expect(head).toContain(`x-request-id: ${requestId}`);
+    expect(head).toMatch(/\r\napi-release: \d+\.\d+\.\d+/);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      status: 417,
+      code: 'EXPECTATION_FAILED',
+      system: 'nordic-xs2a',
+      tppMessages: [{ category: 'ERROR', code: 'EXPECTATION_FAILED', path: 'Expect' }],
+    });
+    expect(body['message']).toMatch(/^Expect-headeren/);
+  });
+
+  it('answers Expect: 100-continue with 100 Continue, then the request as usual', async () => {
+    const raw = await rawExchange(
+      server.baseUrl,
+      'GET /health/live HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
   it('answers an over-long path parameter 404 RESOURCE_UNKNOWN without echoing the URL', async () => {
     const id = 'a'.repeat(150);
     const response = await server.client.get<{ message: string; tppMessages: { path?: string }[] }>(
