@@ -131,6 +131,27 @@ describe.each(DIALECTS)('sandbox accounts (%s)', (dialect) => {
     );
   });
 
+  it("lists every account with its own balances, as each account's GET shows them", async () => {
+    const customer = await createCustomer(server.client);
+    const funded = await createAccount(server.client, customer.customerNumber);
+    await server.client.put(`/v1/sandbox/accounts/${funded.resourceId}/balance`, { balanceAmount: { currency: 'NOK', amount: '100.00' } });
+    const patched = await server.client.call('PATCH', `/v1/sandbox/accounts/${funded.resourceId}`, {
+      body: { creditLimit: { currency: 'NOK', amount: '50.00' } },
+    });
+    expect(patched.status).toBe(200);
+    const euro = (await server.client.post<any>('/v1/sandbox/accounts', { customerNumber: customer.customerNumber, currency: 'EUR' })).body;
+    await server.client.put(`/v1/sandbox/accounts/${euro.resourceId}/balance`, { balanceAmount: { currency: 'EUR', amount: '10.00' } });
+    const empty = await createAccount(server.client, customer.customerNumber);
+
+    const listed = new Map<string, unknown>((await accounts()).map((account: { resourceId: string }) => [account.resourceId, account]));
+    for (const id of [funded.resourceId, euro.resourceId, empty.resourceId]) {
+      expect(listed.get(id)).toEqual((await server.client.get<any>(`/v1/sandbox/accounts/${id}`)).body);
+    }
+    expect(balancesOf(listed.get(funded.resourceId))).toEqual({ closingBooked: '100.00', expected: '100.00', interimAvailable: '150.00' });
+    expect(balancesOf(listed.get(euro.resourceId))).toEqual({ closingBooked: '10.00', expected: '10.00', interimAvailable: '10.00' });
+    expect(balancesOf(listed.get(empty.resourceId))).toEqual({ closingBooked: '0.00', expected: '0.00', interimAvailable: '0.00' });
+  });
+
   describe('PUT /accounts/{id}/balance', () => {
     it('reaches exactly the requested closingBooked with one adjustment, and the ledger entries sum to it', async () => {
       const account = await createAccount(server.client, owner.customerNumber);

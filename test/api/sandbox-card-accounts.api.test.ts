@@ -73,6 +73,26 @@ describe.each(DIALECTS)('sandbox card accounts (%s)', (dialect) => {
     expect((await server.client.get<any>('/v1/sandbox/card-accounts')).body).toEqual(before);
   });
 
+  it("lists every card account with its own balances, as each card's GET shows them", async () => {
+    const limited = (await card({ creditLimit: { currency: 'NOK', amount: '2000.00' } })).body;
+    const purchase = await server.client.post(`/v1/sandbox/card-accounts/${limited.resourceId}/transactions`, {
+      transactionDate: osloDay(-2),
+      bookingDate: osloDay(-1),
+      transactionAmount: { currency: 'NOK', amount: '-300.00' },
+    });
+    expect(purchase.status).toBe(201);
+    const plain = (await card()).body;
+
+    const listed = new Map<string, any>(
+      (await server.client.get<any>('/v1/sandbox/card-accounts')).body.cardAccounts.map((item: any) => [item.resourceId, item]),
+    );
+    for (const id of [limited.resourceId, plain.resourceId]) {
+      expect(listed.get(id)).toEqual((await server.client.get<any>(`/v1/sandbox/card-accounts/${id}`)).body);
+    }
+    expect(balancesOf(listed.get(limited.resourceId))).toMatchObject({ closingBooked: '-300.00', interimAvailable: '1700.00' });
+    expect(balancesOf(listed.get(plain.resourceId))).toMatchObject({ closingBooked: '0.00', interimAvailable: '0.00' });
+  });
+
   it('books purchases and keeps pending ones out of closingBooked', async () => {
     const { resourceId } = (await card({ creditLimit: { currency: 'NOK', amount: '10000.00' } })).body;
     const path = `/v1/sandbox/card-accounts/${resourceId}/transactions`;

@@ -81,7 +81,8 @@ export function createAccountService({ db, bookkeeping, now, today }: SandboxDep
 
     async list(caller: SandboxCaller): Promise<AccountWithBalances[]> {
       const accounts = await accountRepository.list(db, caller.tppId);
-      return Promise.all(accounts.map((account) => withBalances(account)));
+      const balances = await bookkeeping.balancesOfMany(db, accounts);
+      return accounts.map((account, index) => ({ account, balances: balances[index]! }));
     },
 
     /** `PATCH`: sets the credit line. */

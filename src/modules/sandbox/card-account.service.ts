@@ -86,7 +86,9 @@ export function createCardAccountService({ db, bookkeeping, now, today: todayOf 
     },
 
     async list(caller: SandboxCaller): Promise<CardAccountWithBalances[]> {
-      return Promise.all((await cardAccountRepository.list(db, caller.tppId)).map((card) => withBalances(card)));
+      const cards = await cardAccountRepository.list(db, caller.tppId);
+      const balances = await bookkeeping.balancesOfMany(db, cards);
+      return cards.map((cardAccount, index) => ({ cardAccount, balances: balances[index]! }));
     },
 
     /** Dated today or earlier; booked when it has a booking date (not before the purchase), else pending. */

@@ -2,7 +2,7 @@ import type { DbOrTx } from '../../db/create-db.js';
 import type { Money } from '../../domain/money.js';
 import { transferLegs } from '../ledger/ledger-posting.js';
 import type { ForgetResult } from '../ledger/ledger.model.js';
-import type { Ledger } from '../ledger/ledger.service.js';
+import { balanceKey, type Ledger, type LedgerBalances } from '../ledger/ledger.service.js';
 import { cardAccountRepository } from './card-account.repository.js';
 import { sandboxSystemAccount, type SandboxBalances, type SandboxCardTransaction, type SandboxTransaction } from './sandbox-bank.model.js';
 import { transactionRepository } from './transaction.repository.js';
@@ -85,12 +85,19 @@ export function sandboxBookkeeping(ledger: Ledger) {
      * With `closingDate`, closingBooked is the booked balance at the end of that day.
      */
     async balances(db: DbOrTx, accountId: string, currency: string, creditLimit?: Money, closingDate?: string): Promise<SandboxBalances> {
-      const sums = await ledger.balances(db, accountId, currency, closingDate);
-      return {
-        closingBooked: { minor: sums.closingBooked, currency },
-        expected: { minor: sums.expected, currency },
-        interimAvailable: { minor: sums.interimAvailable + (creditLimit?.minor ?? 0n), currency },
-      };
+      return sandboxBalances(await ledger.balances(db, accountId, currency, closingDate), currency, creditLimit);
+    },
+
+    /** The balances of many accounts or card accounts, in their order, read in one query (a list's). */
+    async balancesOfMany(
+      db: DbOrTx,
+      accounts: readonly { readonly id: string; readonly currency: string; readonly creditLimit?: Money | undefined }[],
+    ): Promise<SandboxBalances[]> {
+      const sums = await ledger.balancesOf(
+        db,
+        accounts.map(({ id, currency }) => ({ accountId: id, currency })),
+      );
+      return accounts.map(({ id, currency, creditLimit }) => sandboxBalances(sums.get(balanceKey(id, currency))!, currency, creditLimit));
     },
 
     /**
@@ -111,6 +118,15 @@ export function sandboxBookkeeping(ledger: Ledger) {
         ],
       });
     },
+  };
+}
+
+/** An account's balances from its ledger sums; a card's available amount includes its credit limit. */
+function sandboxBalances(sums: LedgerBalances, currency: string, creditLimit: Money | undefined): SandboxBalances {
+  return {
+    closingBooked: { minor: sums.closingBooked, currency },
+    expected: { minor: sums.expected, currency },
+    interimAvailable: { minor: sums.interimAvailable + (creditLimit?.minor ?? 0n), currency },
   };
 }
 
