@@ -143,7 +143,7 @@ describe.each(DIALECTS)('sandbox accounts (%s)', (dialect) => {
     await server.client.put(`/v1/sandbox/accounts/${euro.resourceId}/balance`, { balanceAmount: { currency: 'EUR', amount: '10.00' } });
     const empty = await createAccount(server.client, customer.customerNumber);
 
-    const listed = new Map<string, unknown>((await accounts()).map((account: { resourceId: string }) => [account.resourceId, account]));
+    const listed = new Map<string, any>((await accounts()).map((account: { resourceId: string }) => [account.resourceId, account]));
     for (const id of [funded.resourceId, euro.resourceId, empty.resourceId]) {
       expect(listed.get(id)).toEqual((await server.client.get<any>(`/v1/sandbox/accounts/${id}`)).body);
     }

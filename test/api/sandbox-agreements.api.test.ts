@@ -79,6 +79,37 @@ describe.each(DIALECTS)('sandbox agreements and engagements (%s)', (dialect) => 
     });
   });
 
+  it("lists every agreement with its own engagements, in the order each agreement's GET shows them", async () => {
+    const first = await corporation();
+    const second = await corporation();
+    const [anna, bjorn] = [await createCustomer(server.client), await createCustomer(server.client)];
+    const engaged = (
+      await server.client.post<any>('/v1/sandbox/agreements', {
+        owner: first.owner.customerNumber,
+        engagements: [
+          { customer: bjorn.customerNumber, account: { bban: first.eur.bban }, roles: ['VIEW'] },
+          { customer: anna.customerNumber, account: { bban: first.account.bban }, roles: ['VIEW', 'REGISTER'] },
+          { customer: anna.customerNumber, account: { bban: first.eur.bban }, roles: ['VIEW'] },
+        ],
+      })
+    ).body;
+    const other = (
+      await server.client.post<any>('/v1/sandbox/agreements', {
+        owner: second.owner.customerNumber,
+        engagements: [{ customer: bjorn.customerNumber, account: { bban: second.account.bban }, roles: ['REGISTER'] }],
+      })
+    ).body;
+    const bare = (await server.client.post<any>('/v1/sandbox/agreements', { owner: (await corporation()).owner.customerNumber })).body;
+
+    const listed = new Map<string, any>((await agreements()).map((agreement: any) => [agreement.agreementId, agreement]));
+    for (const { agreementId } of [engaged, other, bare]) {
+      expect(listed.get(agreementId)).toEqual((await server.client.get<any>(`/v1/sandbox/agreements/${agreementId}`)).body);
+    }
+    expect(listed.get(engaged.agreementId).engagements).toHaveLength(3);
+    expect(listed.get(other.agreementId).engagements).toMatchObject([{ customer: bjorn.customerNumber, roles: ['REGISTER'] }]);
+    expect(listed.get(bare.agreementId).engagements).toEqual([]);
+  });
+
   it('adds an engagement: 201, Location, _links.self; limits are optional and kept in the account currency', async () => {
     const { owner, eur } = await corporation();
     const psu = await createCustomer(server.client);

@@ -151,6 +151,12 @@ export const agreementRepository = {
     return rows.map(toEngagement);
   },
 
+  /** Every engagement of the TPP's sandbox, in each agreement in the order {@link listEngagements} gives (a list's, one query). */
+  async listAllEngagements(db: DbOrTx, tppId: string): Promise<SandboxEngagement[]> {
+    const rows = await engagements(db, tppId).orderBy('c.customer_number').orderBy('a.bban').execute();
+    return rows.map(toEngagement);
+  },
+
   /** A PSU's engagements under one agreement (the accounts it may use in that corporate context). */
   async listEngagementsOfPsu(db: DbOrTx, tppId: string, agreementId: string, customerNumber: string): Promise<SandboxEngagement[]> {
     const rows = await engagements(db, tppId)

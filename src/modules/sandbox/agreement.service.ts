@@ -145,7 +145,13 @@ export function createAgreementService({ db, now }: SandboxDeps) {
 
     async list(caller: SandboxCaller): Promise<AgreementWithEngagements[]> {
       const agreements = await agreementRepository.list(db, caller.tppId);
-      return Promise.all(agreements.map((agreement) => withEngagements(db, caller, agreement)));
+      const engagements = new Map<string, SandboxEngagement[]>();
+      for (const engagement of await agreementRepository.listAllEngagements(db, caller.tppId)) {
+        const ofAgreement = engagements.get(engagement.agreementId);
+        if (ofAgreement) ofAgreement.push(engagement);
+        else engagements.set(engagement.agreementId, [engagement]);
+      }
+      return agreements.map((agreement) => ({ agreement, engagements: engagements.get(agreement.id) ?? [] }));
     },
 
     async addEngagement(caller: SandboxCaller, agreementId: string, input: NewEngagement): Promise<SandboxEngagement> {
