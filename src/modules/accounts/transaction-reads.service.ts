@@ -51,6 +51,33 @@ function newestFirst(a: StatementEntry, b: StatementEntry): number {
   return a.id === b.id ? 0 : a.id > b.id ? -1 : 1;
 }
 
+/** One page of a transaction list to report: the read, its account, the query and the list's paging state. */
+interface PageRequest {
+  readonly read: AccountRead;
+  readonly granted: GrantedAccount;
+  readonly query: TransactionListQuery;
+  /** The list's snapshot from the page's links; undefined on a first read. */
+  readonly snapshot: TransactionSnapshot | undefined;
+  /** The list's own URL, which the paging links and the entries' links start with. */
+  readonly base: string;
+  readonly today: IsoDate;
+  readonly seal: SnapshotSeal;
+  /** The moment of the list's first page, which every page's snapshot carries on. */
+  readonly takenAt: string;
+}
+
+/** A page's entries as the report of its `bookingStatus`: booked and pending apart, only those asked for. */
+function reportByStatus<E extends { readonly status: string }, V>(
+  bookingStatus: TransactionListQuery['bookingStatus'],
+  entries: readonly E[],
+  view: (entry: E) => V,
+): { booked?: V[]; pending?: V[] } {
+  return {
+    ...(bookingStatus === 'pending' ? {} : { booked: entries.filter((entry) => entry.status === 'booked').map(view) }),
+    ...(bookingStatus === 'booked' ? {} : { pending: entries.filter((entry) => entry.status === 'pending').map(view) }),
+  };
+}
+
 /**
  * Transaction lists and details under a consent (docs/design.md §2b): the consent must cover the
  * account's transactions; a list is read as of its first page (the snapshot in its links), paged by
@@ -114,16 +141,7 @@ export function createTransactionReadsService(
     return payments.describe(db, entries, ownerOf);
   }
 
-  async function accountReport(
-    read: AccountRead,
-    granted: GrantedAccount,
-    query: TransactionListQuery,
-    snapshot: TransactionSnapshot | undefined,
-    base: string,
-    today: IsoDate,
-    seal: SnapshotSeal,
-    takenAt: string,
-  ) {
+  async function accountReport({ read, granted, query, snapshot, base, today, seal, takenAt }: PageRequest) {
     const tpp = { tppId: read.tpp.id };
     const account = granted.bankAccountId;
     if (query.bookingStatus === 'information') {
@@ -168,28 +186,14 @@ export function createTransactionReadsService(
     );
     const entries = await described(tpp, window.entries);
     const view = (entry: StatementEntry) => transactionView(entry, `${base}/${encodeURIComponent(entry.id)}`);
-    const booked = entries.filter((entry) => entry.status === 'booked').map(view);
-    const pending = entries.filter((entry) => entry.status === 'pending').map(view);
     const token = encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds, takenAt }, seal);
     return {
-      report: {
-        ...(query.bookingStatus === 'pending' ? {} : { booked }),
-        ...(query.bookingStatus === 'booked' ? {} : { pending }),
-      },
+      report: reportByStatus(query.bookingStatus, entries, view),
       links: pagingLinks(base, query, window.total, token),
     };
   }
 
-  async function cardReport(
-    read: AccountRead,
-    granted: GrantedAccount,
-    query: TransactionListQuery,
-    snapshot: TransactionSnapshot | undefined,
-    base: string,
-    today: IsoDate,
-    seal: SnapshotSeal,
-    takenAt: string,
-  ) {
+  async function cardReport({ read, granted, query, snapshot, base, today, seal, takenAt }: PageRequest) {
     const tpp = { tppId: read.tpp.id };
     const window = await transactionWindow(
       (page) =>
@@ -205,10 +209,7 @@ export function createTransactionReadsService(
     const fixes = activeFixes(read.acceptFixes, today, ACCEPT_FIXES);
     const view = (item: (typeof window.entries)[number]) => cardTransactionView(item, fixes);
     return {
-      report: {
-        ...(query.bookingStatus === 'pending' ? {} : { booked: window.entries.filter((item) => item.status === 'booked').map(view) }),
-        ...(query.bookingStatus === 'booked' ? {} : { pending: window.entries.filter((item) => item.status === 'pending').map(view) }),
-      },
+      report: reportByStatus(query.bookingStatus, window.entries, view),
       links: pagingLinks(base, query, window.total, encodeSnapshot({ bankAsOf: window.bankAsOf, pendingPaymentIds: [], takenAt }, seal)),
     };
   }
@@ -244,9 +245,7 @@ export function createTransactionReadsService(
         headers,
       } = await admitRead(db, read, consent, [{ bankAccountId: granted.bankAccountId, kind: 'transactions' }], at.now, () =>
         fromBankOnAccount(
-          type === 'account'
-            ? accountReport(read, granted, query, snapshot, base, today, seal, takenAt)
-            : cardReport(read, granted, query, snapshot, base, today, seal, takenAt),
+          (type === 'account' ? accountReport : cardReport)({ read, granted, query, snapshot, base, today, seal, takenAt }),
         ),
       );
       await consents.recordUse(consent, read.requestId, at);
