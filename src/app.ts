@@ -23,7 +23,7 @@ import {
 import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
-import { answerUnmetExpectations } from './http/unmet-expectation.js';
+import { passUnmetExpectationsOn, refuseUnmetExpectation } from './http/unmet-expectation.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
 import { BODY_LIMIT_BYTES, installOptionalBodies, installRawJsonParser } from './http/json-body.js';
 import { newRequestContext } from './http/request-context.js';
@@ -81,7 +81,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
-  answerUnmetExpectations(app.server, config.systemName, { [API_RELEASE_HEADER]: API_RELEASE });
+  passUnmetExpectationsOn(app.server);
 
   routes.track(app);
   app.decorateRequest('ctx', null as never);
@@ -99,6 +99,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('x-content-type-options', 'nosniff');
     // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);
+    refuseUnmetExpectation(request.headers.expect);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { BankError } from '../bank/bank-error.js';
 import { AppError } from '../errors/app-error.js';
 import { errorBody } from '../errors/error-body.js';
@@ -80,10 +81,8 @@ export function clientErrorResponse(
   const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
   const status = ERROR_CATALOGUE[appError.code].status;
   const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
 }
-
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 /** The status the API answers an error with (a router's refusal, say): that of its catalogue code, 500 for a bug. */
 export function statusOfError(error: unknown): number {

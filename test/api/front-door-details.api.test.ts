@@ -68,7 +68,8 @@ describe('front door details', () => {
       server.baseUrl,
       `GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
     );
-    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(raw).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase()).toContain('x-content-type-options: nosniff');
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
     expect(body).toMatchObject({ status: 431, code: 'HEADERS_TOO_LARGE', system: 'nordic-xs2a' });
   });
@@ -84,13 +85,15 @@ describe('front door details', () => {
     const raw = await rawExchange(
       server.baseUrl,
       `POST /v1/test/probe/3 HTTP/1.1\r\nHost: localhost\r\nX-Request-ID: ${requestId}\r\nAccept-Language: nb\r\n` +
-        `Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        `Expect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
     );
     expect(raw).toMatch(/^HTTP\/1\.1 417 /);
     const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase();
     expect(head).toContain('content-type: application/json; charset=utf-8');
     expect(head).toContain(`x-request-id: ${requestId}`);
     expect(head).toMatch(/\r\napi-release: \d+\.\d+\.\d+/);
+    expect(head).toContain('content-language: nb');
+    expect(head).toContain('x-content-type-options: nosniff');
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
     expect(body).toMatchObject({
       status: 417,
@@ -99,6 +102,17 @@ describe('front door details', () => {
       tppMessages: [{ category: 'ERROR', code: 'EXPECTATION_FAILED', path: 'Expect' }],
     });
     expect(body['message']).toMatch(/^Expect-headeren/);
+  });
+
+  it('keeps the connection after a 417, the refused body skipped, and refuses an HTTP/1.0 expectation alike', async () => {
+    const raw = await rawExchange(
+      server.baseUrl,
+      'POST /v1/test/probe/3 HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}' +
+        'GET /health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 417 [\s\S]*"code":"EXPECTATION_FAILED"[\s\S]*HTTP\/1\.1 200 /);
+    const old = await rawExchange(server.baseUrl, 'GET /health/live HTTP/1.0\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n');
+    expect(old).toMatch(/^HTTP\/1\.1 417 [\s\S]*"path":"Expect"/);
   });
 
   it('answers Expect: 100-continue with 100 Continue, then the request as usual', async () => {
