@@ -128,10 +128,10 @@ async function servePrimary(config: Config, workers: number): Promise<number> {
   }
   if (config.database.dialect === 'sqlite') {
     // Said once at start: an operator adding workers expects more throughput, and on one SQLite
-    // file the workers' commits wait for each other's write lock instead (README, bench (e)).
+    // file the workers' commits wait for each other's write lock instead (README, bench (e) and (b)).
     logger.warn(
       { database: 'sqlite', workers },
-      'several workers on one SQLite file take turns at its write lock and answer fewer payments per second than one process; use PostgreSQL for more throughput',
+      'several workers on one SQLite file take turns at its write lock and answer fewer payments per second than one process: on SQLite, run one; workers share the load only on PostgreSQL, on a machine with cores to spare for them and the database',
     );
   }
   return superviseWorkers({

@@ -125,7 +125,7 @@ describe('serve --workers 2 on SQLite', () => {
     const warnings = logs().filter((line) => line.level === 40);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ role: 'primary', database: 'sqlite', workers: 2 });
-    expect(warnings[0]?.msg).toContain('use PostgreSQL for more throughput');
+    expect(warnings[0]?.msg).toContain('answer fewer payments per second than one process: on SQLite, run one');
   });
 
   it('signs notifications with one seal in both workers: the one the first start kept in the data directory', async () => {

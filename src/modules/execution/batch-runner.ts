@@ -15,6 +15,7 @@ import { BATCH_OUTCOMES, type BatchOutcome, type BatchRunObserver, type BatchRun
 import { batchRunRepository } from './batch-run.repository.js';
 import type { Answers, ExecutionContext, PaymentExecutor, Submission } from './payment-executor.js';
 import { paymentSubmissionRepository } from './payment-submission.repository.js';
+import { groupBy } from '../../domain/group-by.js';
 
 export interface BatchRunnerDeps {
   readonly db: Db;
@@ -463,11 +464,5 @@ export type BatchRunner = ReturnType<typeof createBatchRunner>;
 
 /** The candidates of each TPP, in the order given (id order: the order every lock on payments is taken). */
 function byTenant(candidates: readonly DuePayment[]): Map<string, DuePayment[]> {
-  const groups = new Map<string, DuePayment[]>();
-  for (const candidate of candidates) {
-    const group = groups.get(candidate.tppId);
-    if (group) group.push(candidate);
-    else groups.set(candidate.tppId, [candidate]);
-  }
-  return groups;
+  return groupBy(candidates, (candidate) => candidate.tppId);
 }

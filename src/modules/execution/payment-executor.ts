@@ -13,6 +13,7 @@ import { decideExecution, statusPath, type ExecutionDecision, type TransferOutco
 import { isFinalOutcome, paymentSubmissionRepository, type SubmissionRow } from './payment-submission.repository.js';
 import type { RecordedOutcome } from './recorded-outcome.js';
 import { executesAllOrNone, instructionsOf } from './payment-transfers.js';
+import { groupBy } from '../../domain/group-by.js';
 
 export interface ExecutionContext {
   /** The TPP's bank date: the execution date, and the day a payment lacking funds waits on. */
@@ -345,17 +346,6 @@ function settlementOf(payment: PaymentState, rows: readonly SubmissionRow[], con
           byExecutor: true,
         };
   return { result: OUTCOME_OF[decision.kind], awaitingFundsSince, change };
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 function transferOutcomeOf(outcome: RecordedOutcome): TransferOutcome {

@@ -5,6 +5,7 @@ import { preparedQuery } from '../../db/prepared-query.js';
 import { selectArrays } from '../../db/select-arrays.js';
 import { legsAfterForgetting, legsProblem, type LedgerPosting, type PostingStatus } from './ledger-posting.js';
 import type { ForgetOptions, ForgetResult, RecordedPosting, StatementFilter, StatementLine } from './ledger.model.js';
+import { groupBy } from '../../domain/group-by.js';
 
 export interface AccountSums {
   /** Sum of booked entries. */
@@ -510,13 +511,7 @@ export const ledgerRepository = {
         .where('ledger_entry.transaction_id', 'in', chunk)
         .orderBy('ledger_entry.id')
         .execute();
-      const byTransaction = new Map<number, typeof entries>();
-      for (const entry of entries) {
-        const id = Number(entry.transaction_id);
-        const legs = byTransaction.get(id);
-        if (legs) legs.push(entry);
-        else byTransaction.set(id, [entry]);
-      }
+      const byTransaction = groupBy(entries, (entry) => Number(entry.transaction_id));
       const doomed: number[] = [];
       const replaced: number[] = [];
       const added: { transaction_id: number; account_id: string; currency: string; amount_minor: bigint; booking_date: string }[] = [];

@@ -8,6 +8,7 @@ import type { NewAgreement, NewEngagement } from './agreement.schemas.js';
 import { ENGAGEMENT_ROLES, type SandboxAgreement, type SandboxCaller, type SandboxEngagement } from './sandbox-bank.model.js';
 import { fieldPath, limitIn, norwegianAccount, refuse, valid } from './sandbox-checks.js';
 import { alreadyExists, audit, customerNamed, inSandbox, type SandboxDeps, unknown } from './sandbox-deps.js';
+import { groupBy } from '../../domain/group-by.js';
 
 export interface AgreementWithEngagements {
   readonly agreement: SandboxAgreement;
@@ -145,12 +146,7 @@ export function createAgreementService({ db, now }: SandboxDeps) {
 
     async list(caller: SandboxCaller): Promise<AgreementWithEngagements[]> {
       const agreements = await agreementRepository.list(db, caller.tppId);
-      const engagements = new Map<string, SandboxEngagement[]>();
-      for (const engagement of await agreementRepository.listAllEngagements(db, caller.tppId)) {
-        const ofAgreement = engagements.get(engagement.agreementId);
-        if (ofAgreement) ofAgreement.push(engagement);
-        else engagements.set(engagement.agreementId, [engagement]);
-      }
+      const engagements = groupBy(await agreementRepository.listAllEngagements(db, caller.tppId), (engagement) => engagement.agreementId);
       return agreements.map((agreement) => ({ agreement, engagements: engagements.get(agreement.id) ?? [] }));
     },
 

@@ -88,7 +88,7 @@ export function sandboxBookkeeping(ledger: Ledger) {
       return sandboxBalances(await ledger.balances(db, accountId, currency, closingDate), currency, creditLimit);
     },
 
-    /** The balances of many accounts or card accounts, in their order, read in one query (a list's). */
+    /** The balances of many accounts or card accounts, in their order: a list's, read in a query per few hundred accounts. */
     async balancesOfMany(
       db: DbOrTx,
       accounts: readonly { readonly id: string; readonly currency: string; readonly creditLimit?: Money | undefined }[],
