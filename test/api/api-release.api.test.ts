@@ -6,13 +6,13 @@
  * heading, not with the server's parser, so a parser that picked the wrong entry fails this test.
  */
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import { NDCT, ndctBody, privatePsu } from '../support/payments.js';
 import { createPayment, openPage } from '../support/sca.js';
+import { rawExchange } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const CHANGELOG = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
@@ -79,7 +79,10 @@ describe.each(DIALECTS)('API-Release (%s)', (dialect) => {
   });
 
   it('is on the answer to headers too large for Node to parse', async () => {
-    const raw = await rawExchange(`GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const raw = await rawExchange(
+      server.baseUrl,
+      `GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(raw).toMatch(/^HTTP\/1\.1 431 /);
     expect(raw.slice(0, raw.indexOf('\r\n\r\n'))).toContain(`\r\nAPI-Release: ${NEWEST}\r\n`);
   });
@@ -109,17 +112,4 @@ describe.each(DIALECTS)('API-Release (%s)', (dialect) => {
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(response.headers['api-release']).toBe(NEWEST);
   });
-
-  function rawExchange(request: string): Promise<string> {
-    const { hostname, port } = new URL(server.baseUrl);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.write(request));
-      let data = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (data += chunk));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-      socket.setTimeout(5000, () => socket.destroy(new Error('timeout')));
-    });
-  }
 });

@@ -5,7 +5,6 @@
  * that carries a certificate but no signature is a forgotten signature, not the sandbox TPP; an
  * X-Request-ID is the same id in any letter case for safe retries.
  */
-import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { certificateHeader, signRequest } from '../../src/client/request-signer.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
+import { rawExchange } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 async function probeRoutes(v1: FastifyInstance): Promise<void> {
@@ -307,16 +307,3 @@ describe('unsigned sandbox access (XS2A_REQUIRE_SIGNATURE=false)', () => {
     expectBerlinGroupSchema('Error401_NG_PIS', response.body);
   });
 });
-
-function rawExchange(baseUrl: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(request));
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('end', () => resolve(data));
-    socket.on('error', reject);
-    socket.setTimeout(5000, () => socket.destroy(new Error('timeout')));
-  });
-}

@@ -15,6 +15,7 @@ import { createFakeIdp } from '../support/fake-idp.js';
 import { created, expectError, initiate, NDCT, ndctBody, privatePsu, type Psu } from '../support/payments.js';
 import { DEFAULT_TPP, logIn, openLink, overviewUrl, pageLink, postForm, psuBrowser, revocableOf } from '../support/psu-overview.js';
 import { csrfOf, decide, expectSeeOther, identify, openPage, postPage, walk } from '../support/sca.js';
+import { rawExchange } from '../support/raw-http.js';
 import { IN_MEMORY_BANK_ENV, PRODUCTION_ENV, startTestServer, type TestServer } from '../support/test-server.js';
 
 describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
@@ -60,6 +61,16 @@ describe.each(DIALECTS)('the PSU page of consents (%s)', (dialect) => {
     const early = await postPage(overviewUrl(server, '/revoke'), { csrf: csrfOf(code.text), consentId }, browser);
     expect(early.status).toBe(403);
     expect(await storedStatus(consentId)).toBe('valid');
+  });
+
+  it('answers a request with an Expect the server does not meet with the page of the API’s 417, not the page of a consent no longer valid', async () => {
+    const raw = await rawExchange(
+      server.baseUrl,
+      'GET /psu/consents HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n',
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 417 /);
+    expect(raw).toContain('<!doctype html>');
+    expect(raw).toContain('The request could not be understood.');
   });
 
   it('refuses a wrong PSU-ID, a PSU of another sandbox bank and a wrong code, and ends the visit at the third', async () => {

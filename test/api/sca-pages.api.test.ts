@@ -42,6 +42,7 @@ import {
   walk,
   type PageAnswer,
 } from '../support/sca.js';
+import { rawExchange } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const URIS = { 'tpp-redirect-uri': OK_URI, 'tpp-nok-redirect-uri': NOK_URI };
@@ -364,6 +365,16 @@ describe.each(DIALECTS)('SCA redirect pages (%s)', (dialect) => {
       expect(page.status).toBe(400);
       expectPageHeaders(page);
       expect(alertOf(page.text)).toBe('The request could not be understood. Open the link again.');
+    });
+
+    it('a request with an Expect the server does not meet is the page of the API’s 417, not the page of a step done', async () => {
+      const raw = await rawExchange(
+        server.baseUrl,
+        `GET /sca/${randomUUID()} HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n`,
+      );
+      expect(raw).toMatch(/^HTTP\/1\.1 417 /);
+      expect(raw).toContain('<!doctype html>');
+      expect(alertOf(raw)).toBe('The request could not be understood. Open the link again.');
     });
   });
 
