@@ -3,6 +3,7 @@
  * its default and how a text becomes a value; `load-config.ts` applies them all at once and
  * `.env.example` lists them. Nothing else reads `process.env`.
  */
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { checkBatchTimes, DEFAULT_BATCH_TIMES, type BatchTime } from '../domain/batch-schedule.js';
 import { DEFAULT_NOK_RATES, parseNokRates, type NokRates } from '../domain/regulatory-reporting.js';
 export type Mode = 'sandbox' | 'production';
@@ -131,8 +132,10 @@ const batchTimes: Parse<readonly BatchTime[]> = (text) => {
 
 const database: Parse<DatabaseTarget> = (text) => {
   if (/^postgres(ql)?:\/\//.test(text)) {
+    // Read as the driver will read it, so what it connects with is what is accepted here: libpq's
+    // forms included, such as a Unix socket as `postgres://USER@/DB?host=/var/run/postgresql`.
     try {
-      new URL(text);
+      parseConnectionString(text);
       return { value: { dialect: 'postgres', url: text } };
     } catch {
       return { problem: 'is not a valid postgres:// URL' };

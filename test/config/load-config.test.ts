@@ -299,6 +299,10 @@ describe('loadConfig: DATABASE_URL', () => {
   it.each([
     ['postgres://xs2a:secret@db.internal:5432/xs2a', { dialect: 'postgres', url: 'postgres://xs2a:secret@db.internal:5432/xs2a' }],
     ['postgresql://xs2a@127.0.0.1/xs2a?sslmode=require', { dialect: 'postgres', url: 'postgresql://xs2a@127.0.0.1/xs2a?sslmode=require' }],
+    // libpq's forms of a Unix socket, as the driver reads them.
+    ['postgres://xs2a@/xs2a?host=/var/run/postgresql', { dialect: 'postgres', url: 'postgres://xs2a@/xs2a?host=/var/run/postgresql' }],
+    ['postgresql:///xs2a?host=/var/run/postgresql', { dialect: 'postgres', url: 'postgresql:///xs2a?host=/var/run/postgresql' }],
+    ['postgres://xs2a@%2Fvar%2Frun%2Fpostgresql/xs2a', { dialect: 'postgres', url: 'postgres://xs2a@%2Fvar%2Frun%2Fpostgresql/xs2a' }],
     ['sqlite:./data/xs2a.db', { dialect: 'sqlite', path: './data/xs2a.db' }],
     ['sqlite:/var/lib/xs2a/xs2a.db', { dialect: 'sqlite', path: '/var/lib/xs2a/xs2a.db' }],
     ['sqlite::memory:', { dialect: 'sqlite', path: ':memory:' }],
