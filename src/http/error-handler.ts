@@ -89,6 +89,15 @@ export function statusOfError(error: unknown): number {
   return ERROR_CATALOGUE[toAppError(error)?.code ?? 'SYSTEM_ERROR'].status;
 }
 
+/**
+ * The status of a PSU page's answer to an error (those pages answer in HTML, not with the error
+ * body): a refusal's own (the catalogue's, or a 4xx Fastify raised), anything else 500.
+ */
+export function pageStatusOf(error: unknown): number {
+  const code = error instanceof AppError ? statusOfError(error) : (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof code === 'number' && code >= 400 && code < 500 ? code : 500;
+}
+
 /** The longest path parameter the router takes (find-my-way's `maxParamLength`). */
 export const MAX_PATH_PARAMETER_LENGTH = 100;
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
-import { statusOfError } from '../../http/error-handler.js';
+import { pageStatusOf } from '../../http/error-handler.js';
 import { pickLanguage } from '../../http/content-negotiation.js';
 import { sendPage, sendRedirect } from '../sca-redirect/sca-page-headers.js';
 import type { PageFrame } from '../sca-redirect/sca-pages.js';
@@ -211,12 +211,11 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   app.setNotFoundHandler(async (request, reply) =>
     message(request, reply, 404, localized('There is no such page.', 'Denne siden finnes ikke.')),
   );
-  app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
+  app.setErrorHandler(async (error: unknown, request, reply) => {
     // A concurrent change (another tab revoked the consent first) is not a failure of ours. Any
     // other refusal (the front door's, before the route ran) is the page of its status.
-    if (error instanceof AppError && statusOfError(error) === 409) return message(request, reply, 409, OVERVIEW_TEXTS.notValid);
-    const code = error instanceof AppError ? statusOfError(error) : error.statusCode;
-    const status = code !== undefined && code >= 400 && code < 500 ? code : 500;
+    const status = pageStatusOf(error);
+    if (error instanceof AppError && status === 409) return message(request, reply, 409, OVERVIEW_TEXTS.notValid);
     if (status === 500) request.log.error({ err: error }, 'unexpected error on the PSU overview page');
     const text =
       status === 500

@@ -142,18 +142,16 @@ export const agreementRepository = {
     return row && toEngagement(row);
   },
 
-  async listEngagements(db: DbOrTx, tppId: string, agreementId: string): Promise<SandboxEngagement[]> {
-    const rows = await engagements(db, tppId)
-      .where('e.agreement_id', '=', agreementId)
+  /**
+   * An agreement's engagements by customer and account; without `agreementId`, those of every
+   * agreement of the TPP's sandbox (a list's, one query), each agreement's in that same order.
+   */
+  async listEngagements(db: DbOrTx, tppId: string, agreementId?: string): Promise<SandboxEngagement[]> {
+    const ofTpp = engagements(db, tppId);
+    const rows = await (agreementId === undefined ? ofTpp : ofTpp.where('e.agreement_id', '=', agreementId))
       .orderBy('c.customer_number')
       .orderBy('a.bban')
       .execute();
-    return rows.map(toEngagement);
-  },
-
-  /** Every engagement of the TPP's sandbox, in each agreement in the order {@link listEngagements} gives (a list's, one query). */
-  async listAllEngagements(db: DbOrTx, tppId: string): Promise<SandboxEngagement[]> {
-    const rows = await engagements(db, tppId).orderBy('c.customer_number').orderBy('a.bban').execute();
     return rows.map(toEngagement);
   },
 

@@ -146,7 +146,7 @@ export function createAgreementService({ db, now }: SandboxDeps) {
 
     async list(caller: SandboxCaller): Promise<AgreementWithEngagements[]> {
       const agreements = await agreementRepository.list(db, caller.tppId);
-      const engagements = groupBy(await agreementRepository.listAllEngagements(db, caller.tppId), (engagement) => engagement.agreementId);
+      const engagements = groupBy(await agreementRepository.listEngagements(db, caller.tppId), (engagement) => engagement.agreementId);
       return agreements.map((agreement) => ({ agreement, engagements: engagements.get(agreement.id) ?? [] }));
     },
 

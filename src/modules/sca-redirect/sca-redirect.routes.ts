@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { localized, type Localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
 import { pickLanguage } from '../../http/content-negotiation.js';
-import { statusOfError } from '../../http/error-handler.js';
+import { pageStatusOf } from '../../http/error-handler.js';
 import type { Authorisation } from '../authorisations/authorisation.model.js';
 import {
   failureReasonOf,
@@ -324,12 +324,11 @@ export const scaRedirectRoutes: FastifyPluginAsync<ScaRedirectOptions> = async (
 
   // Anything else under the pages' path, and any error, is a page too: a PSU's browser gets no JSON.
   app.setNotFoundHandler(async (request, reply) => errorPage(options, request, reply, 404));
-  app.setErrorHandler(async (error: { statusCode?: number }, request, reply) => {
+  app.setErrorHandler(async (error: unknown, request, reply) => {
     // A concurrent change (another tab finished the step first) is not a failure of ours. Any
     // other refusal (the front door's, before the route ran) is the page of its status.
-    if (error instanceof AppError && statusOfError(error) === 409) return refuse(request, reply, 409, PAGE_REFUSALS.step);
-    const code = error instanceof AppError ? statusOfError(error) : error.statusCode;
-    const status = code !== undefined && code >= 400 && code < 500 ? code : 500;
+    const status = pageStatusOf(error);
+    if (error instanceof AppError && status === 409) return refuse(request, reply, 409, PAGE_REFUSALS.step);
     if (status === 500) request.log.error({ err: error }, 'unexpected error on an SCA page');
     return errorPage(options, request, reply, status);
   });
