@@ -151,6 +151,10 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
     if (process.env[name] !== undefined) env[name] = process.env[name];
   }
+  // The settings of bench/profile-window.ts, for a server that loads it.
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith('BENCH_PROFILE_')) env[name] = value;
+  }
   return { ...env, NODE_ENV: 'production', ...extra };
 }
 
