@@ -33,6 +33,11 @@ export interface AppDependencies {
   readonly runsBatchSchedule?: boolean | undefined;
   /** Observes every finished batch run (the metrics). */
   readonly onBatchRun?: BatchRunObserver | undefined;
+  /**
+   * How long a request may take to arrive, headers and body (default REQUEST_TIMEOUT_MS in
+   * app.ts); tests shorten it.
+   */
+  readonly requestTimeoutMs?: number | undefined;
   /** Extra routes registered inside the signed `/v1` scope (tests of the front door use this). */
   readonly extraV1Routes?: ((scope: FastifyInstance, services: V1Services) => Promise<void>) | undefined;
 }

@@ -23,6 +23,7 @@ import {
 import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
+import { refuseBadHost } from './http/host-header.js';
 import { passUnmetExpectationsOn, refuseUnmetExpectation } from './http/unmet-expectation.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
 import { BODY_LIMIT_BYTES, installOptionalBodies, installRawJsonParser } from './http/json-body.js';
@@ -41,12 +42,20 @@ import type { AppModule } from './app-module.js';
 export type { AppDependencies, V1Services } from './app-dependencies.js';
 
 /**
+ * How long a request may take to arrive, headers and body. A TPP's server sends a request of at
+ * most 1 MiB in well under a second; two minutes leaves room for a slow network and none for a
+ * client that holds connections open by trickling bytes.
+ */
+export const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
  * Builds the application without listening: the platform (context, errors, content types,
  * OpenAPI, health, metrics), then the modules of src/compose-modules.ts: their jobs, their routes
  * in the signed `/v1` scope behind its front door, and their routes outside it.
  */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
+  const requestTimeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const db = deps.database.db;
   const deferredCompiles = new DeferredCompiles();
   const routes = new RouteTable();
@@ -59,6 +68,18 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // A request's headers and body must arrive within this time, or it is answered 408 (through
+    // clientErrorHandler below): a body sent a byte at a time would otherwise hold its connection
+    // for ever (Fastify's default turns Node's limit off). Node looks at its connections every
+    // quarter of it at most, and wants the headers' own limit (60 s) no longer than it.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeoutMs / 4)),
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      // Node answers an HTTP/1.1 request without Host with an empty 400 of its own; the front door
+      // refuses it with the error body instead (http/host-header.ts).
+      requireHostHeader: false,
+    },
     // docs/design.md §5: `/x/` is the same resource as `/x` (a real TPP collection sends the slash).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers(deferredCompiles) } },
@@ -99,6 +120,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('x-content-type-options', 'nosniff');
     // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);
+    refuseBadHost(request.raw);
     refuseUnmetExpectation(request.headers.expect);
   });
   app.addHook('onResponse', async (request, reply) => {

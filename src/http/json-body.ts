@@ -33,10 +33,19 @@ export async function readBodyOfBodilessMethod(request: FastifyRequest): Promise
   if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) return;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request.raw) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of request.raw) {
+      size += (chunk as Buffer).length;
+      if (size > BODY_LIMIT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The client's doing, not a fault of ours: it went away in the middle of the body, or sent a
+    // framing Node's parser refused (and answered itself). A refusal, never logged as an error.
+    throw new AppError('FORMAT_ERROR', {
+      detail: localized('the request body ended before it was complete', 'forespørselens innhold sluttet før det var komplett'),
+    });
   }
   request.ctx.rawBody = Buffer.concat(chunks);
 }

@@ -54,6 +54,10 @@ export interface TestServerOptions {
   readonly psuAuthenticator?: PsuAuthenticator;
   /** As AppDependencies.runsBatchSchedule (default true). */
   readonly runsBatchSchedule?: boolean;
+  /** The server's log (test/support/captured-log.ts); without it the server logs nothing. */
+  readonly logger?: AppDependencies['logger'];
+  /** As AppDependencies.requestTimeoutMs. */
+  readonly requestTimeoutMs?: number;
 }
 
 /** `env` of a server in production mode (XS2A_MODE=production). */
@@ -102,6 +106,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     extraV1Routes: options.extraV1Routes,
     psuAuthenticator: options.psuAuthenticator ?? productionBank?.psuAuthenticator,
     runsBatchSchedule: options.runsBatchSchedule,
+    logger: options.logger,
+    requestTimeoutMs: options.requestTimeoutMs,
     coreBanking:
       options.bank ??
       productionBank?.coreBanking ??

@@ -133,12 +133,15 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
     }
   }
 
-  /** The visit a form post belongs to, or a 403 page: no live visit in this browser, or another page's token. */
-  async function formVisit(request: FastifyRequest, reply: FastifyReply): Promise<Visit | FastifyReply> {
-    const visit = await overview.formVisit(secretOf(request), field(formOf(request), 'csrf'));
-    return visit ?? message(request, reply, 403, OVERVIEW_TEXTS.ended);
+  /**
+   * The visit a form post belongs to; undefined: no live visit in this browser, or another page's
+   * token, answered with {@link visitEnded}. (Not the reply itself from here: a Fastify reply is a
+   * thenable, and an async function returning it resolves to undefined once it is sent.)
+   */
+  function formVisit(request: FastifyRequest): Promise<Visit | undefined> {
+    return overview.formVisit(secretOf(request), field(formOf(request), 'csrf'));
   }
-  const isVisit = (value: Visit | FastifyReply): value is Visit => 'session' in value;
+  const visitEnded = (request: FastifyRequest, reply: FastifyReply) => message(request, reply, 403, OVERVIEW_TEXTS.ended);
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
@@ -160,14 +163,14 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   });
 
   app.post('/login', { schema: { hide: true } }, async (request, reply) => {
-    const visit = await formVisit(request, reply);
-    if (!isVisit(visit)) return visit;
+    const visit = await formVisit(request);
+    if (!visit) return visitEnded(request, reply);
     return answer(request, reply, visit, await overview.identify(visit, field(formOf(request), 'psuId', 40)));
   });
 
   app.post('/code', { schema: { hide: true } }, async (request, reply) => {
-    const visit = await formVisit(request, reply);
-    if (!isVisit(visit)) return visit;
+    const visit = await formVisit(request);
+    if (!visit) return visitEnded(request, reply);
     return answer(request, reply, visit, await overview.enterCode(visit, field(formOf(request), 'code', 40)));
   });
 
@@ -175,7 +178,7 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   // this browser's visit, and only this browser's cookie finds the visit.
   app.get('/return', { schema: { hide: true } }, async (request, reply) => {
     const visit = await overview.find(secretOf(request));
-    if (visit === undefined) return message(request, reply, 403, OVERVIEW_TEXTS.ended);
+    if (visit === undefined) return visitEnded(request, reply);
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
       if (typeof value === 'string' && value.length <= FORM_LIMIT_BYTES) params[name] = value;
@@ -184,9 +187,9 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   });
 
   app.post('/revoke', { schema: { hide: true } }, async (request, reply) => {
-    const visit = await formVisit(request, reply);
-    if (!isVisit(visit)) return visit;
-    if (overview.stepOf(visit) !== 'logged-in') return message(request, reply, 403, OVERVIEW_TEXTS.ended);
+    const visit = await formVisit(request);
+    if (!visit) return visitEnded(request, reply);
+    if (overview.stepOf(visit) !== 'logged-in') return visitEnded(request, reply);
     const consentId = field(formOf(request), 'consentId');
     if (!UUID.test(consentId)) return stepPage(request, reply, visit, { status: 404, message: OVERVIEW_TEXTS.unknownConsent });
     switch (await overview.revoke(visit, consentId)) {
@@ -200,8 +203,8 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
   });
 
   app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
-    const visit = await formVisit(request, reply);
-    if (!isVisit(visit)) return visit;
+    const visit = await formVisit(request);
+    if (!visit) return visitEnded(request, reply);
     const { newSecret } = await overview.logout(visit);
     if (newSecret !== undefined) setCookie(request, reply, newSecret);
     return sendRedirect(reply, basePath);
