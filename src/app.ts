@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -103,6 +104,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
   passUnmetExpectationsOn(app.server);
+  // RFC 9110 §9.3.6: CONNECT asks for a tunnel, which this server never opens. Node hands such a
+  // request over as a bare socket, and without a listener drops it unanswered.
+  app.server.on('connect', (_request: unknown, socket: Duplex) => {
+    socket.end(
+      clientErrorResponse(new AppError('METHOD_NOT_ALLOWED', { detail: 'CONNECT: this server opens no tunnels' }), config.systemName, {
+        [API_RELEASE_HEADER]: API_RELEASE,
+      }),
+    );
+  });
 
   routes.track(app);
   app.decorateRequest('ctx', null as never);

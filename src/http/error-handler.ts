@@ -63,21 +63,24 @@ export function sendError(
 }
 
 /**
- * Answers a request Node could not even parse (bad framing, oversized headers, a timeout) with the
- * error body too; there is no request object, so the text is English. `headers` are those every
+ * Answers a request Node could not even parse (bad framing, oversized headers, a timeout), or one
+ * it hands over as a bare socket (CONNECT), with the error body too; there is no request object,
+ * so the text is English. `headers` are those every
  * answer of the server carries (API-Release), written here because this answer bypasses the server.
  */
 export function clientErrorResponse(
-  error: Error & { code?: string },
+  error: (Error & { code?: string }) | AppError,
   system: string,
   headers: Readonly<Record<string, string>> = {},
 ): string {
   const appError =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('HEADERS_TOO_LARGE')
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new AppError('REQUEST_TIMEOUT')
-        : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
+    error instanceof AppError
+      ? error
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('HEADERS_TOO_LARGE')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new AppError('REQUEST_TIMEOUT')
+          : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
   const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
   const status = ERROR_CATALOGUE[appError.code].status;
   const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);

@@ -78,6 +78,13 @@ describe('faults of the client', () => {
     });
   });
 
+  it('answers CONNECT, which asks for a tunnel, with 405 and the error body instead of dropping the connection', async () => {
+    for (const target of ['127.0.0.1:443', '/v1/accounts']) {
+      const answer = await rawExchange(server.baseUrl, `CONNECT ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+      expectRefusal(answer, 405, 'SERVICE_INVALID');
+    }
+  });
+
   it('answers a body trickled in slower than the request timeout with 408 and the error body', async () => {
     const { port } = new URL(server.baseUrl);
     const started = Date.now();
