@@ -8,8 +8,9 @@
  *
  * Loaded into the server by the bench (bench/README.md):
  *   BENCH_SCENARIOS=g BENCH_SERVER_NODE_ARGS="--import tsx --import ./bench/profile-window.ts" npm run bench
- * Count the requests the scenario's warm-up sends first (about its rate times 3 s, plus 4 000
- * warm-up pool requests signed apart) so that the window falls in the measured run.
+ * The warm-up sends about 3 s of the scenario's rate first: choose the window past it, and short
+ * enough to end inside the measured run (a window not reached writes nothing). The CPU figure
+ * includes the profiler's own cost.
  */
 import { writeFileSync } from 'node:fs';
 import { Server } from 'node:http';
@@ -20,6 +21,10 @@ import { join } from 'node:path';
 const from = Number(process.env.BENCH_PROFILE_FROM ?? 6000);
 const requests = Number(process.env.BENCH_PROFILE_REQUESTS ?? 6000);
 const dir = process.env.BENCH_PROFILE_DIR ?? tmpdir();
+if (!Number.isInteger(from) || from < 1 || !Number.isInteger(requests) || requests < 1) {
+  throw new Error('BENCH_PROFILE_FROM and BENCH_PROFILE_REQUESTS must be whole numbers of at least 1');
+}
+process.stderr.write(`[profile-window] profiling requests ${from} to ${from + requests - 1} into ${dir}\n`);
 
 let seen = 0;
 let window: { session: Session; startedAt: number; cpu: NodeJS.CpuUsage } | undefined;

@@ -20,7 +20,8 @@
  * BENCH_SCENARIOS (only these, e.g. "b" or "a,b,batch"); BENCH_BATCH_SIZES (10000,100000); BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test,
  * for (j) and the batch runs; skipped when it does not answer); BENCH_SERVER_NODE_ARGS /
  * BENCH_BASELINE_NODE_ARGS (extra node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", see
- * bench/README.md); BENCH_SERVER_ENTRY (another build's cli/main.js, to compare it in the same
+ * bench/README.md); BENCH_PROFILE_FROM / _REQUESTS / _DIR (passed to the server, for
+ * bench/profile-window.ts); BENCH_SERVER_ENTRY (another build's cli/main.js, to compare it in the same
  * harness); TMPDIR (where the temp dir goes).
  */
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -1,4 +1,3 @@
-import type { Duplex } from 'node:stream';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,7 +11,6 @@ import { composeModules } from './compose-modules.js';
 import { AppError } from './errors/app-error.js';
 import { ErrorBodySchema } from './errors/error-body.js';
 import {
-  clientErrorResponse,
   handleError,
   installErrorHandler,
   MAX_PATH_PARAMETER_LENGTH,
@@ -24,6 +22,7 @@ import {
 import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
+import { clientErrorHandler, refuseTunnels } from './http/bare-socket-answers.js';
 import { refuseBadHost } from './http/host-header.js';
 import { passUnmetExpectationsOn, refuseUnmetExpectation } from './http/unmet-expectation.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
@@ -57,9 +56,13 @@ export const REQUEST_TIMEOUT_MS = 120_000;
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const requestTimeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // 0 would turn Node's limit off and look at the connections every millisecond.
+  if (!(requestTimeoutMs > 0)) throw new Error(`requestTimeoutMs must be positive, not ${requestTimeoutMs}`);
   const db = deps.database.db;
   const deferredCompiles = new DeferredCompiles();
   const routes = new RouteTable();
+  // Written by hand into the answers given on a bare socket (http/bare-socket-answers.ts).
+  const everyAnswersHeaders = { [API_RELEASE_HEADER]: API_RELEASE };
   const errorAnswering: ErrorAnswering = { system: config.systemName, allowedMethods: (path) => routes.allowedMethods(path) };
   // The modules answering their paths' router refusals themselves (AppModule.routerRefusals), once composed below.
   let routerRefusals: readonly NonNullable<AppModule['routerRefusals']>[] = [];
@@ -87,13 +90,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
     // over-long path parameter) get the docs/design.md §4 body too, not Fastify's own; under the
     // paths of a module that answers in a form of its own (the PSU's HTML pages), that form.
-    clientErrorHandler: (error, socket) => {
-      if (socket.writable) {
-        socket.end(clientErrorResponse(error, config.systemName, { [API_RELEASE_HEADER]: API_RELEASE }));
-      } else {
-        socket.destroy(error);
-      }
-    },
+    clientErrorHandler: clientErrorHandler(config.systemName, everyAnswersHeaders),
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       const pages = routerRefusals.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
@@ -104,15 +101,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
   passUnmetExpectationsOn(app.server);
-  // RFC 9110 §9.3.6: CONNECT asks for a tunnel, which this server never opens. Node hands such a
-  // request over as a bare socket, and without a listener drops it unanswered.
-  app.server.on('connect', (_request: unknown, socket: Duplex) => {
-    socket.end(
-      clientErrorResponse(new AppError('METHOD_NOT_ALLOWED', { detail: 'CONNECT: this server opens no tunnels' }), config.systemName, {
-        [API_RELEASE_HEADER]: API_RELEASE,
-      }),
-    );
-  });
+  refuseTunnels(app.server, config.systemName, everyAnswersHeaders, (path) => routes.allowedMethods(path));
 
   routes.track(app);
   app.decorateRequest('ctx', null as never);

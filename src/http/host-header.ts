@@ -2,7 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { localized } from '../domain/localized.js';
 import { AppError } from '../errors/app-error.js';
 
-/** RFC 9112 §3.2 and RFC 3986 §3.2.2: `uri-host [ ":" port ]`, an IP literal or a registered name (possibly empty). */
+/**
+ * RFC 9112 §3.2 and RFC 3986 §3.2.2: `uri-host [ ":" port ]`, an IPv6 or IPv4 literal or a
+ * registered name (possibly empty, percent-encoded, with `_` as proxies name upstreams). Refused on
+ * purpose: an IPv6 zone id (`[fe80::1%25eth0]`; RFC 6874 §4 has clients strip it, and common
+ * servers refuse it) and IPvFuture, which no client sends.
+ */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
 
 /**

@@ -40,14 +40,29 @@ export async function readBodyOfBodilessMethod(request: FastifyRequest): Promise
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    // The client's doing, not a fault of ours: it went away in the middle of the body, or sent a
-    // framing Node's parser refused (and answered itself). A refusal, never logged as an error.
+    if (error instanceof AppError || !cutOffByClient(request, error)) throw error;
+    // The client's doing, not a fault of ours: it went away in the middle of the body, or framed it
+    // so that Node's parser gave up (the client-error handler answers that one). A refusal, never
+    // logged as an error.
     throw new AppError('FORMAT_ERROR', {
-      detail: localized('the request body ended before it was complete', 'forespørselens innhold sluttet før det var komplett'),
+      detail: localized(
+        'the request body was cut off or could not be read as HTTP',
+        'forespørselens innhold ble avbrutt eller kunne ikke leses som HTTP',
+      ),
     });
   }
   request.ctx.rawBody = Buffer.concat(chunks);
+}
+
+/** Whether reading a body failed because the connection went or its framing broke, not through a fault of ours. */
+function cutOffByClient(request: FastifyRequest, error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    request.raw.destroyed ||
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    (typeof code === 'string' && code.startsWith('HPE_'))
+  );
 }
 
 /**

@@ -1,0 +1,63 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { AppError } from '../errors/app-error.js';
+import { clientErrorResponse } from './error-handler.js';
+
+/**
+ * Answers Node gives on a bare socket, outside any request the app sees: to a request it could not
+ * parse or that did not arrive in time (its `clientError`), and to CONNECT. The answer carries the
+ * error body and every header an answer has; the connection is then closed whatever the client
+ * does.
+ */
+
+/** How long a client answered on a bare socket has to read the answer before the connection is cut. */
+const READ_GRACE_MS = 2_000;
+
+/**
+ * Writes `answer` and closes the connection: ended at once, what the client still sends read and
+ * dropped, and destroyed after a grace for reading, so that a client keeping its side open (or
+ * still trickling a body) cannot hold it. A socket error meanwhile (a reset) is the client's: it
+ * ends the socket, and must not reach the process as an unhandled error.
+ */
+function answerAndClose(socket: Duplex, answer: string): void {
+  socket.on('error', () => socket.destroy());
+  socket.resume();
+  socket.end(answer);
+  setTimeout(() => socket.destroy(), READ_GRACE_MS).unref();
+}
+
+/**
+ * Fastify's `clientErrorHandler`: the error body for a request Node could not parse or that timed
+ * out. When an answer to the connection's current request was sent already (it was refused before
+ * its body had all arrived), a second, unasked-for answer would be read as the answer to the next
+ * request: the connection is cut instead.
+ */
+export function clientErrorHandler(system: string, headers: Readonly<Record<string, string>>) {
+  return (error: Error & { code?: string }, socket: Duplex): void => {
+    const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!socket.writable || current?.headersSent) {
+      socket.destroy(error);
+      return;
+    }
+    answerAndClose(socket, clientErrorResponse(error, system, headers));
+  };
+}
+
+/**
+ * RFC 9110 §9.3.6: CONNECT asks for a tunnel, which this server never opens: 405 with the error
+ * body, `Allow` naming the methods of the path asked for (none for a host and port). Node hands
+ * such a request over as a bare socket, and without a listener drops it unanswered.
+ */
+export function refuseTunnels(
+  server: Server,
+  system: string,
+  headers: Readonly<Record<string, string>>,
+  allowedMethods: (path: string) => readonly string[],
+): void {
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const target = request.url ?? '';
+    const allow = target.startsWith('/') ? allowedMethods(target.split('?')[0] ?? '').join(', ') : '';
+    const refusal = new AppError('METHOD_NOT_ALLOWED', { detail: 'CONNECT: this server opens no tunnels' });
+    answerAndClose(socket, clientErrorResponse(refusal, system, { ...headers, allow }));
+  });
+}
