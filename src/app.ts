@@ -119,7 +119,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('x-content-type-options', 'nosniff');
     // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);
-    refuseBadHost(request.raw);
+    refuseBadHost(request.ctx.rawHeaders, request.raw);
     refuseUnmetExpectation(request.headers.expect);
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -9,8 +9,7 @@ import { tppIdentityOf } from '../security/certificates/tpp-certificate.js';
 import { acceptsJson } from './content-negotiation.js';
 import { checkRequestId } from './headers/request-id.js';
 import { parseRequestHeaders, type RequestHeaders } from './headers/request-headers.js';
-import { readRawHeaders } from './headers/raw-headers.js';
-import { rawHeadersOf } from './request-context.js';
+import { sentMoreThanOnce } from './headers/raw-headers.js';
 import { checkNorwegianIdentityNumber } from '../domain/norwegian-identity-number.js';
 import { parseJsonBody, readBodyOfBodilessMethod } from './json-body.js';
 
@@ -39,12 +38,11 @@ export interface FrontDoorOptions {
  */
 export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptions): void {
   scope.addHook('onRequest', async (request) => {
-    const raw = readRawHeaders(request.raw.rawHeaders);
-    request.ctx.rawHeaders = raw.values;
+    const raw = request.ctx.rawHeaders;
     // The root hook has recorded a valid X-Request-ID; only a refusal needs to look again.
     if (request.ctx.requestId === undefined) {
       const requestId = request.headers['x-request-id'];
-      if ((raw.values.get('x-request-id')?.length ?? 0) > 1) throw sentMoreThanOnce('X-Request-ID');
+      if ((raw.get('x-request-id')?.length ?? 0) > 1) throw sentMoreThanOnce('X-Request-ID');
       if (requestId === undefined) {
         throw new AppError('FORMAT_ERROR', {
           detail: localized('the X-Request-ID header is missing', 'X-Request-ID-headeren mangler'),
@@ -57,7 +55,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
         path: 'X-Request-ID',
       });
     }
-    if (raw.repeated !== undefined) throw sentMoreThanOnce(raw.repeated);
+    if (request.ctx.repeatedHeader !== undefined) throw sentMoreThanOnce(request.ctx.repeatedHeader);
     if (!acceptsJson(request.headers.accept)) {
       throw new AppError('ACCEPT_UNSUPPORTED', { path: 'Accept' });
     }
@@ -66,7 +64,7 @@ export function installFrontDoor(scope: FastifyInstance, options: FrontDoorOptio
   scope.addHook('preValidation', async (request) => {
     await readBodyOfBodilessMethod(request);
     if (options.signed || (options.verifiesSignatureWhenSent && carriesSignature(request))) {
-      request.ctx.tpp = await identify(request, rawHeadersOf(request), options);
+      request.ctx.tpp = await identify(request, request.ctx.rawHeaders, options);
     }
     parseJsonBody(request);
     const headers = parseRequestHeaders((name) => {
@@ -174,11 +172,4 @@ async function withTokenPsu(request: FastifyRequest, headers: RequestHeaders, op
   const checked = checkNorwegianIdentityNumber(psuId);
   if (!checked.ok) throw new Error(`a PSU token names a malformed PSU-ID`);
   return { ...headers, psuId: checked.value };
-}
-
-function sentMoreThanOnce(header: string): AppError {
-  return new AppError('FORMAT_ERROR', {
-    detail: localized(`the ${header} header is sent more than once`, `${header}-headeren er sendt mer enn én gang`),
-    path: header,
-  });
 }

@@ -65,8 +65,8 @@ export function sendError(
 /**
  * Answers a request Node could not even parse (bad framing, oversized headers, a timeout), or one
  * it hands over as a bare socket (CONNECT), with the error body too; there is no request object,
- * so the text is English. `headers` are those every
- * answer of the server carries (API-Release), written here because this answer bypasses the server.
+ * so the text is English. `headers` are those every answer of the server carries (API-Release),
+ * written here because this answer bypasses the server.
  */
 export function clientErrorResponse(
   error: (Error & { code?: string }) | AppError,

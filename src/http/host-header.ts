@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { localized } from '../domain/localized.js';
 import { AppError } from '../errors/app-error.js';
+import { sentMoreThanOnce } from './headers/raw-headers.js';
 
 /**
  * RFC 9112 §3.2 and RFC 3986 §3.2.2: `uri-host [ ":" port ]`, an IPv6 or IPv4 literal or a
@@ -16,23 +17,14 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$
  * hook, so the server turns it off (app.ts) and refuses here, with the error body. HTTP/1.0 has no
  * `Host` requirement.
  */
-export function refuseBadHost(request: IncomingMessage): void {
-  const raw = request.rawHeaders;
-  let count = 0;
-  let value = '';
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i];
-    if (name !== undefined && name.length === 4 && name.toLowerCase() === 'host') {
-      count += 1;
-      value = raw[i + 1] ?? '';
-    }
-  }
-  if (count === 0) {
+export function refuseBadHost(rawHeaders: ReadonlyMap<string, readonly string[]>, request: IncomingMessage): void {
+  const hosts = rawHeaders.get('host');
+  if (hosts === undefined) {
     if (request.httpVersionMajor === 1 && request.httpVersionMinor === 0) return;
     throw hostRefused('an HTTP/1.1 request must have a Host header', 'en HTTP/1.1-forespørsel må ha en Host-header');
   }
-  if (count > 1) throw hostRefused('the Host header is sent more than once', 'Host-headeren er sendt mer enn én gang');
-  if (!HOST.test(value)) {
+  if (hosts.length > 1) throw sentMoreThanOnce('Host');
+  if (!HOST.test(hosts[0] ?? '')) {
     throw hostRefused(
       'the Host header is not a host name with an optional port',
       'Host-headeren er ikke et vertsnavn med en eventuell port',

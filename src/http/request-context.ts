@@ -4,6 +4,7 @@ import type { RequestHeaders } from './headers/request-headers.js';
 import type { CreatedAnswer } from './idempotency/created-answer.js';
 import type { Psd2Role, TppIdentity } from '../security/tpp-identity.js';
 import { pickLanguage } from './content-negotiation.js';
+import { readRawHeaders } from './headers/raw-headers.js';
 
 /**
  * What the front door learned about a request, for the handlers behind it: who sent it (from the
@@ -18,8 +19,10 @@ export interface RequestContext {
   tpp: TppIdentity | undefined;
   /** The validated PSU-/TPP- headers, set on API routes after the signature check. */
   headers: RequestHeaders | undefined;
-  /** The headers as received, repeats kept apart (`/v1` routes; read once by the front door). */
-  rawHeaders: ReadonlyMap<string, readonly string[]> | undefined;
+  /** The headers as received, repeats kept apart (read once, as the request arrives). */
+  readonly rawHeaders: ReadonlyMap<string, readonly string[]>;
+  /** The canonical name of the first single-valued header sent more than once, if any (headers/raw-headers.ts). */
+  readonly repeatedHeader: string | undefined;
   /** The body exactly as received (the Digest is computed over these bytes). */
   rawBody: Buffer | undefined;
 }
@@ -40,12 +43,14 @@ declare module 'fastify' {
 }
 
 export function newRequestContext(request: FastifyRequest): RequestContext {
+  const raw = readRawHeaders(request.raw.rawHeaders);
   return {
     language: pickLanguage(request.headers['accept-language']),
     requestId: undefined,
     tpp: undefined,
     headers: undefined,
-    rawHeaders: undefined,
+    rawHeaders: raw.values,
+    repeatedHeader: raw.repeated,
     rawBody: undefined,
   };
 }
@@ -65,13 +70,6 @@ export function tppOf(request: FastifyRequest): TppIdentity {
 }
 
 /** The headers as received, repeats kept apart; the front door guarantees they are there (its onRequest hook reads them first). */
-export function rawHeadersOf(request: FastifyRequest): ReadonlyMap<string, readonly string[]> {
-  const rawHeaders = request.ctx.rawHeaders;
-  if (!rawHeaders) {
-    throw new Error('rawHeadersOf() called on a route outside the front door');
-  }
-  return rawHeaders;
-}
 
 /** The validated request headers of a `/v1` request; the front door guarantees they are there. */
 export function requestHeadersOf(request: FastifyRequest): RequestHeaders {

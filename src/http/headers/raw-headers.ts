@@ -1,3 +1,5 @@
+import { localized } from '../../domain/localized.js';
+import { AppError } from '../../errors/app-error.js';
 /**
  * The headers the server reads as one value, by lower-case name, with their canonical spelling.
  * Node joins a repeated header with ", " (and keeps only the first of a few, such as
@@ -63,4 +65,12 @@ export function readRawHeaders(rawHeaders: readonly string[]): RawHeaders {
     repeated ??= SINGLE_VALUED.get(name);
   }
   return { values, repeated };
+}
+
+/** 400 at a single-valued header sent more than once, by its canonical name. */
+export function sentMoreThanOnce(header: string): AppError {
+  return new AppError('FORMAT_ERROR', {
+    detail: localized(`the ${header} header is sent more than once`, `${header}-headeren er sendt mer enn én gang`),
+    path: header,
+  });
 }
