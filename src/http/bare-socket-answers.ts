@@ -1,7 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '../errors/app-error.js';
-import { clientErrorResponse } from './error-handler.js';
+import { errorBody } from '../errors/error-body.js';
+import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
 
 /**
  * Answers Node gives on a bare socket, outside any request the app sees: to a request it could not
@@ -9,6 +11,31 @@ import { clientErrorResponse } from './error-handler.js';
  * error body and every header an answer has; the connection is then closed whatever the client
  * does.
  */
+
+/**
+ * The bytes of such an answer: Node's parse error (bad framing, oversized headers, a timeout) or a
+ * refusal, with the error body. There is no request object, so the text is English; `headers` are
+ * those every answer of the server carries (API-Release), written here because this answer
+ * bypasses the server.
+ */
+function bareSocketAnswer(
+  error: (Error & { code?: string }) | AppError,
+  system: string,
+  headers: Readonly<Record<string, string>> = {},
+): string {
+  const appError =
+    error instanceof AppError
+      ? error
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('HEADERS_TOO_LARGE')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new AppError('REQUEST_TIMEOUT')
+          : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
+  const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
+  const status = ERROR_CATALOGUE[appError.code].status;
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
+}
 
 /** How long a client answered on a bare socket has to read the answer before the connection is cut. */
 const READ_GRACE_MS = 2_000;
@@ -39,7 +66,7 @@ export function clientErrorHandler(system: string, headers: Readonly<Record<stri
       socket.destroy(error);
       return;
     }
-    answerAndClose(socket, clientErrorResponse(error, system, headers));
+    answerAndClose(socket, bareSocketAnswer(error, system, headers));
   };
 }
 
@@ -58,6 +85,6 @@ export function refuseTunnels(
     const target = request.url ?? '';
     const allow = target.startsWith('/') ? allowedMethods(target.split('?')[0] ?? '').join(', ') : '';
     const refusal = new AppError('METHOD_NOT_ALLOWED', { detail: 'CONNECT: this server opens no tunnels' });
-    answerAndClose(socket, clientErrorResponse(refusal, system, { ...headers, allow }));
+    answerAndClose(socket, bareSocketAnswer(refusal, system, { ...headers, allow }));
   });
 }

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import { BankError } from '../bank/bank-error.js';
 import { AppError } from '../errors/app-error.js';
 import { errorBody } from '../errors/error-body.js';
@@ -60,31 +59,6 @@ export function sendError(
   }
   if (error.headers) reply.headers(error.headers);
   return reply.code(body.status).type('application/json; charset=utf-8').send(body);
-}
-
-/**
- * Answers a request Node could not even parse (bad framing, oversized headers, a timeout), or one
- * it hands over as a bare socket (CONNECT), with the error body too; there is no request object,
- * so the text is English. `headers` are those every answer of the server carries (API-Release),
- * written here because this answer bypasses the server.
- */
-export function clientErrorResponse(
-  error: (Error & { code?: string }) | AppError,
-  system: string,
-  headers: Readonly<Record<string, string>> = {},
-): string {
-  const appError =
-    error instanceof AppError
-      ? error
-      : error.code === 'HPE_HEADER_OVERFLOW'
-        ? new AppError('HEADERS_TOO_LARGE')
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? new AppError('REQUEST_TIMEOUT')
-          : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
-  const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
-  const status = ERROR_CATALOGUE[appError.code].status;
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
 }
 
 /** The status the API answers an error with (a router's refusal, say): that of its catalogue code, 500 for a bug. */
