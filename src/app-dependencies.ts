@@ -38,6 +38,8 @@ export interface AppDependencies {
    * app.ts); tests shorten it.
    */
   readonly requestTimeoutMs?: number | undefined;
+  /** How long a request still arriving at shutdown may take (default SHUTDOWN_GRACE_MS in app.ts); tests shorten it. */
+  readonly shutdownGraceMs?: number | undefined;
   /** Extra routes registered inside the signed `/v1` scope (tests of the front door use this). */
   readonly extraV1Routes?: ((scope: FastifyInstance, services: V1Services) => Promise<void>) | undefined;
 }

@@ -23,6 +23,7 @@ import { installFrontDoor } from './http/api-front-door.js';
 import { installQueryDeclarations } from './http/query-names.js';
 import { checkRequestId } from './http/headers/request-id.js';
 import { clientErrorHandler, refuseTunnels } from './http/bare-socket-answers.js';
+import { closeConnectionsGracefully } from './http/server-closing.js';
 import { refuseBadHost } from './http/host-header.js';
 import { passUnmetExpectationsOn, refuseUnmetExpectation } from './http/unmet-expectation.js';
 import { installIdempotency, installIdempotencyCapture } from './http/idempotency/idempotency.plugin.js';
@@ -49,6 +50,13 @@ export type { AppDependencies, V1Services } from './app-dependencies.js';
 export const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
+ * How long, once the server begins to close, a request still arriving has to arrive before its
+ * connection is let go of (http/server-closing.ts). Well inside the 30 s an orchestrator waits
+ * after SIGTERM, and longer than any request a TPP's server sends takes.
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
  * Builds the application without listening: the platform (context, errors, content types,
  * OpenAPI, health, metrics), then the modules of src/compose-modules.ts: their jobs, their routes
  * in the signed `/v1` scope behind its front door, and their routes outside it.
@@ -58,6 +66,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const requestTimeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   // 0 would turn Node's limit off and look at the connections every millisecond.
   if (!(requestTimeoutMs > 0)) throw new Error(`requestTimeoutMs must be positive, not ${requestTimeoutMs}`);
+  const shutdownGraceMs = deps.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
+  if (!(shutdownGraceMs > 0)) throw new Error(`shutdownGraceMs must be positive, not ${shutdownGraceMs}`);
   const db = deps.database.db;
   const deferredCompiles = new DeferredCompiles();
   const routes = new RouteTable();
@@ -71,7 +81,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     // One line per request is written by the onResponse hook below, with the fields we choose.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // Requests that arrive once the server closes are refused below, with the error body.
+    return503OnClosing: false,
     // A request's headers and body must arrive within this time, or it is answered 408 (through
     // clientErrorHandler below): a body sent a byte at a time would otherwise hold its connection
     // for ever (Fastify's default turns Node's limit off). Node looks at its connections every
@@ -102,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   stateReleaseOnEveryAnswer(app.server, API_RELEASE);
   passUnmetExpectationsOn(app.server);
   refuseTunnels(app.server, config.systemName, everyAnswersHeaders, (path) => routes.allowedMethods(path));
+  const closing = closeConnectionsGracefully(app, config.systemName, everyAnswersHeaders, shutdownGraceMs);
 
   routes.track(app);
   app.decorateRequest('ctx', null as never);
@@ -117,6 +129,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('content-language', request.ctx.language);
     // docs/design.md §5: no answer is ever read as anything but its declared type.
     reply.header('x-content-type-options', 'nosniff');
+    // Fastify has asked for the connection to be closed after this answer.
+    if (closing.begun) throw new AppError('SERVER_CLOSING');
     // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);
     refuseBadHost(request.ctx.rawHeaders, request.raw);

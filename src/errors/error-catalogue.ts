@@ -334,6 +334,14 @@ export const ERROR_CATALOGUE = {
       nb: 'Banken bak tjenesten svarer ikke; prøv igjen senere',
     },
   },
+  SERVER_CLOSING: {
+    status: 503,
+    tppCode: 'SERVICE_UNAVAILABLE',
+    text: {
+      en: 'The server is shutting down; send the request again',
+      nb: 'Tjenesten stenges ned; send forespørselen på nytt',
+    },
+  },
 } as const satisfies Record<string, { status: number; tppCode: string; text: Localized }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -53,6 +53,11 @@ function answerAndClose(socket: Duplex, answer: string): void {
   setTimeout(() => socket.destroy(), READ_GRACE_MS).unref();
 }
 
+/** Refuses, on a bare socket, with `refusal`'s status and error body, and closes the connection as above. */
+export function refuseOnBareSocket(socket: Duplex, refusal: AppError, system: string, headers: Readonly<Record<string, string>>): void {
+  answerAndClose(socket, bareSocketAnswer(refusal, system, headers));
+}
+
 /**
  * Fastify's `clientErrorHandler`: the error body for a request Node could not parse or that timed
  * out. When an answer to the connection's current request was sent already (it was refused before
@@ -85,6 +90,6 @@ export function refuseTunnels(
     const target = request.url ?? '';
     const allow = target.startsWith('/') ? allowedMethods(target.split('?')[0] ?? '').join(', ') : '';
     const refusal = new AppError('METHOD_NOT_ALLOWED', { detail: 'CONNECT: this server opens no tunnels' });
-    answerAndClose(socket, bareSocketAnswer(refusal, system, { ...headers, allow }));
+    refuseOnBareSocket(socket, refusal, system, { ...headers, allow });
   });
 }

@@ -58,6 +58,8 @@ export interface TestServerOptions {
   readonly logger?: AppDependencies['logger'];
   /** As AppDependencies.requestTimeoutMs. */
   readonly requestTimeoutMs?: number;
+  /** As AppDependencies.shutdownGraceMs. */
+  readonly shutdownGraceMs?: number;
 }
 
 /** `env` of a server in production mode (XS2A_MODE=production). */
@@ -108,6 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     runsBatchSchedule: options.runsBatchSchedule,
     logger: options.logger,
     requestTimeoutMs: options.requestTimeoutMs,
+    shutdownGraceMs: options.shutdownGraceMs,
     coreBanking:
       options.bank ??
       productionBank?.coreBanking ??
