@@ -35,6 +35,22 @@ function checkCharacters(value: string): Localized | undefined {
   if (value.includes('\\')) {
     return localized('must not contain a backslash', 'kan ikke inneholde omvendt skråstrek');
   }
+  // RFC 3986 Appendix C: `"`, `<` and `>` delimit a URI in text, so no URI holds them unencoded.
+  const delimiter = value.search(/["<>]/);
+  if (delimiter >= 0) {
+    return localized(
+      `character ${delimiter + 1} is ${value[delimiter]}, which a URI never holds; percent-encode it`,
+      `tegn nr. ${delimiter + 1} er ${value[delimiter]}, som en URI aldri inneholder; prosentkod det`,
+    );
+  }
+  // RFC 3986 §2.1: `%` only ever starts a percent-encoding, two hex digits.
+  const percent = value.search(/%(?![0-9A-Fa-f]{2})/);
+  if (percent >= 0) {
+    return localized(
+      `character ${percent + 1} is a % not followed by two hex digits; write a % itself as %25`,
+      `tegn nr. ${percent + 1} er et % som ikke følges av to heksadesimale sifre; skriv % selv som %25`,
+    );
+  }
   // '#' always starts a fragment, even an empty one that URL.hash reports as ''.
   if (value.includes('#')) {
     return localized('must not have a fragment (#…)', 'kan ikke ha et fragment (#…)');

@@ -5,6 +5,8 @@ describe('checkRedirectUri', () => {
   it.each([
     'https://tpp.example/callback',
     'https://tpp.example/callback?state=abc&x=%20y',
+    'https://tpp.example/cb?state=%7B%22a%22%3A1%7D&pct=%25',
+    'https://tpp.example/cb?list=a|b&obj={a}', // outside RFC 3986, but sent in the wild and unambiguous
     'https://tpp.example:8443/cb',
     'HTTPS://TPP.EXAMPLE/Callback', // returned as sent, not normalised
     'http://localhost:3000/cb',
@@ -38,6 +40,12 @@ describe('checkRedirectUri', () => {
     [' https://tpp.example/cb', 'character 1 is a space', 'character 1', 'tegn nr. 1 er et mellomrom'],
     ['https://tpp.example/cb\n', 'character 23 is a control character', 'percent-encode', 'tegn nr. 23 er et kontrolltegn'],
     ['https://tpp.example/bl\u00e5', 'character 23 is not ASCII', 'percent-encode', 'tegn nr. 23 er ikke ASCII'],
+    ['https://tpp.example/cb?x="a"', 'character 26 is ", which a URI never holds', 'percent-encode', 'tegn nr. 26 er "'],
+    ['https://tpp.example/cb?x=<script>', 'character 26 is <', 'never holds', 'aldri inneholder'],
+    ['https://tpp.example/cb?x=a>b', 'character 27 is >', 'percent-encode', 'prosentkod'],
+    ['https://tpp.example/cb?x=%zz', 'character 26 is a % not followed by two hex digits', '%25', 'tegn nr. 26 er et %'],
+    ['https://tpp.example/cb?x=100%', 'character 29 is a %', 'two hex digits', 'heksadesimale'],
+    ['https://tpp.example/cb?x=%2', 'character 26 is a %', '%25', 'skriv % selv som %25'],
     [
       `https://tpp.example/${'a'.repeat(2049 - 'https://tpp.example/'.length)}`,
       'at most 2048 characters, got 2049',
