@@ -4,6 +4,7 @@ import { normaliseSerial } from '../signature/key-id.js';
 import { QC_STATEMENTS_OID, readPsd2Statement, type Psd2Statement } from './qc-statements.js';
 import { x509 } from './x509.js';
 import { AppError } from '../../errors/app-error.js';
+import { decodeBase64 } from '../base64.js';
 import type { TppIdentity } from '../tpp-identity.js';
 
 /** The minimum RSA modulus for a QSealC's key (ETSI TS 119 312 recommends at least 2048 bits). */
@@ -43,10 +44,7 @@ export function decodeCertificateHeader(value: string): Buffer | undefined {
     .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
     .replace(/\\n/g, '')
     .replace(/\s+/g, '');
-  if (body.length === 0 || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) {
-    return undefined;
-  }
-  return Buffer.from(body, 'base64');
+  return body.length === 0 ? undefined : decodeBase64(body);
 }
 
 /**

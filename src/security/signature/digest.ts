@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { decodeBase64 } from '../base64.js';
 
 /**
  * The `Digest` header (RFC 3230) as the Berlin Group uses it: `SHA-256=<base64>` or
@@ -6,7 +7,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * instances may be listed, of which the supported ones must all match.
  */
 const ALGORITHMS = { 'sha-256': 'sha256', 'sha-512': 'sha512' } as const;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export interface DigestInstance {
   readonly algorithm: (typeof ALGORITHMS)[keyof typeof ALGORITHMS];
@@ -29,10 +29,11 @@ export function parseDigest(header: string): DigestParseResult {
     if (!algorithm) {
       continue;
     }
-    if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
+    const value = encoded === '' ? undefined : decodeBase64(encoded);
+    if (!value) {
       return { ok: false, problem: `the ${token.toUpperCase()} value of Digest is not base64` };
     }
-    instances.push({ algorithm, value: Buffer.from(encoded, 'base64') });
+    instances.push({ algorithm, value });
   }
   if (instances.length === 0) {
     return { ok: false, problem: 'Digest must use SHA-256 or SHA-512' };

@@ -4,8 +4,9 @@
  * (the 75-character limit of RFC 2047 splits long values) are decoded and joined. A value that is
  * not an encoded-word is returned as it is.
  */
+import { decodeBase64 } from '../base64.js';
+
 const ENCODED_WORD = /^=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=$/;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export type DecodeResult = { ok: true; text: string } | { ok: false; problem: string };
 
@@ -25,7 +26,7 @@ export function decodeEncodedWords(value: string): DecodeResult {
     if (!bufferEncoding) {
       return { ok: false, problem: `unsupported charset "${charset}" in an RFC 2047 encoded-word` };
     }
-    const bytes = encoding.toUpperCase() === 'B' ? decodeB(encoded) : decodeQ(encoded);
+    const bytes = encoding.toUpperCase() === 'B' ? decodeBase64(encoded) : decodeQ(encoded);
     if (!bytes) {
       return { ok: false, problem: 'malformed RFC 2047 encoded-word' };
     }
@@ -46,13 +47,6 @@ function charsetEncoding(charset: string): BufferEncoding | undefined {
     default:
       return undefined;
   }
-}
-
-function decodeB(encoded: string): Buffer | undefined {
-  if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
-    return undefined;
-  }
-  return Buffer.from(encoded, 'base64');
 }
 
 function decodeQ(encoded: string): Buffer | undefined {

@@ -1,3 +1,4 @@
+import { decodeBase64 } from '../base64.js';
 import { decodeEncodedWords } from './rfc2047.js';
 
 /**
@@ -19,7 +20,6 @@ export type ParseResult = { ok: true; value: SignatureParameters } | { ok: false
 // The quoted value as runs of plain characters between escapes: a signature value is some 350
 // characters, and an alternation per character costs several times more to match.
 const PARAMETER = /\s*([A-Za-z]+)\s*=\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|([^\s,"]*))\s*(?:,|$)/y;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 export function parseSignatureParameters(header: string): ParseResult {
   const text = header.replace(/^\s*Signature\s+/i, '');
@@ -48,7 +48,8 @@ export function parseSignatureParameters(header: string): ParseResult {
   if (!signatureText) {
     return { ok: false, problem: 'the signature parameter is missing' };
   }
-  if (signatureText.length % 4 !== 0 || !BASE64.test(signatureText)) {
+  const signature = decodeBase64(signatureText);
+  if (!signature) {
     return { ok: false, problem: 'the signature parameter is not base64' };
   }
   const headersParam = params.get('headers');
@@ -59,7 +60,7 @@ export function parseSignatureParameters(header: string): ParseResult {
       keyId,
       algorithm: params.get('algorithm'),
       headers,
-      signature: Buffer.from(signatureText, 'base64'),
+      signature,
     },
   };
 }
