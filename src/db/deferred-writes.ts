@@ -125,24 +125,74 @@ class DeferringConnection implements DatabaseConnection {
   /** `carrier` with the held-back writes as `WITH` parts before it, their placeholders renumbered. */
   private carried(held: readonly Held[], carrier: CompiledQuery): CompiledQuery {
     if (held.length === 0) return carrier;
-    const parts: string[] = [];
+    const queries = [...held.map((write) => write.query), carrier];
     const parameters: unknown[] = [];
-    for (const write of held) {
-      parts.push(`"deferred_${parts.length + 1}" as (${renumbered(write.query.sql, parameters.length)})`);
-      parameters.push(...write.query.parameters);
-    }
-    const main = renumbered(carrier.sql, parameters.length);
-    parameters.push(...carrier.parameters);
-    // A carrier with its own WITH list continues it.
-    const sql = /^with /i.test(main) ? `with ${parts.join(', ')}, ${main.slice(5)}` : `with ${parts.join(', ')} ${main}`;
-    this.nameOf(sql, [...held.map((write) => write.query.sql), carrier.sql]);
-    return CompiledQuery.raw(sql, parameters);
+    for (const query of queries) parameters.push(...query.parameters);
+    return CompiledQuery.raw(composedSql(queries, this.nameOf), parameters);
   }
+}
+
+/** A node of {@link composed}: the SQL of the statements on the way to it, composed. */
+interface Composed {
+  sql?: string;
+  readonly next: Map<string, Composed>;
+}
+
+/**
+ * The composed SQL of each sequence of statements met so far, found by their SQL texts one after
+ * another: the same few sequences recur on every request, and composing them again (renumbering
+ * every placeholder) cost more than the rest of the wrapping. Bounded: SQL built per call (an
+ * `in` list of any length) could otherwise grow it without end.
+ */
+let composed: Composed = { next: new Map() };
+let composedCount = 0;
+const MAX_COMPOSED = 1_000;
+
+function composedSql(queries: readonly CompiledQuery[], nameOf: (sql: string, parts: readonly string[]) => void): string {
+  let node = composed;
+  for (const query of queries) {
+    let next = node.next.get(query.sql);
+    if (next === undefined) {
+      if (++composedCount > MAX_COMPOSED) {
+        composed = { next: new Map() };
+        composedCount = 0;
+        return composedSql(queries, nameOf);
+      }
+      next = { next: new Map() };
+      node.next.set(query.sql, next);
+    }
+    node = next;
+  }
+  if (node.sql === undefined) {
+    node.sql = compose(queries);
+    nameOf(
+      node.sql,
+      queries.map((query) => query.sql),
+    );
+  }
+  return node.sql;
+}
+
+/** The last statement with the others as `WITH` parts before it, their placeholders renumbered in order. */
+function compose(queries: readonly CompiledQuery[]): string {
+  const parts: string[] = [];
+  let offset = 0;
+  for (const write of queries.slice(0, -1)) {
+    parts.push(`"deferred_${parts.length + 1}" as (${renumbered(write.sql, offset)})`);
+    offset += write.parameters.length;
+  }
+  const main = renumbered(queries[queries.length - 1]!.sql, offset);
+  // A carrier with its own WITH list continues it.
+  return /^with /i.test(main) ? `with ${parts.join(', ')}, ${main.slice(5)}` : `with ${parts.join(', ')} ${main}`;
 }
 
 function renumbered(sql: string, offset: number): string {
   return offset === 0 ? sql : sql.replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
 }
+
+/** {@link placeholdersCounted}'s finding per SQL text: n for exactly $1…$n and no `$$`, else -1. */
+const placeholderCounts = new Map<string, number>();
+const MAX_PLACEHOLDER_COUNTS = 1_000;
 
 /**
  * Whether the SQL's placeholders are exactly $1…$n for its n parameters, and it has no
@@ -150,11 +200,20 @@ function renumbered(sql: string, offset: number): string {
  * parameter (a `$k` inside a literal would still pass it; the statements held back have none).
  */
 function placeholdersCounted(query: CompiledQuery): boolean {
+  let count = placeholderCounts.get(query.sql);
+  if (count === undefined) {
+    if (placeholderCounts.size >= MAX_PLACEHOLDER_COUNTS) placeholderCounts.clear();
+    count = placeholderCount(query.sql);
+    placeholderCounts.set(query.sql, count);
+  }
+  return count === query.parameters.length;
+}
+
+function placeholderCount(sql: string): number {
   const seen = new Set<number>();
-  for (const match of query.sql.matchAll(PLACEHOLDER)) seen.add(Number(match[1]));
-  if (seen.size !== query.parameters.length) return false;
-  for (let n = 1; n <= query.parameters.length; n++) if (!seen.has(n)) return false;
-  return !query.sql.includes('$$');
+  for (const match of sql.matchAll(PLACEHOLDER)) seen.add(Number(match[1]));
+  for (let n = 1; n <= seen.size; n++) if (!seen.has(n)) return -1;
+  return sql.includes('$$') ? -1 : seen.size;
 }
 
 /** What {@link tablesOf} found per query node: a prepared query runs the same node every time. */

@@ -110,6 +110,29 @@ describe.each(DIALECTS)('writes held back until the next statement (%s)', (diale
     expect(await clocksOf(database.db, 'tpp-carried')).toBe(1);
   });
 
+  it('composes a recurring sequence of statements once, and carries each run its own values', async () => {
+    const run = (name: string, tppId: string, carrier: typeof setClock) =>
+      statementsOf(() =>
+        withTransaction(database.db, async (trx) => {
+          await appendEvent.run(trx, event(name));
+          await carrier.run(trx, { tppId, offset: 1, at: '2026-11-26T08:00:00.000Z' });
+        }),
+      );
+    const first = await run('recurring-1', 'tpp-recurring-1', setClock);
+    const again = await run('recurring-2', 'tpp-recurring-2', setClock);
+    // The same first write with another carrier is another composed statement.
+    const other = await run('recurring-3', 'tpp-recurring-3', setClockLater);
+    if (dialect === 'postgres') {
+      expect(again[1]).toEqual(first[1]);
+      expect(other[1]?.text).not.toBe(first[1]?.text);
+      expect(other[1]?.name).not.toBe(first[1]?.name);
+    }
+    for (const n of [1, 2, 3]) {
+      expect(await eventsOf(database.db, `recurring-${n}`)).toBe(1);
+      expect(await clocksOf(database.db, `tpp-recurring-${n}`)).toBe(1);
+    }
+  });
+
   it('carries held-back writes on several tables in one statement, also one with a WITH list of its own', async () => {
     const statements = await textsOf(() =>
       withTransaction(database.db, async (trx) => {
