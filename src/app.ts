@@ -130,7 +130,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     // docs/design.md §5: no answer is ever read as anything but its declared type.
     reply.header('x-content-type-options', 'nosniff');
     // Fastify has asked for the connection to be closed after this answer.
-    if (closing.begun) throw new AppError('SERVER_CLOSING');
+    if (closing.begun && !request.routeOptions.config.answersWhileClosing) throw new AppError('SERVER_CLOSING');
     // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);
     refuseBadHost(request.ctx.rawHeaders, request.raw);
@@ -198,7 +198,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { db, closing });
   // Prometheus /metrics. The batch runner reports each finished run with app.batchRunFinished(report),
   // which feeds the metrics and then deps.onBatchRun.
   installMetrics(app, createMetrics(db, { logger: app.log }), { onBatchRun: deps.onBatchRun });

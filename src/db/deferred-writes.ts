@@ -63,7 +63,8 @@ interface Held {
 
 /** A dialect whose driver holds back deferrable writes inside transactions (PostgreSQL). */
 export function deferringDialect(inner: Dialect, nameOf: (sql: string, parts: readonly string[]) => void): Dialect {
-  return withDriver(inner, (driver) => deferringDriver(driver, nameOf));
+  const composed = new ComposedStatements(nameOf);
+  return withDriver(inner, (driver) => deferringDriver(driver, composed));
 }
 
 /** A connection that holds back deferrable writes while its transaction is open. */
@@ -73,7 +74,7 @@ class DeferringConnection implements DatabaseConnection {
 
   constructor(
     readonly inner: DatabaseConnection,
-    private readonly nameOf: (sql: string, parts: readonly string[]) => void,
+    private readonly composed: ComposedStatements,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -128,49 +129,56 @@ class DeferringConnection implements DatabaseConnection {
     const queries = [...held.map((write) => write.query), carrier];
     const parameters: unknown[] = [];
     for (const query of queries) parameters.push(...query.parameters);
-    return CompiledQuery.raw(composedSql(queries, this.nameOf), parameters);
+    return CompiledQuery.raw(this.composed.sqlOf(queries), parameters);
   }
 }
 
-/** A node of {@link composed}: the SQL of the statements on the way to it, composed. */
+/** A node of {@link ComposedStatements}: the SQL of the statements on the way to it, composed. */
 interface Composed {
   sql?: string;
   readonly next: Map<string, Composed>;
 }
 
+/** Sequences of statements composed at most before the memory starts again. */
+const MAX_COMPOSED = 1_000;
+
 /**
  * The composed SQL of each sequence of statements met so far, found by their SQL texts one after
  * another: the same few sequences recur on every request, and composing them again (renumbering
- * every placeholder) cost more than the rest of the wrapping. Bounded: SQL built per call (an
- * `in` list of any length) could otherwise grow it without end.
+ * every placeholder) cost more than the rest of the wrapping. Each is given to `nameOf` once, when
+ * first composed. Bounded: SQL built per call (an `in` list of any length) could otherwise grow it
+ * without end. One per dialect, so each dialect's `nameOf` hears of every sequence.
  */
-let composed: Composed = { next: new Map() };
-let composedCount = 0;
-const MAX_COMPOSED = 1_000;
+class ComposedStatements {
+  private root: Composed = { next: new Map() };
+  private count = 0;
 
-function composedSql(queries: readonly CompiledQuery[], nameOf: (sql: string, parts: readonly string[]) => void): string {
-  let node = composed;
-  for (const query of queries) {
-    let next = node.next.get(query.sql);
-    if (next === undefined) {
-      if (++composedCount > MAX_COMPOSED) {
-        composed = { next: new Map() };
-        composedCount = 0;
-        return composedSql(queries, nameOf);
+  constructor(private readonly nameOf: (sql: string, parts: readonly string[]) => void) {}
+
+  sqlOf(queries: readonly CompiledQuery[]): string {
+    let node = this.root;
+    for (const query of queries) {
+      let next = node.next.get(query.sql);
+      if (next === undefined) {
+        if (++this.count > MAX_COMPOSED) {
+          this.root = { next: new Map() };
+          this.count = 0;
+          return this.sqlOf(queries);
+        }
+        next = { next: new Map() };
+        node.next.set(query.sql, next);
       }
-      next = { next: new Map() };
-      node.next.set(query.sql, next);
+      node = next;
     }
-    node = next;
+    if (node.sql === undefined) {
+      node.sql = compose(queries);
+      this.nameOf(
+        node.sql,
+        queries.map((query) => query.sql),
+      );
+    }
+    return node.sql;
   }
-  if (node.sql === undefined) {
-    node.sql = compose(queries);
-    nameOf(
-      node.sql,
-      queries.map((query) => query.sql),
-    );
-  }
-  return node.sql;
 }
 
 /** The last statement with the others as `WITH` parts before it, their placeholders renumbered in order. */
@@ -260,11 +268,11 @@ function disjoint(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return true;
 }
 
-function deferringDriver(inner: Driver, nameOf: (sql: string, parts: readonly string[]) => void): Driver {
+function deferringDriver(inner: Driver, composed: ComposedStatements): Driver {
   const innerOf = (connection: DatabaseConnection) => (connection as DeferringConnection).inner;
   const driver: Driver = {
     init: () => inner.init(),
-    acquireConnection: async () => new DeferringConnection(await inner.acquireConnection(), nameOf),
+    acquireConnection: async () => new DeferringConnection(await inner.acquireConnection(), composed),
     beginTransaction: async (connection: DatabaseConnection, settings: TransactionSettings) => {
       await inner.beginTransaction(innerOf(connection), settings);
       (connection as DeferringConnection).inTransaction = true;

@@ -13,16 +13,11 @@ import { ERROR_CATALOGUE } from '../errors/error-catalogue.js';
  */
 
 /**
- * The bytes of such an answer: Node's parse error (bad framing, oversized headers, a timeout) or a
- * refusal, with the error body. There is no request object, so the text is English; `headers` are
- * those every answer of the server carries (API-Release), written here because this answer
- * bypasses the server.
+ * The status and error body of an answer given outside the app: to Node's parse error (bad
+ * framing, oversized headers, a timeout) or a refusal. There is no request the app read, so the
+ * text is English.
  */
-function bareSocketAnswer(
-  error: (Error & { code?: string }) | AppError,
-  system: string,
-  headers: Readonly<Record<string, string>> = {},
-): string {
+export function outsideAnswer(error: (Error & { code?: string }) | AppError, system: string): { status: number; body: string } {
   const appError =
     error instanceof AppError
       ? error
@@ -32,7 +27,19 @@ function bareSocketAnswer(
           ? new AppError('REQUEST_TIMEOUT')
           : new AppError('FORMAT_ERROR', { detail: 'the HTTP request is malformed' });
   const body = JSON.stringify(errorBody(appError, { id: randomUUID(), system, language: 'en' }));
-  const status = ERROR_CATALOGUE[appError.code].status;
+  return { status: ERROR_CATALOGUE[appError.code].status, body };
+}
+
+/**
+ * The bytes of such an answer on a bare socket; `headers` are those every answer of the server
+ * carries (API-Release), written here because this answer bypasses the server.
+ */
+function bareSocketAnswer(
+  error: (Error & { code?: string }) | AppError,
+  system: string,
+  headers: Readonly<Record<string, string>> = {},
+): string {
+  const { status, body } = outsideAnswer(error, system);
   const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
 }
@@ -50,11 +57,16 @@ function answerAndClose(socket: Duplex, answer: string): void {
   socket.on('error', () => socket.destroy());
   socket.resume();
   socket.end(answer);
+  letGoAfterReadGrace(socket);
+}
+
+/** Destroys the connection once the client has had a grace to read what it was answered. */
+export function letGoAfterReadGrace(socket: Duplex): void {
   setTimeout(() => socket.destroy(), READ_GRACE_MS).unref();
 }
 
 /** Refuses, on a bare socket, with `refusal`'s status and error body, and closes the connection as above. */
-export function refuseOnBareSocket(socket: Duplex, refusal: AppError, system: string, headers: Readonly<Record<string, string>>): void {
+function refuseOnBareSocket(socket: Duplex, refusal: AppError, system: string, headers: Readonly<Record<string, string>>): void {
   answerAndClose(socket, bareSocketAnswer(refusal, system, headers));
 }
 

@@ -68,10 +68,12 @@ export function statusOfError(error: unknown): number {
 
 /**
  * The status of a PSU page's answer to an error (those pages answer in HTML, not with the error
- * body): a refusal's own (the catalogue's, or a 4xx Fastify raised), anything else 500.
+ * body): a refusal's own (the catalogue's, a 503 while the server closes among them, or a 4xx
+ * Fastify raised), anything else 500.
  */
 export function pageStatusOf(error: unknown): number {
-  const code = error instanceof AppError ? statusOfError(error) : (error as { statusCode?: unknown } | null)?.statusCode;
+  if (error instanceof AppError) return statusOfError(error);
+  const code = (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof code === 'number' && code >= 400 && code < 500 ? code : 500;
 }
 

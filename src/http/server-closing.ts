@@ -2,13 +2,24 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { refuseOnBareSocket } from './bare-socket-answers.js';
+import { letGoAfterReadGrace, outsideAnswer } from './bare-socket-answers.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers while the server closes, instead of the 503 every other route gives then
+     * (`/health/ready` says itself that the server is not ready).
+     */
+    answersWhileClosing?: boolean;
+  }
+}
 
 /**
  * What the server does with its connections once it begins to close (SIGTERM, `app.close()`):
- * requests it is handling are answered in full; a request that arrives on a connection still open
- * is refused 503 with the error body, so that the client sends it elsewhere or again; and, after a
- * grace, a connection whose request has not all arrived is let go of.
+ * requests it is handling are answered in full, and their connections closed after the answer; a
+ * request that arrives on a connection still open is refused 503 with the error body, so that the
+ * client sends it elsewhere or again; and, after a grace, a request still arriving is refused 503
+ * too, and never carried out, even if the rest of it arrives after all.
  *
  * The grace is needed because Node stops enforcing the request timeout at `server.close()` (it
  * stops looking at its connections): a client trickling a body at shutdown would otherwise hold
@@ -20,10 +31,9 @@ export interface ServerClosing {
 }
 
 /**
- * Installs the behaviour above on `app` and answers whether closing has begun (the front door
+ * Installs the behaviour above on `app` and answers whether closing has begun (the root hook
  * refuses new requests from then on). After `graceMs`, and then every `graceMs` until the server
- * has closed, a connection with no request being handled is closed: with a 503 when a request's
- * body was still arriving, at once when it had none.
+ * has closed, a connection with no request being handled is let go of.
  */
 export function closeConnectionsGracefully(
   app: FastifyInstance,
@@ -61,15 +71,27 @@ function currentAnswer(socket: Socket): ServerResponse | null | undefined {
   return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
 }
 
+/**
+ * A connection whose answer is still to come is closed once it is sent: told so in the answer
+ * (`Connection: close`) when its headers are still to be written, else ended after it.
+ */
 function closeAfterItsAnswer(socket: Socket): void {
   const current = currentAnswer(socket);
-  if (current && !current.headersSent) current.setHeader('connection', 'close');
+  if (!current) return;
+  if (!current.headersSent) {
+    current.setHeader('connection', 'close');
+    return;
+  }
+  current.once('finish', () => {
+    // Node has let go of the answer by now: nothing else in flight, the connection is done.
+    if (!currentAnswer(socket)) socket.end();
+  });
 }
 
 /**
- * Leaves a connection whose request has all arrived (its handler runs, its answer comes); answers
- * a request still arriving 503 and closes its connection; closes one between requests, or still
- * reading a request's headers, at once (there is no request to answer).
+ * Leaves a connection whose request has all arrived (its handler runs, its answer comes); refuses
+ * a request whose body is still arriving 503 and closes its connection; closes one between
+ * requests, or still reading a request's headers, at once (there is no request to answer).
  */
 function letGoUnlessHandling(socket: Socket, system: string, headers: Readonly<Record<string, string>>): void {
   const current = currentAnswer(socket);
@@ -78,10 +100,20 @@ function letGoUnlessHandling(socket: Socket, system: string, headers: Readonly<R
     socket.destroy();
     return;
   }
-  refuseOnBareSocket(
-    socket,
+  const { status, body } = outsideAnswer(
     new AppError('SERVER_CLOSING', { detail: 'the request had not all arrived when the server closed' }),
     system,
-    headers,
   );
+  // Through the request's own response, not the bare socket: Fastify then knows the request is
+  // answered (`reply.sent`), and if the rest of the body arrives after all, it runs no further
+  // hook and never the handler (the client was told to send the request again).
+  current.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
+  current.end(body);
+  letGoAfterReadGrace(socket);
 }

@@ -42,6 +42,29 @@ const setClockLater = preparedQuery(
   { deferrable: true },
 );
 
+/** Another held-back write on audit_event, in other SQL (no request id). */
+const appendShortEvent = preparedQuery(
+  (db, v: { resourceId: string }) =>
+    db.insertInto('audit_event').values({
+      occurred_at: '2026-11-26T08:00:00.000Z',
+      actor_type: 'tpp',
+      actor_id: 'tpp-1',
+      action: 'created',
+      resource_type: 'payment',
+      resource_id: v.resourceId,
+      details: '{}',
+    }),
+  { deferrable: true },
+);
+
+/** Another carrier on sandbox_clock, in other SQL (an upsert). */
+const upsertClock = preparedQuery((db, v: { tppId: string; offset: number; at: string }) =>
+  db
+    .insertInto('sandbox_clock')
+    .values({ tpp_id: v.tppId, offset_ms: v.offset, changed_at: v.at })
+    .onConflict((conflict) => conflict.column('tpp_id').doUpdateSet((eb) => ({ offset_ms: eb.ref('excluded.offset_ms') }))),
+);
+
 /** The resource ids of the audit events whose resource id starts with `prefix`, in the order of their ids. */
 async function eventOrder(db: DbOrTx, prefix: string): Promise<string[]> {
   const rows = await db.selectFrom('audit_event').select('resource_id').where('resource_id', 'like', `${prefix}%`).orderBy('id').execute();
@@ -110,26 +133,33 @@ describe.each(DIALECTS)('writes held back until the next statement (%s)', (diale
     expect(await clocksOf(database.db, 'tpp-carried')).toBe(1);
   });
 
-  it('composes a recurring sequence of statements once, and carries each run its own values', async () => {
-    const run = (name: string, tppId: string, carrier: typeof setClock) =>
+  it('composes each sequence of statements once, and carries each run its own values', async () => {
+    const run = (n: number, write: 'full' | 'short', carrier: typeof setClock) =>
       statementsOf(() =>
         withTransaction(database.db, async (trx) => {
-          await appendEvent.run(trx, event(name));
-          await carrier.run(trx, { tppId, offset: 1, at: '2026-11-26T08:00:00.000Z' });
+          if (write === 'full') await appendEvent.run(trx, event(`sequence-${n}`));
+          else await appendShortEvent.run(trx, { resourceId: `sequence-${n}` });
+          await carrier.run(trx, { tppId: `tpp-sequence-${n}`, offset: n, at: '2026-11-26T08:00:00.000Z' });
         }),
       );
-    const first = await run('recurring-1', 'tpp-recurring-1', setClock);
-    const again = await run('recurring-2', 'tpp-recurring-2', setClock);
-    // The same first write with another carrier is another composed statement.
-    const other = await run('recurring-3', 'tpp-recurring-3', setClockLater);
+    const first = await run(1, 'full', setClock);
+    const again = await run(2, 'full', setClock);
+    // The same write with another carrier, and another write with the same carrier.
+    const otherCarrier = await run(3, 'full', upsertClock);
+    const otherWrite = await run(4, 'short', setClock);
     if (dialect === 'postgres') {
       expect(again[1]).toEqual(first[1]);
-      expect(other[1]?.text).not.toBe(first[1]?.text);
-      expect(other[1]?.name).not.toBe(first[1]?.name);
+      const composed = [first, otherCarrier, otherWrite].map((statements) => statements[1]!);
+      expect(new Set(composed.map((statement) => statement.text)).size).toBe(3);
+      expect(new Set(composed.map((statement) => statement.name)).size).toBe(3);
+      expect(otherCarrier[1]?.text).toMatch(
+        /^with "deferred_1" as \(insert into "audit_event" .*"request_id".*\) insert into "sandbox_clock" .* on conflict/,
+      );
+      expect(otherWrite[1]?.text).not.toContain('request_id');
     }
-    for (const n of [1, 2, 3]) {
-      expect(await eventsOf(database.db, `recurring-${n}`)).toBe(1);
-      expect(await clocksOf(database.db, `tpp-recurring-${n}`)).toBe(1);
+    for (const n of [1, 2, 3, 4]) {
+      expect(await eventsOf(database.db, `sequence-${n}`)).toBe(1);
+      expect(await clocksOf(database.db, `tpp-sequence-${n}`)).toBe(1);
     }
   });
 

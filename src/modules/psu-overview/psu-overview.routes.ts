@@ -5,6 +5,7 @@ import { pageStatusOf } from '../../http/error-handler.js';
 import { pickLanguage } from '../../http/content-negotiation.js';
 import { sendPage, sendRedirect } from '../sca-redirect/sca-page-headers.js';
 import type { PageFrame } from '../sca-redirect/sca-pages.js';
+import { SCA_TEXTS } from '../sca-redirect/sca-texts.js';
 import { sessionOfCookieHeader, sessionSetCookie } from '../sca-redirect/sca-session-cookie.js';
 import {
   overviewCodePage,
@@ -221,9 +222,11 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
     if (error instanceof AppError && status === 409) return message(request, reply, 409, OVERVIEW_TEXTS.notValid);
     if (status === 500) request.log.error({ err: error }, 'unexpected error on the PSU overview page');
     const text =
-      status === 500
-        ? localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.')
-        : localized('The request could not be understood.', 'Forespørselen kunne ikke forstås.');
+      status === 503
+        ? SCA_TEXTS.unavailable
+        : status === 500
+          ? localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.')
+          : localized('The request could not be understood.', 'Forespørselen kunne ikke forstås.');
     return message(request, reply, status, text);
   });
 };

@@ -65,9 +65,11 @@ function errorPage(options: PageSettings, request: FastifyRequest, reply: Fastif
   const message =
     status === 404
       ? PAGE_REFUSALS.unknown
-      : status < 500
-        ? localized('The request could not be understood. Open the link again.', 'Forespørselen kunne ikke forstås. Åpne lenken på nytt.')
-        : localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.');
+      : status === 503
+        ? SCA_TEXTS.unavailable
+        : status < 500
+          ? localized('The request could not be understood. Open the link again.', 'Forespørselen kunne ikke forstås. Åpne lenken på nytt.')
+          : localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.');
   return sendPage(reply, status, messagePage(pageFrame(options, request), SCA_TEXTS.errorHeading, message));
 }
 

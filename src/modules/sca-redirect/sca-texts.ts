@@ -42,6 +42,11 @@ export const SCA_TEXTS = {
     'Godkjenningen behandles. Last inn siden på nytt om litt.',
   ),
   errorHeading: localized('Something is wrong', 'Noe er feil'),
+  /** A page asked for while the server shuts down (503). */
+  unavailable: localized(
+    'The service is not available just now. Try again in a moment.',
+    'Tjenesten er ikke tilgjengelig akkurat nå. Prøv igjen om litt.',
+  ),
   elsewhereHeading: localized('In progress in another browser', 'I gang i en annen nettleser'),
   elsewhere: localized(
     'This link has already been opened in another browser, and it can only be finished there. Go back to that browser, or start again from the app you came from.',
