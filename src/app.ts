@@ -129,7 +129,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     reply.header('content-language', request.ctx.language);
     // docs/design.md §5: no answer is ever read as anything but its declared type.
     reply.header('x-content-type-options', 'nosniff');
-    // Fastify has asked for the connection to be closed after this answer.
+    // A request that arrives once the server has begun to close (Fastify closes its connection after the answer).
     if (closing.begun && !request.routeOptions.config.answersWhileClosing) throw new AppError('SERVER_CLOSING');
     // Before the query is validated, where a fragment would read as a query name.
     refuseFragment(request.raw.url);

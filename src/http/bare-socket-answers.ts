@@ -44,7 +44,7 @@ function bareSocketAnswer(
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
 }
 
-/** How long a client answered on a bare socket has to read the answer before the connection is cut. */
+/** How long a client answered outside the app has to read the answer before the connection is cut. */
 const READ_GRACE_MS = 2_000;
 
 /**
@@ -63,11 +63,6 @@ function answerAndClose(socket: Duplex, answer: string): void {
 /** Destroys the connection once the client has had a grace to read what it was answered. */
 export function letGoAfterReadGrace(socket: Duplex): void {
   setTimeout(() => socket.destroy(), READ_GRACE_MS).unref();
-}
-
-/** Refuses, on a bare socket, with `refusal`'s status and error body, and closes the connection as above. */
-function refuseOnBareSocket(socket: Duplex, refusal: AppError, system: string, headers: Readonly<Record<string, string>>): void {
-  answerAndClose(socket, bareSocketAnswer(refusal, system, headers));
 }
 
 /**
@@ -102,6 +97,6 @@ export function refuseTunnels(
     const target = request.url ?? '';
     const allow = target.startsWith('/') ? allowedMethods(target.split('?')[0] ?? '').join(', ') : '';
     const refusal = new AppError('METHOD_NOT_ALLOWED', { detail: 'CONNECT: this server opens no tunnels' });
-    refuseOnBareSocket(socket, refusal, system, { ...headers, allow });
+    answerAndClose(socket, bareSocketAnswer(refusal, system, { ...headers, allow }));
   });
 }
