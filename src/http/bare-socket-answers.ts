@@ -44,6 +44,14 @@ function bareSocketAnswer(
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`;
 }
 
+/**
+ * The response Node is writing to a connection, if any: the answer to its current request (Node
+ * keeps it on the socket, undocumented, and offers no public way to ask).
+ */
+export function currentAnswerOf(socket: Duplex): ServerResponse | null | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+}
+
 /** How long a client answered outside the app has to read the answer before the connection is cut. */
 const READ_GRACE_MS = 2_000;
 
@@ -73,7 +81,7 @@ export function letGoAfterReadGrace(socket: Duplex): void {
  */
 export function clientErrorHandler(system: string, headers: Readonly<Record<string, string>>) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
-    const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const current = currentAnswerOf(socket);
     if (!socket.writable || current?.headersSent) {
       socket.destroy(error);
       return;

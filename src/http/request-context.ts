@@ -69,8 +69,6 @@ export function tppOf(request: FastifyRequest): TppIdentity {
   return tpp;
 }
 
-/** The headers as received, repeats kept apart; the front door guarantees they are there (its onRequest hook reads them first). */
-
 /** The validated request headers of a `/v1` request; the front door guarantees they are there. */
 export function requestHeadersOf(request: FastifyRequest): RequestHeaders {
   const headers = request.ctx.headers;

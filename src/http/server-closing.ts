@@ -1,8 +1,8 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { letGoAfterReadGrace, outsideAnswer } from './bare-socket-answers.js';
+import { currentAnswerOf, letGoAfterReadGrace, outsideAnswer } from './bare-socket-answers.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,17 +66,12 @@ function trackConnections(server: Server): Set<Socket> {
   return connections;
 }
 
-/** The answer a connection is at: the response Node writes to it, if any. */
-function currentAnswer(socket: Socket): ServerResponse | null | undefined {
-  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-}
-
 /**
  * A connection whose answer is still to come is closed once it is sent: told so in the answer
  * (`Connection: close`) when its headers are still to be written, else ended after it.
  */
 function closeAfterItsAnswer(socket: Socket): void {
-  const current = currentAnswer(socket);
+  const current = currentAnswerOf(socket);
   if (!current) return;
   if (!current.headersSent) {
     current.setHeader('connection', 'close');
@@ -84,7 +79,7 @@ function closeAfterItsAnswer(socket: Socket): void {
   }
   current.once('finish', () => {
     // Node has let go of the answer by now: nothing else in flight, the connection is done.
-    if (!currentAnswer(socket)) socket.end();
+    if (!currentAnswerOf(socket)) socket.end();
   });
 }
 
@@ -94,7 +89,7 @@ function closeAfterItsAnswer(socket: Socket): void {
  * requests, or still reading a request's headers, at once (there is no request to answer).
  */
 function letGoUnlessHandling(socket: Socket, system: string, headers: Readonly<Record<string, string>>): void {
-  const current = currentAnswer(socket);
+  const current = currentAnswerOf(socket);
   if (current?.req.complete) return;
   if (!current || current.headersSent || !socket.writable) {
     socket.destroy();

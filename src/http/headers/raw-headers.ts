@@ -1,5 +1,6 @@
 import { localized } from '../../domain/localized.js';
 import { AppError } from '../../errors/app-error.js';
+
 /**
  * The headers the server reads as one value, by lower-case name, with their canonical spelling.
  * Node joins a repeated header with ", " (and keeps only the first of a few, such as
