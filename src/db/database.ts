@@ -21,12 +21,7 @@ import type { PsuOverviewSessionTable } from '../modules/psu-overview/psu-overvi
 import type { PsuPageLinkTable } from '../modules/psu-overview/psu-page-link.table.js';
 import type { SandboxInstantPaymentFeeTable } from '../modules/sandbox/instant-payment-fee.table.js';
 import type { ServerSecretTable } from '../security/server-secret.table.js';
-import type {
-  LedgerBalanceTable,
-  LedgerEntryTable,
-  LedgerStatementCountTable,
-  LedgerTransactionTable,
-} from '../modules/ledger/ledger.table.js';
+import type { LedgerBalanceTable, LedgerEntryTable, LedgerDayTotalTable, LedgerTransactionTable } from '../modules/ledger/ledger.table.js';
 import type {
   SandboxAccountTable,
   SandboxAgreementTable,
@@ -47,7 +42,7 @@ export interface Database {
   ledger_transaction: LedgerTransactionTable;
   ledger_entry: LedgerEntryTable;
   ledger_balance: LedgerBalanceTable;
-  ledger_statement_count: LedgerStatementCountTable;
+  ledger_day_total: LedgerDayTotalTable;
   sandbox_tenant: SandboxTenantTable;
   sandbox_customer: SandboxCustomerTable;
   sandbox_account: SandboxAccountTable;

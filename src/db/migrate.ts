@@ -27,6 +27,7 @@ import * as statementOrder from './migrations/2026_12_03_0023_statement_order.js
 import * as statementCounts from './migrations/2026_12_04_0024_statement_counts.js';
 import * as postingDetails from './migrations/2026_12_05_0025_posting_details.js';
 import * as serverSecrets from './migrations/2026_12_06_0026_server_secrets.js';
+import * as ledgerDayTotals from './migrations/2026_12_07_0027_ledger_day_totals.js';
 
 /**
  * The versioned migrations, in order. Listed here (not read from a folder) so they work the same
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_12_04_0024_statement_counts': statementCounts,
   '2026_12_05_0025_posting_details': postingDetails,
   '2026_12_06_0026_server_secrets': serverSecrets,
+  '2026_12_07_0027_ledger_day_totals': ledgerDayTotals,
 };
 
 /** The versions, oldest first. */

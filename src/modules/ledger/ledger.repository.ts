@@ -97,8 +97,8 @@ async function applyDeltas(trx: DbOrTx, deltas: BalanceDeltas): Promise<void> {
   }
 }
 
-/** Statement lines per (account, currency, booking date, status) per count row upsert statement: 5 bound parameters each. */
-const COUNT_SLICE = 500;
+/** Day total rows per upsert statement: 6 bound parameters each. */
+const DAY_TOTAL_SLICE = 500;
 
 /**
  * How many postings recorded after a statement's snapshot {@link ledgerRepository.statementLength}
@@ -106,21 +106,44 @@ const COUNT_SLICE = 500;
  */
 const LATER_POSTINGS_SCANNED = 10_000;
 
-/** What one change adds to the statement line counts, summed per row of ledger_statement_count. */
-class LineCountDeltas {
-  private readonly byKey = new Map<string, { accountId: string; currency: string; bookingDate: string; status: string; lines: number }>();
+/** What one row of ledger_day_total gains: statement lines and the sum of entries. */
+interface DayTotalDelta {
+  readonly accountId: string;
+  readonly currency: string;
+  readonly bookingDate: string;
+  readonly status: string;
+  lines: number;
+  amount: bigint;
+}
 
-  add(accountId: string, currency: string, bookingDate: string, status: string, lines: number): void {
-    const key = JSON.stringify([accountId, currency, bookingDate, status]);
+/** What changes add to ledger_day_total, summed per row. */
+class DayTotalDeltas {
+  private readonly byKey = new Map<string, DayTotalDelta>();
+
+  /** One entry of a posting on `bookingDate` in `status` comes (`sign` 1) or goes (-1). */
+  addEntry(
+    accountId: string,
+    currency: string,
+    amount: bigint,
+    entry: { bookingDate: string; status: string; onStatement: boolean },
+    sign: 1 | -1,
+  ): void {
+    const key = JSON.stringify([accountId, currency, entry.bookingDate, entry.status]);
+    const lines = entry.onStatement ? sign : 0;
+    const signed = sign === 1 ? amount : -amount;
     const delta = this.byKey.get(key);
-    if (delta) delta.lines += lines;
-    else this.byKey.set(key, { accountId, currency, bookingDate, status, lines });
+    if (delta) {
+      delta.lines += lines;
+      delta.amount += signed;
+    } else {
+      this.byKey.set(key, { accountId, currency, bookingDate: entry.bookingDate, status: entry.status, lines, amount: signed });
+    }
   }
 
   /** Non-zero deltas in one order for every writer (see {@link BalanceDeltas.sorted}). */
-  sorted() {
+  sorted(): DayTotalDelta[] {
     return [...this.byKey.values()]
-      .filter((delta) => delta.lines !== 0)
+      .filter((delta) => delta.lines !== 0 || delta.amount !== 0n)
       .sort(
         (a, b) =>
           compare(a.accountId, b.accountId) ||
@@ -131,34 +154,36 @@ class LineCountDeltas {
   }
 }
 
-/** Adds the deltas to ledger_statement_count, creating missing rows (a missing row means 0 lines). */
-async function applyLineCounts(trx: DbOrTx, deltas: LineCountDeltas): Promise<void> {
+/** Adds the deltas to ledger_day_total, creating missing rows (a missing row means 0 lines, 0 amount). */
+async function applyDayTotals(trx: DbOrTx, deltas: DayTotalDeltas): Promise<void> {
   const rows = deltas.sorted();
-  for (let start = 0; start < rows.length; start += COUNT_SLICE) {
+  for (let start = 0; start < rows.length; start += DAY_TOTAL_SLICE) {
     await trx
-      .insertInto('ledger_statement_count')
+      .insertInto('ledger_day_total')
       .values(
-        rows.slice(start, start + COUNT_SLICE).map((delta) => ({
+        rows.slice(start, start + DAY_TOTAL_SLICE).map((delta) => ({
           account_id: delta.accountId,
           currency: delta.currency,
           booking_date: delta.bookingDate,
           status: delta.status,
           lines: BigInt(delta.lines),
+          amount_minor: delta.amount,
         })),
       )
       .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'currency', 'booking_date', 'status'])
-          .doUpdateSet((eb) => ({ lines: eb(eb.ref('ledger_statement_count.lines'), '+', eb.ref('excluded.lines')) })),
+        oc.columns(['account_id', 'currency', 'booking_date', 'status']).doUpdateSet((eb) => ({
+          lines: eb(eb.ref('ledger_day_total.lines'), '+', eb.ref('excluded.lines')),
+          amount_minor: eb(eb.ref('ledger_day_total.amount_minor'), '+', eb.ref('excluded.amount_minor')),
+        })),
       )
       .execute();
   }
 }
 
-/** The statement lines a posting's legs add (none for a posting that is no statement line). */
-function addLinesOf(counts: LineCountDeltas, posting: LedgerPosting): void {
-  if (posting.onStatement === false) return;
-  for (const leg of posting.legs) counts.add(leg.accountId, leg.currency, posting.bookingDate, posting.status, 1);
+/** The day totals a posting's legs add. */
+function addDayTotalsOf(totals: DayTotalDeltas, posting: LedgerPosting): void {
+  const entry = { bookingDate: posting.bookingDate, status: posting.status, onStatement: posting.onStatement !== false };
+  for (const leg of posting.legs) totals.addEntry(leg.accountId, leg.currency, leg.amountMinor, entry, 1);
 }
 
 /** 1 or 0: booleans as both databases take them bound (better-sqlite3 binds no booleans; PostgreSQL reads '1' and '0'). */
@@ -265,22 +290,21 @@ function statementLines(db: DbOrTx, accountId: string, currency: string, filter:
 
 /**
  * An account's sums with its booked sum as it stood at the end of a day: the kept sum less the
- * booked entries dated after that day (today's and any later, a few, read from the statement index
- * by date, not the account's history). One statement, so both parts see the same postings: read in
- * two, a posting committed in between would be taken off a sum that never held it.
+ * day totals booked after that day (today's and any later: a row or two, whatever the number of
+ * postings). One statement, so both parts see the same postings: read in two, a posting
+ * committed in between would be taken off a sum that never held it.
  */
 const SUMS_AT_CLOSE = preparedQuery((db, v: { accountId: string; currency: string; date: string }) =>
   db
     .selectFrom('ledger_balance as b')
     .select((eb) => {
       const bookedSince = eb
-        .selectFrom('ledger_entry as e')
-        .innerJoin('ledger_transaction as t', 't.id', 'e.transaction_id')
-        .select(sql<string>`coalesce(sum(e.amount_minor), 0)`.as('sum'))
-        .whereRef('e.account_id', '=', 'b.account_id')
-        .whereRef('e.currency', '=', 'b.currency')
-        .where('e.booking_date', '>', v.date)
-        .where('t.status', '=', 'booked');
+        .selectFrom('ledger_day_total as d')
+        .select(sql<string>`coalesce(sum(d.amount_minor), 0)`.as('sum'))
+        .whereRef('d.account_id', '=', 'b.account_id')
+        .whereRef('d.currency', '=', 'b.currency')
+        .where('d.booking_date', '>', v.date)
+        .where('d.status', '=', 'booked');
       return [
         sql<string>`cast(b.booked_minor - (${bookedSince}) as text)`.as('booked'),
         sql<string>`cast(b.expected_minor as text)`.as('expected'),
@@ -299,7 +323,7 @@ const SUMS = preparedQuery((db, v: { accountId: string; currency: string }) =>
     .where('currency', '=', v.currency),
 );
 
-/** The only place that queries ledger_transaction, ledger_entry, ledger_balance and ledger_statement_count. */
+/** The only place that queries ledger_transaction, ledger_entry, ledger_balance and ledger_day_total. */
 export const ledgerRepository = {
   /**
    * Records a posting once. Must run inside the caller's transaction, so the posting commits or
@@ -338,9 +362,9 @@ export const ledgerRepository = {
       deltas.add(leg.accountId, leg.currency, posting.status === 'booked' ? leg.amountMinor : 0n, leg.amountMinor);
     }
     await applyDeltas(trx, deltas);
-    const counts = new LineCountDeltas();
-    addLinesOf(counts, posting);
-    await applyLineCounts(trx, counts);
+    const totals = new DayTotalDeltas();
+    addDayTotalsOf(totals, posting);
+    await applyDayTotals(trx, totals);
     return { transactionId, applied: true };
   },
 
@@ -381,15 +405,15 @@ export const ledgerRepository = {
         .execute();
     }
     const deltas = new BalanceDeltas();
-    const counts = new LineCountDeltas();
+    const totals = new DayTotalDeltas();
     for (const posting of applied) {
       for (const leg of posting.legs) {
         deltas.add(leg.accountId, leg.currency, posting.status === 'booked' ? leg.amountMinor : 0n, leg.amountMinor);
       }
-      addLinesOf(counts, posting);
+      addDayTotalsOf(totals, posting);
     }
     await applyDeltas(trx, deltas);
-    await applyLineCounts(trx, counts);
+    await applyDayTotals(trx, totals);
     // Keys recorded before (or by a repeat in this call): their existing ids.
     const existing = new Map<string, number>();
     const missing = [...firsts.keys()].filter((key) => !inserted.has(key));
@@ -473,7 +497,7 @@ export const ledgerRepository = {
     if (forgotten.has(options.successor)) throw new Error(`the successor ${options.successor} cannot be forgotten itself`);
     const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
     const deltas = new BalanceDeltas();
-    const counts = new LineCountDeltas();
+    const totals = new DayTotalDeltas();
     const touched = new Set<number>();
     // In slices: both databases cap the number of bound parameters in one statement.
     for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
@@ -523,15 +547,13 @@ export const ledgerRepository = {
           disposable,
           options.successor,
         );
-        // The statement lines change with the legs: one less per leg deleted, one more per leg added.
-        const lines = (accountId: string, currency: string, change: number) => {
-          if (legs[0]!.on_statement) counts.add(accountId, currency, legs[0]!.booking_date, legs[0]!.status, change);
-        };
+        // The day totals change with the legs: less each leg deleted, more each leg added.
+        const entry = { bookingDate: legs[0]!.booking_date, status: legs[0]!.status, onStatement: Boolean(legs[0]!.on_statement) };
         if (after === undefined) {
           doomed.push(transactionId);
           for (const leg of legs) {
             deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
-            lines(leg.account_id, leg.currency, -1);
+            totals.addEntry(leg.account_id, leg.currency, BigInt(leg.amount), entry, -1);
           }
           continue;
         }
@@ -542,7 +564,7 @@ export const ledgerRepository = {
           if (forgotten.has(leg.account_id) || leg.account_id === options.successor) {
             replaced.push(Number(leg.id));
             deltas.add(leg.account_id, leg.currency, booked ? -BigInt(leg.amount) : 0n, -BigInt(leg.amount));
-            lines(leg.account_id, leg.currency, -1);
+            totals.addEntry(leg.account_id, leg.currency, BigInt(leg.amount), entry, -1);
           }
         }
         for (const leg of after) {
@@ -555,7 +577,7 @@ export const ledgerRepository = {
             booking_date: legs[0]!.booking_date,
           });
           deltas.add(leg.accountId, leg.currency, booked ? leg.amountMinor : 0n, leg.amountMinor);
-          lines(leg.accountId, leg.currency, 1);
+          totals.addEntry(leg.accountId, leg.currency, leg.amountMinor, entry, 1);
         }
         kept++;
       }
@@ -577,8 +599,8 @@ export const ledgerRepository = {
       }
     }
     await applyDeltas(trx, deltas);
-    await applyLineCounts(trx, counts);
-    // A forgotten account's rows are now 0, 0 and its counts 0: drop them, as a missing row means the same.
+    await applyDayTotals(trx, totals);
+    // A forgotten account's rows are now 0, 0 and its day totals 0: drop them, as a missing row means the same.
     for (let start = 0; start < accountIds.length; start += REMOVE_SLICE) {
       const slice = accountIds.slice(start, start + REMOVE_SLICE);
       await trx
@@ -587,7 +609,12 @@ export const ledgerRepository = {
         .where('booked_minor', '=', 0n)
         .where('expected_minor', '=', 0n)
         .execute();
-      await trx.deleteFrom('ledger_statement_count').where('account_id', 'in', slice).where('lines', '=', 0n).execute();
+      await trx
+        .deleteFrom('ledger_day_total')
+        .where('account_id', 'in', slice)
+        .where('lines', '=', 0n)
+        .where('amount_minor', '=', 0n)
+        .execute();
     }
     return { removed, kept };
   },
@@ -612,7 +639,7 @@ export const ledgerRepository = {
 
   /**
    * How many lines {@link statement} gives for `filter` without `before` and `limit`: the whole
-   * list's length. Summed from ledger_statement_count (a few rows per booking date), less the
+   * list's length. Summed from ledger_day_total (a few rows per booking date), less the
    * lines recorded after `recordedUpTo`, in one statement so both see the same commits. Those later
    * lines are found from the postings after the snapshot, usually few (a statement is read as of
    * its first page); when there are many (an old snapshot, which the TPP's link carries), the
@@ -635,7 +662,7 @@ export const ledgerRepository = {
     const row = await db
       .selectNoFrom((eb) => [
         eb
-          .selectFrom('ledger_statement_count')
+          .selectFrom('ledger_day_total')
           .select(sql<string>`cast(coalesce(sum(lines), 0) as text)`.as('lines'))
           .where('account_id', '=', accountId)
           .where('currency', '=', currency)
@@ -701,16 +728,17 @@ export const ledgerRepository = {
       .where('transaction_id', '=', booked.id)
       .execute();
     const deltas = new BalanceDeltas();
-    const counts = new LineCountDeltas();
+    const totals = new DayTotalDeltas();
+    const onStatement = Boolean(booked.on_statement);
     for (const leg of legs) {
-      deltas.add(leg.account_id, leg.currency, BigInt(leg.amount), 0n);
-      if (booked.on_statement) {
-        counts.add(leg.account_id, leg.currency, booked.booking_date, 'pending', -1);
-        counts.add(leg.account_id, leg.currency, booked.booking_date, 'booked', 1);
-      }
+      const amount = BigInt(leg.amount);
+      deltas.add(leg.account_id, leg.currency, amount, 0n);
+      // The entry leaves the day's pending total for its booked one.
+      totals.addEntry(leg.account_id, leg.currency, amount, { bookingDate: booked.booking_date, status: 'pending', onStatement }, -1);
+      totals.addEntry(leg.account_id, leg.currency, amount, { bookingDate: booked.booking_date, status: 'booked', onStatement }, 1);
     }
     await applyDeltas(trx, deltas);
-    await applyLineCounts(trx, counts);
+    await applyDayTotals(trx, totals);
     return true;
   },
 };

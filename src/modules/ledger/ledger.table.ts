@@ -57,15 +57,19 @@ export interface LedgerBalanceTable {
 }
 
 /**
- * How many statement lines (entries of postings on the statement) an account has per currency,
- * booking date and status, so a statement's length is a sum of a few rows instead of a count of
- * its history. A cache of the entries, changed only with them, like ledger_balance.
+ * An account's totals per currency, booking date and status (migration 0027): how many statement
+ * lines (entries of postings on the statement) it has, so a statement's length is a sum of a few
+ * rows instead of a count of its history; and the sum of all its entries, on the statement or
+ * not, so a balance at the end of a day is the kept sum less a few rows, not less every entry
+ * booked since. A cache of the entries, changed only with them, like ledger_balance.
  */
-export interface LedgerStatementCountTable {
+export interface LedgerDayTotalTable {
   account_id: string;
   currency: string;
   booking_date: string;
   status: string;
   /** bigint on both databases (a count); read with `cast(… as text)`. */
   lines: bigint | number | string;
+  /** Sum of the entries in integer minor units; bigint, read with `cast(… as text)`. */
+  amount_minor: Generated<bigint | string>;
 }

@@ -1,15 +1,17 @@
 /**
- * A statement's length (ledger_statement_count) on each database: after every step of random
- * postings (booking dates, statuses, postings that set balances and are no statement lines, many
- * at once, booking, rolled-back transactions, forgetting accounts) the length for every account,
- * status and date range, now and as of an earlier posting, equals the lines the statement itself
- * reads; and the migration fills the counts from postings recorded before it, leaving the
- * sandbox's balance-setting postings off the statement.
+ * The day totals (ledger_day_total) on each database: after every step of random postings
+ * (booking dates, statuses, postings that set balances and are no statement lines, many at once,
+ * booking, rolled-back transactions, forgetting accounts) the statement's length for every
+ * account, status and date range, now and as of an earlier posting, equals the lines the
+ * statement itself reads, and the booked balance at the end of every day equals the booked
+ * entries dated up to it. The migrations fill both from postings recorded before them, leaving
+ * the sandbox's balance-setting postings off the statement but in the balances.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction, type Db } from '../../src/db/create-db.js';
 import * as statementCounts from '../../src/db/migrations/2026_12_04_0024_statement_counts.js';
+import * as dayTotals from '../../src/db/migrations/2026_12_07_0027_ledger_day_totals.js';
 import { transferLegs, type LedgerPosting, type PostingStatus } from '../../src/modules/ledger/ledger-posting.js';
 import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
@@ -17,6 +19,8 @@ import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databa
 
 const ledger = createLedger(() => new Date('2026-12-04T10:00:00Z'));
 const DATES = ['2026-11-01', '2026-11-02', '2026-11-15', '2026-12-01'] as const;
+/** The ends of day a closing balance is read at: before, between and after the postings' dates. */
+const CLOSES = ['2026-10-31', ...DATES, '2026-11-20'] as const;
 const RANGES: readonly { dateFrom?: string; dateTo?: string }[] = [
   {},
   { dateFrom: '2026-11-02' },
@@ -56,14 +60,28 @@ async function expectLengthsMatchLines(
   }
 }
 
-describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
+/** The booked balance at the end of each day in {@link CLOSES} equals the booked entries dated up to it, summed here from the entries. */
+async function expectClosingBalancesMatchEntries(db: Db, accounts: readonly string[], step: string): Promise<void> {
+  for (const account of accounts) {
+    for (const close of CLOSES) {
+      const row = await sql<{ booked: string }>`
+        select cast(coalesce(sum(e.amount_minor), 0) as text) as booked
+        from ledger_entry e join ledger_transaction t on t.id = e.transaction_id
+        where e.account_id = ${account} and e.currency = 'NOK' and t.status = 'booked' and t.booking_date <= ${close}`.execute(db);
+      const balances = await ledger.balances(db, account, 'NOK', close);
+      expect(balances.closingBooked, `${step}: ${account} at the end of ${close}`).toBe(BigInt(row.rows[0]!.booked));
+    }
+  }
+}
+
+describe.each(DIALECTS)('day totals (%s)', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase(dialect);
   });
   afterAll(() => database.dispose());
 
-  it.each([1, 2, 3])('equal the statement lines after every step of a random sequence (seed %i)', async (seed) => {
+  it.each([1, 2, 3])('give the statement lines and closing balances after every step of a random sequence (seed %i)', async (seed) => {
     const next = random(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const clearing = `${dialect}-sc${seed}-clearing`;
@@ -126,6 +144,7 @@ describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
       }
       // One date range per step, in turn: every range on each database within the test's time.
       await expectLengthsMatchLines(database.db, accounts, asOf, label, [RANGES[step % RANGES.length]!]);
+      await expectClosingBalancesMatchEntries(database.db, accounts, label);
     }
   });
 
@@ -159,8 +178,9 @@ describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
     expect(await ledger.statementLength(database.db, a, 'NOK', {})).toBe(3);
   }, 60_000);
 
-  it('are filled by the migration, the sandbox’s balance-setting postings left off the statement', async () => {
+  it('are filled by the migrations, the sandbox’s balance-setting postings left off the statement but in the balances', async () => {
     const [a, b, adjustment] = [`${dialect}-mig-a`, `${dialect}-mig-b`, `${dialect}-mig-adjustment`];
+    await dayTotals.down(database.db);
     await statementCounts.down(database.db);
     // Postings as the code before the migration wrote them: no on_statement, no counts.
     const insert = async (idempotencyKey: string, status: string, bookingDate: string, from: string, to: string) => {
@@ -171,6 +191,13 @@ describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
       for (const leg of transferLegs(from, to, 'NOK', 500n)) {
         await sql`insert into ledger_entry (transaction_id, account_id, currency, amount_minor, booking_date)
           values (${inserted.rows[0]!.id}, ${leg.accountId}, ${leg.currency}, ${leg.amountMinor}, ${bookingDate})`.execute(database.db);
+        // The kept sums, which that code wrote with the entries too.
+        const booked = status === 'booked' ? leg.amountMinor : 0n;
+        await sql`insert into ledger_balance (account_id, currency, booked_minor, expected_minor)
+          values (${leg.accountId}, ${leg.currency}, ${booked}, ${leg.amountMinor})
+          on conflict (account_id, currency) do update set
+            booked_minor = ledger_balance.booked_minor + excluded.booked_minor,
+            expected_minor = ledger_balance.expected_minor + excluded.expected_minor`.execute(database.db);
       }
     };
     await insert(`sandbox:opening:${a}`, 'booked', '2026-11-01', adjustment, a);
@@ -178,14 +205,17 @@ describe.each(DIALECTS)('statement lengths (%s)', (dialect) => {
     await insert(`sandbox:transaction:${dialect}-mig-1`, 'booked', '2026-11-02', a, b);
     await insert(`payment:${dialect}-mig-2`, 'pending', '2026-11-03', a, b);
     await statementCounts.up(database.db);
+    await dayTotals.up(database.db);
 
     const lines = await ledger.statement(database.db, a, 'NOK', {});
     expect(lines.map((line) => line.idempotencyKey)).toEqual([`payment:${dialect}-mig-2`, `sandbox:transaction:${dialect}-mig-1`]);
     expect(await ledger.statement(database.db, b, 'NOK', {})).toHaveLength(2);
     await expectLengthsMatchLines(database.db, [a, b, adjustment], await ledger.lastPostingId(database.db), 'after the migration');
+    await expectClosingBalancesMatchEntries(database.db, [a, b, adjustment], 'after the migration');
     // And the repository keeps them from there.
     expect(await ledgerRepository.book(database.db, `payment:${dialect}-mig-2`)).toBe(true);
     expect(await ledger.statementLength(database.db, a, 'NOK', { status: 'booked' })).toBe(2);
     await expectLengthsMatchLines(database.db, [a, b, adjustment], await ledger.lastPostingId(database.db), 'after booking');
+    await expectClosingBalancesMatchEntries(database.db, [a, b, adjustment], 'after booking');
   });
 });
