@@ -71,6 +71,15 @@ export interface LedgerKey {
   readonly creditLimitMinor: bigint;
 }
 
+/** {@link LedgerKey} of an account by id: every balances read asks, so prepared once; no join, as the owner is not wanted. */
+const LEDGER_KEY_BY_ID = preparedQuery((db, v: { tppId: string; id: string }) =>
+  db
+    .selectFrom('sandbox_account')
+    .select(['id', 'currency', sql<string>`cast(credit_limit_minor as text)`.as('credit_limit_minor')])
+    .where('tpp_id', '=', v.tppId)
+    .where('id', '=', v.id),
+);
+
 /** The only place that queries sandbox_account; every query is scoped to one TPP. */
 export const accountRepository = {
   /** Inserts an account; false when the TPP already has an account with this BBAN (or IBAN). */
@@ -110,6 +119,12 @@ export const accountRepository = {
   async findById(db: DbOrTx, tppId: string, id: string): Promise<SandboxAccount | undefined> {
     const row = (await BY_ID.run(db, { tppId, key: id })).rows[0];
     return row && toAccount(row);
+  },
+
+  /** What moving money and reading balances need of an account (no owner): its id, currency and credit line. */
+  async ledgerKeyById(db: DbOrTx, tppId: string, id: string): Promise<LedgerKey | undefined> {
+    const row = (await LEDGER_KEY_BY_ID.run(db, { tppId, id })).rows[0];
+    return row && { id: row.id, currency: row.currency, creditLimitMinor: BigInt(row.credit_limit_minor) };
   },
 
   /** By BBAN or IBAN, as a payment or an engagement names it. */

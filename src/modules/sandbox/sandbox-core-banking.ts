@@ -480,11 +480,15 @@ export function createSandboxCoreBanking(db: Db, ledger: Ledger, now: () => Date
 
     async balances(tpp, accountId, closingDate) {
       await failIfFaulty(tpp, accountId);
-      const found =
-        (await accountRepository.findById(db, tpp.tppId, accountId)) ?? (await cardAccountRepository.findById(db, tpp.tppId, accountId));
-      if (!found) throw new BankError('unknown-account', `no account ${accountId}`);
       // An account's credit line, as a card account's limit, is part of what it has available.
-      return bookkeeping.balances(db, found.id, found.currency, found.creditLimit, closingDate);
+      const account = await accountRepository.ledgerKeyById(db, tpp.tppId, accountId);
+      if (account) {
+        const creditLimit = { minor: account.creditLimitMinor, currency: account.currency };
+        return bookkeeping.balances(db, account.id, account.currency, creditLimit, closingDate);
+      }
+      const card = await cardAccountRepository.findById(db, tpp.tppId, accountId);
+      if (!card) throw new BankError('unknown-account', `no account ${accountId}`);
+      return bookkeeping.balances(db, card.id, card.currency, card.creditLimit, closingDate);
     },
 
     async transactions(tpp, accountId, query) {
