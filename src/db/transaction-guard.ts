@@ -1,12 +1,15 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dialect } from 'kysely';
+import { currentContext, runWithContext } from './async-context.js';
 import { driverChanging, withDriver } from './wrapped-driver.js';
 
 interface OpenTransaction {
   open: boolean;
 }
 
-const transactions = new AsyncLocalStorage<OpenTransaction>();
+/** The open transaction of the running work, if any. */
+function openTransaction(): OpenTransaction | undefined {
+  return currentContext<unknown, OpenTransaction>()?.transaction;
+}
 
 /**
  * Runs `work` marked as inside a transaction, until it settles. A query on the outer database
@@ -16,7 +19,7 @@ const transactions = new AsyncLocalStorage<OpenTransaction>();
 export async function insideTransaction<T>(work: () => Promise<T>): Promise<T> {
   const marker = { open: true };
   try {
-    return await transactions.run(marker, work);
+    return await runWithContext({ transaction: marker }, work);
   } finally {
     // Work that outlives the transaction (a promise it did not await) may use the handle again.
     marker.open = false;
@@ -25,7 +28,7 @@ export async function insideTransaction<T>(work: () => Promise<T>): Promise<T> {
 
 /** Whether the caller runs inside a transaction's work (see {@link insideTransaction}). */
 export function inOpenTransaction(): boolean {
-  return transactions.getStore()?.open === true;
+  return openTransaction()?.open === true;
 }
 
 /**
@@ -37,7 +40,7 @@ export function guardedDialect(inner: Dialect): Dialect {
   return withDriver(inner, (driver) =>
     driverChanging(driver, {
       acquireConnection: () => {
-        if (transactions.getStore()?.open) {
+        if (openTransaction()?.open) {
           return Promise.reject(
             new Error('the outer database handle was used inside a transaction: pass the transaction (trx) down instead'),
           );

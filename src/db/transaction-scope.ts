@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Transaction } from 'kysely';
+import { currentContext, runWithContext } from './async-context.js';
 import type { Database } from './database.js';
 
 /** A transaction (create-db.ts names it Tx; spelled out here so the two files do not import each other). */
@@ -16,8 +16,6 @@ interface Scope {
   pending: BeforeCommit | undefined;
 }
 
-const scopes = new AsyncLocalStorage<Scope>();
-
 /**
  * Runs `work` so that its transactions (through withTransaction) run `beforeCommit` inside them,
  * until one it joined has committed. The idempotency layer uses it to record a POST as carried
@@ -25,12 +23,12 @@ const scopes = new AsyncLocalStorage<Scope>();
  * requests (docs/adr/0009-one-idempotency-mechanism-in-the-http-layer.md).
  */
 export function runInTransactionScope<T>(beforeCommit: BeforeCommit, work: () => T): T {
-  return scopes.run({ pending: beforeCommit }, work);
+  return runWithContext({ scope: { pending: beforeCommit } }, work);
 }
 
 /** Called by withTransaction at the end of its work, still inside the transaction: the scope it joined, if any. */
 export async function beforeCommit(trx: Tx, value: unknown): Promise<Scope | undefined> {
-  const scope = scopes.getStore();
+  const scope = currentContext<Scope, unknown>()?.scope;
   return scope?.pending && (await scope.pending(trx, value)) ? scope : undefined;
 }
 
