@@ -30,16 +30,23 @@ export class BankError extends Error {
   }
 
   readonly kind: BankErrorKind;
+  /**
+   * A failure a test bank makes on request (the sandbox's core-system fault), not one that
+   * happened: answered to the TPP exactly as the real one, but logged as what was asked for,
+   * not as an error an operator must look into.
+   */
+  readonly simulated: boolean;
   readonly [BANK_ERROR] = true;
 
   /**
    * `message` is shown to the TPP for `refused`, only logged otherwise: `unknown-account`'s would
    * name the account as the bank knows it, which never leaves the server (docs/design.md §4).
    */
-  constructor(kind: BankErrorKind, message: string, options?: { cause?: unknown }) {
+  constructor(kind: BankErrorKind, message: string, options?: { cause?: unknown; simulated?: boolean }) {
     super(message, options);
     this.name = 'BankError';
     this.kind = kind;
+    this.simulated = options?.simulated === true;
   }
 }
 

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TppClient } from '../../src/client/tpp-client.js';
 import { expectBerlinGroupSchema } from '../support/berlin-group-schema.js';
+import { capturedLog, ERROR_LEVEL } from '../support/captured-log.js';
 import { approvedConsent, consentBody } from '../support/consents.js';
 import { DIALECTS } from '../support/databases.js';
 import { expectError } from '../support/payments.js';
@@ -317,5 +318,35 @@ describe.each(DIALECTS)('the sandbox bank for account information (%s)', (dialec
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('FORMAT_ERROR');
     });
+  });
+});
+
+describe('the log of a simulated core-system fault', () => {
+  const log = capturedLog();
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ logger: log.logger });
+  });
+  afterAll(() => server.close());
+
+  it('is an info line with the error id the TPP got, not an error for an operator', async () => {
+    const psuId = (await createCustomer(server.client, 'PRIVATE', 'Frida Feil')).customerNumber;
+    const account = await createAccount(server.client, psuId);
+    const consentId = await approvedConsent(
+      server.client,
+      consentBody({ accounts: [{ bban: account.bban }], balances: [{ bban: account.bban }] }),
+      { 'psu-id': psuId },
+      (link) => walk(link),
+    );
+    const read = (path: string) => server.client.get<any>(path, { headers: { 'consent-id': consentId, ...PSU_PRESENT } });
+    const list = await read('/v1/accounts');
+    expect(list.status, list.text).toBe(200);
+    expect((await setFault(server.client, 'accounts', account.resourceId, 'unavailable')).status).toBe(200);
+
+    const answer = await read(`/v1/accounts/${list.body.accounts[0].resourceId}/balances`);
+    expectError(answer, 503, 'SERVICE_UNAVAILABLE');
+    const lines = log.lines().filter((line) => line.errorId === answer.body.id);
+    expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'simulated bank failure', bankError: 'unavailable' })]);
+    expect(log.lines().filter((line) => line.level >= ERROR_LEVEL)).toEqual([]);
   });
 });

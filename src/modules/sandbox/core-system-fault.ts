@@ -14,7 +14,8 @@ export function isCoreSystemFault(value: string): value is CoreSystemFault {
 
 /** What the port throws for a read of an account with this fault. */
 export function faultError(fault: CoreSystemFault, accountId: string): BankError {
+  const asked = { simulated: true };
   return fault === 'missing-data'
-    ? new BankError('missing-data', `sandbox: the core system answered account ${accountId} without its data (simulated)`)
-    : new BankError('unavailable', `sandbox: the core system did not answer for account ${accountId} (simulated)`);
+    ? new BankError('missing-data', `sandbox: the core system answered account ${accountId} without its data (simulated)`, asked)
+    : new BankError('unavailable', `sandbox: the core system did not answer for account ${accountId} (simulated)`, asked);
 }
