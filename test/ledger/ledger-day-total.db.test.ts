@@ -74,6 +74,38 @@ async function expectClosingBalancesMatchEntries(db: Db, accounts: readonly stri
   }
 }
 
+/**
+ * Every non-zero row of ledger_day_total of these accounts equals the entries it sums, recounted
+ * here (statement lines and amounts, pending and booked alike); a row left at zero means none.
+ */
+async function expectDayTotalsMatchEntries(db: Db, accounts: readonly string[], step: string): Promise<void> {
+  const kept = await db
+    .selectFrom('ledger_day_total')
+    .select([
+      'account_id',
+      'booking_date',
+      'status',
+      sql<string>`cast(lines as text)`.as('lines'),
+      sql<string>`cast(amount_minor as text)`.as('amount'),
+    ])
+    .where('account_id', 'in', accounts)
+    .where('currency', '=', 'NOK')
+    .execute();
+  const recounted = await sql<{ account_id: string; booking_date: string; status: string; lines: string; amount: string }>`
+    select e.account_id, e.booking_date, t.status,
+           cast(sum(case when t.on_statement = true then 1 else 0 end) as text) as lines,
+           cast(sum(e.amount_minor) as text) as amount
+    from ledger_entry e join ledger_transaction t on t.id = e.transaction_id
+    where e.account_id in (${sql.join(accounts)}) and e.currency = 'NOK'
+    group by e.account_id, e.booking_date, t.status`.execute(db);
+  const rows = (list: readonly { account_id: string; booking_date: string; status: string; lines: string; amount: string }[]) =>
+    list
+      .filter((row) => row.lines !== '0' || row.amount !== '0')
+      .map((row) => `${row.account_id} ${row.booking_date} ${row.status}: ${row.lines} lines, ${row.amount}`)
+      .sort();
+  expect(rows(kept), step).toEqual(rows(recounted.rows));
+}
+
 describe.each(DIALECTS)('day totals (%s)', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -81,72 +113,76 @@ describe.each(DIALECTS)('day totals (%s)', (dialect) => {
   });
   afterAll(() => database.dispose());
 
-  it.each([1, 2, 3])('give the statement lines and closing balances after every step of a random sequence (seed %i)', async (seed) => {
-    const next = random(seed);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-    const clearing = `${dialect}-sc${seed}-clearing`;
-    const suspense = `${dialect}-sc${seed}-suspense`;
-    const customers = ['a', 'b', 'c'].map((name) => `${dialect}-sc${seed}-${name}`);
-    const accounts = [...customers, clearing, suspense];
-    const posted: LedgerPosting[] = [];
-    let serial = 0;
-    let asOf = await ledger.lastPostingId(database.db);
+  it.each([1, 2, 3])(
+    'equal the entries, and give the statement lines and closing balances, after every step of a random sequence (seed %i)',
+    async (seed) => {
+      const next = random(seed);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+      const clearing = `${dialect}-sc${seed}-clearing`;
+      const suspense = `${dialect}-sc${seed}-suspense`;
+      const customers = ['a', 'b', 'c'].map((name) => `${dialect}-sc${seed}-${name}`);
+      const accounts = [...customers, clearing, suspense];
+      const posted: LedgerPosting[] = [];
+      let serial = 0;
+      let asOf = await ledger.lastPostingId(database.db);
 
-    const newPosting = (): LedgerPosting => {
-      const from = pick(accounts);
-      const to = pick(accounts.filter((account) => account !== from));
-      const posting: LedgerPosting = {
-        idempotencyKey: `${dialect}-sc${seed}-${serial++}`,
-        status: next() < 0.4 ? 'pending' : 'booked',
-        bookingDate: pick(DATES),
-        valueDate: '2026-12-01',
-        description: 'random',
-        // Sometimes a leg on one account twice: two lines.
-        legs:
-          next() < 0.15
-            ? [
-                { accountId: from, currency: 'NOK', amountMinor: -30n },
-                { accountId: to, currency: 'NOK', amountMinor: 10n },
-                { accountId: to, currency: 'NOK', amountMinor: 20n },
-              ]
-            : transferLegs(from, to, 'NOK', BigInt(1 + Math.floor(next() * 1000))),
-        ...(next() < 0.15 ? { onStatement: false } : {}),
+      const newPosting = (): LedgerPosting => {
+        const from = pick(accounts);
+        const to = pick(accounts.filter((account) => account !== from));
+        const posting: LedgerPosting = {
+          idempotencyKey: `${dialect}-sc${seed}-${serial++}`,
+          status: next() < 0.4 ? 'pending' : 'booked',
+          bookingDate: pick(DATES),
+          valueDate: '2026-12-01',
+          description: 'random',
+          // Sometimes a leg on one account twice: two lines.
+          legs:
+            next() < 0.15
+              ? [
+                  { accountId: from, currency: 'NOK', amountMinor: -30n },
+                  { accountId: to, currency: 'NOK', amountMinor: 10n },
+                  { accountId: to, currency: 'NOK', amountMinor: 20n },
+                ]
+              : transferLegs(from, to, 'NOK', BigInt(1 + Math.floor(next() * 1000))),
+          ...(next() < 0.15 ? { onStatement: false } : {}),
+        };
+        posted.push(posting);
+        return posting;
       };
-      posted.push(posting);
-      return posting;
-    };
 
-    for (let step = 0; step < 40; step++) {
-      const roll = next();
-      const label = `seed ${seed} step ${step}`;
-      if (roll < 0.35 || posted.length === 0) {
-        await withTransaction(database.db, (trx) => ledger.post(trx, newPosting()));
-      } else if (roll < 0.5) {
-        const many = Array.from({ length: 1 + Math.floor(next() * 6) }, newPosting);
-        await withTransaction(database.db, (trx) => ledger.postMany(trx, [...many, pick(posted)]));
-      } else if (roll < 0.7) {
-        await withTransaction(database.db, (trx) => ledgerRepository.book(trx, pick(posted).idempotencyKey));
-      } else if (roll < 0.8) {
-        const target = pick(posted).idempotencyKey;
-        await expect(
-          withTransaction(database.db, async (trx) => {
-            await ledger.post(trx, newPosting());
-            await ledgerRepository.book(trx, target);
-            throw new Error('rolled back');
-          }),
-        ).rejects.toThrow('rolled back');
-      } else if (roll < 0.9) {
-        // A snapshot: later steps' postings are not in a statement read as of this one.
-        asOf = await ledger.lastPostingId(database.db);
-      } else {
-        const forgotten = next() < 0.3 ? [pick(customers), clearing] : [pick(customers)];
-        await withTransaction(database.db, (trx) => ledger.forget(trx, forgotten, { successor: suspense, disposable: [clearing] }));
+      for (let step = 0; step < 40; step++) {
+        const roll = next();
+        const label = `seed ${seed} step ${step}`;
+        if (roll < 0.35 || posted.length === 0) {
+          await withTransaction(database.db, (trx) => ledger.post(trx, newPosting()));
+        } else if (roll < 0.5) {
+          const many = Array.from({ length: 1 + Math.floor(next() * 6) }, newPosting);
+          await withTransaction(database.db, (trx) => ledger.postMany(trx, [...many, pick(posted)]));
+        } else if (roll < 0.7) {
+          await withTransaction(database.db, (trx) => ledgerRepository.book(trx, pick(posted).idempotencyKey));
+        } else if (roll < 0.8) {
+          const target = pick(posted).idempotencyKey;
+          await expect(
+            withTransaction(database.db, async (trx) => {
+              await ledger.post(trx, newPosting());
+              await ledgerRepository.book(trx, target);
+              throw new Error('rolled back');
+            }),
+          ).rejects.toThrow('rolled back');
+        } else if (roll < 0.9) {
+          // A snapshot: later steps' postings are not in a statement read as of this one.
+          asOf = await ledger.lastPostingId(database.db);
+        } else {
+          const forgotten = next() < 0.3 ? [pick(customers), clearing] : [pick(customers)];
+          await withTransaction(database.db, (trx) => ledger.forget(trx, forgotten, { successor: suspense, disposable: [clearing] }));
+        }
+        // One date range per step, in turn: every range on each database within the test's time.
+        await expectLengthsMatchLines(database.db, accounts, asOf, label, [RANGES[step % RANGES.length]!]);
+        await expectClosingBalancesMatchEntries(database.db, accounts, label);
+        await expectDayTotalsMatchEntries(database.db, accounts, label);
       }
-      // One date range per step, in turn: every range on each database within the test's time.
-      await expectLengthsMatchLines(database.db, accounts, asOf, label, [RANGES[step % RANGES.length]!]);
-      await expectClosingBalancesMatchEntries(database.db, accounts, label);
-    }
-  });
+    },
+  );
 
   it('are right as of a snapshot with more than 10 000 postings recorded after it (counted from the account then)', async () => {
     const [a, b, other, sink] = [`${dialect}-snap-a`, `${dialect}-snap-b`, `${dialect}-snap-other`, `${dialect}-snap-sink`] as const;
@@ -212,6 +248,7 @@ describe.each(DIALECTS)('day totals (%s)', (dialect) => {
     expect(await ledger.statement(database.db, b, 'NOK', {})).toHaveLength(2);
     await expectLengthsMatchLines(database.db, [a, b, adjustment], await ledger.lastPostingId(database.db), 'after the migration');
     await expectClosingBalancesMatchEntries(database.db, [a, b, adjustment], 'after the migration');
+    await expectDayTotalsMatchEntries(database.db, [a, b, adjustment], 'after the migration');
     // And the repository keeps them from there.
     expect(await ledgerRepository.book(database.db, `payment:${dialect}-mig-2`)).toBe(true);
     expect(await ledger.statementLength(database.db, a, 'NOK', { status: 'booked' })).toBe(2);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * A balance at the end of a day (closingBooked) without summing the day's postings: the kept
@@ -13,6 +13,7 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('ledger_statement_count').renameTo('ledger_day_total').execute();
+  await renamePrimaryKey(db, 'ledger_statement_count_pk', 'ledger_day_total_pk');
   await db.schema
     .alterTable('ledger_day_total')
     .addColumn('amount_minor', 'bigint', (col) => col.notNull().defaultTo(0))
@@ -31,5 +32,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`delete from ledger_day_total where lines = 0`.execute(db);
   await db.schema.alterTable('ledger_day_total').dropColumn('amount_minor').execute();
+  await renamePrimaryKey(db, 'ledger_day_total_pk', 'ledger_statement_count_pk');
   await db.schema.alterTable('ledger_day_total').renameTo('ledger_statement_count').execute();
+}
+
+/**
+ * PostgreSQL: the primary key (a constraint and its index) named after the table. SQLite keeps
+ * the name only in the table's SQL, where nothing refers to it, and cannot rename it.
+ */
+async function renamePrimaryKey(db: Kysely<any>, from: string, to: string): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`alter table ledger_day_total rename constraint ${sql.id(from)} to ${sql.id(to)}`.execute(db);
+  }
 }
