@@ -44,7 +44,7 @@ export function sendError(
 ): FastifyReply {
   const id = randomUUID();
   const body = errorBody(error, { id, system: answering.system, language: languageOf(request) });
-  if (cause instanceof BankError && cause.simulated) {
+  if (cause instanceof BankError && cause.simulated === true) {
     // Asked for (the sandbox's core-system fault): nothing for an operator to look into.
     request.log.info({ errorId: id, code: error.code, bankError: cause.kind, reason: cause.message }, 'simulated bank failure');
   } else if (cause !== undefined) {
