@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkNorwegianBban, makeNorwegianBban } from '../../src/domain/bban.js';
 import { checkIban, ibanFromNorwegianBban, norwegianBbanOfIban } from '../../src/domain/iban.js';
-
-/** A small seeded generator (mulberry32), so a failing round trip can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as random } from '../support/seeded-random.js';
 
 describe('checkIban', () => {
   it.each([

@@ -10,17 +10,7 @@ import {
   parseAmount,
   type Money,
 } from '../../src/domain/money.js';
-
-/** A small seeded generator (mulberry32), so a failing round trip can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as random } from '../support/seeded-random.js';
 
 function money(minor: bigint, currency = 'NOK'): Money {
   return { minor, currency };

@@ -14,18 +14,10 @@ import { transferLegs, type LedgerLeg, type LedgerPosting } from '../../src/modu
 import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { linearCongruential as random } from '../support/seeded-random.js';
 
 const ledger = createLedger(() => new Date('2026-11-25T10:00:00Z'));
 const CURRENCIES = ['NOK', 'EUR'] as const;
-
-/** A small deterministic generator, so a failing sequence can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 type Sums = Map<string, { booked: bigint; expected: bigint }>;
 

@@ -16,6 +16,7 @@ import { transferLegs, type LedgerPosting, type PostingStatus } from '../../src/
 import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
 import { createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { linearCongruential as random } from '../support/seeded-random.js';
 
 const ledger = createLedger(() => new Date('2026-12-04T10:00:00Z'));
 const DATES = ['2026-11-01', '2026-11-02', '2026-11-15', '2026-12-01'] as const;
@@ -28,15 +29,6 @@ const RANGES: readonly { dateFrom?: string; dateTo?: string }[] = [
   { dateFrom: '2026-11-02', dateTo: '2026-11-02' },
 ];
 const STATUSES: readonly (PostingStatus | undefined)[] = [undefined, 'booked', 'pending'];
-
-/** A small deterministic generator, so a failing sequence can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** The lengths of these date ranges (all of them by default), now and as of `asOf`, equal the lines the statement reads. */
 async function expectLengthsMatchLines(

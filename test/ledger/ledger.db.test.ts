@@ -16,6 +16,7 @@ import { transferLegs, type LedgerPosting } from '../../src/modules/ledger/ledge
 import { ledgerRepository } from '../../src/modules/ledger/ledger.repository.js';
 import { balanceKey, createLedger } from '../../src/modules/ledger/ledger.service.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { linearCongruential as random } from '../support/seeded-random.js';
 
 const ledger = createLedger(() => new Date('2026-11-20T10:00:00Z'));
 
@@ -27,15 +28,6 @@ function transfer(key: string, from: string, to: string, amountMinor: bigint, st
     valueDate: '2026-11-20',
     description: key,
     legs: transferLegs(from, to, 'NOK', amountMinor),
-  };
-}
-
-/** A small deterministic generator, so a failing sequence can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
   };
 }
 

@@ -9,18 +9,11 @@ import { AppError } from '../../src/errors/app-error.js';
 import { CertificateVerifier } from '../../src/security/certificates/certificate-verifier.js';
 import { TrustStore } from '../../src/security/certificates/trust-store.js';
 import { fixture } from '../support/fixtures.js';
+import { linearCongruential as random } from '../support/seeded-random.js';
 
 const pem = fixture('certs/generated/test-leaf-qsealc.pem');
 const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
 const trust = new TrustStore([new X509Certificate(fixture('certs/generated/test-ca.pem'))]);
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 describe('damaged certificates', () => {
   it('answers 2,000 randomly damaged copies of a valid QSealC with catalogue errors only', () => {
