@@ -225,7 +225,7 @@ export const psuOverviewRoutes: FastifyPluginAsync<PsuOverviewRouteOptions> = as
       status === 503
         ? SCA_TEXTS.unavailable
         : status === 500
-          ? localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.')
+          ? SCA_TEXTS.failed
           : localized('The request could not be understood.', 'Forespørselen kunne ikke forstås.');
     return message(request, reply, status, text);
   });

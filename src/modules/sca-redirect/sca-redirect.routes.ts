@@ -69,7 +69,7 @@ function errorPage(options: PageSettings, request: FastifyRequest, reply: Fastif
         ? SCA_TEXTS.unavailable
         : status < 500
           ? localized('The request could not be understood. Open the link again.', 'Forespørselen kunne ikke forstås. Åpne lenken på nytt.')
-          : localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.');
+          : SCA_TEXTS.failed;
   return sendPage(reply, status, messagePage(pageFrame(options, request), SCA_TEXTS.errorHeading, message));
 }
 

@@ -42,6 +42,8 @@ export const SCA_TEXTS = {
     'Godkjenningen behandles. Last inn siden på nytt om litt.',
   ),
   errorHeading: localized('Something is wrong', 'Noe er feil'),
+  /** A page that failed on the server's side (500). */
+  failed: localized('Something went wrong on our side. Try again in a moment.', 'Noe gikk galt hos oss. Prøv igjen om litt.'),
   /** A page asked for while the server shuts down (503). */
   unavailable: localized(
     'The service is not available just now. Try again in a moment.',
